@@ -1,0 +1,309 @@
+/*
+ * dillsue.h - public API of the dillsue engine (link-based logit SUE).
+ *
+ * The engine never touches a terminal: everything a front end needs is a call
+ * here, and everything the engine has to say goes through a caller-supplied
+ * monitor callback or the telemetry log of a run.
+ *
+ * Conventions: functions that can fail return 0 on success and a nonzero
+ * ds_status-like code on failure, filling a ds_error with file, line and
+ * message. Arrays are flat double* with explicit sizes. Node ids inside the
+ * engine are 0-based; the TNTP id of node i is i + 1.
+ */
+#ifndef DILLSUE_H
+#define DILLSUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DS_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- errors */
+
+typedef struct ds_error {
+    char file[512]; /* file the problem is in ("" if none) */
+    long line;      /* 1-based line in that file, 0 if not applicable */
+    char msg[512];  /* what was wrong, one sentence, no trailing newline */
+} ds_error;
+
+/* Fill err (may be NULL) with printf-style text. Returns -1 for convenience. */
+int ds_error_set(ds_error *err, const char *file, long line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* "file:line: msg" (or "file: msg" / "msg") into buf. */
+void ds_error_format(const ds_error *err, char *buf, size_t n);
+
+/* --------------------------------------------------------------- network */
+
+typedef struct ds_network {
+    char name[128];        /* short name, e.g. "SiouxFalls" */
+    char net_path[512];    /* where it came from ("<embedded>" for the default) */
+    int n_nodes;
+    int n_links;
+    int n_zones;           /* nodes 0..n_zones-1 are zones */
+    int first_thru;        /* 1-based FIRST THRU NODE as in the file */
+    /* Node i (0-based) is a centroid (may not be passed through) iff
+     * i < first_thru - 1. first_thru == 1 means no centroid restriction. */
+
+    /* links, in file order */
+    int *tail, *head;                 /* 0-based node ids */
+    double *capacity, *length, *t0;   /* t0 = free-flow time */
+    double *bpr_b, *bpr_power, *speed, *toll;
+    int *link_type;
+    long *src_line;                   /* line of each link in the net file */
+
+    /* CSR adjacency: out-links of node u are out_link[out_start[u] .. out_start[u+1]-1],
+     * in-links of node v are in_link[in_start[v] .. in_start[v+1]-1]. Link ids. */
+    int *out_start, *out_link;
+    int *in_start, *in_link;
+
+    /* metadata factors (0 if absent) */
+    double toll_factor, distance_factor;
+
+    /* demand: OD pairs with q > 0, sorted by (dest, orig) */
+    int n_od;
+    int *od_orig, *od_dest; /* 0-based node ids */
+    double *od_demand;
+    double total_demand;
+
+    /* destinations with demand, ascending, and per-destination slices of the OD list */
+    int n_dest;
+    int *dest_node;   /* [n_dest] */
+    int *dest_od_start; /* [n_dest+1] into od_* arrays */
+
+    /* optional node coordinates (NULL if none) */
+    double *node_x, *node_y;
+    /* optional reference flows (NULL if none), per link */
+    double *ref_flow, *ref_cost;
+} ds_network;
+
+/* Load a TNTP network. trips_path may be NULL: then the sibling trips file is
+ * used (X_net.tntp -> X_trips.tntp, X.net.tntp -> X.trips.tntp). node_path and
+ * flow_path may be NULL (siblings are loaded if present, silently skipped if not).
+ * On failure returns NULL and fills err with file, line and reason. */
+ds_network *ds_network_load(const char *net_path, const char *trips_path,
+                            const char *node_path, const char *flow_path, ds_error *err);
+/* The small network compiled into the binary (data/ringcity). */
+ds_network *ds_network_load_default(ds_error *err);
+/* Parse from memory (used by the embedded default and by tests). name_* are
+ * the names used in error messages. trips_text may be NULL (no demand). */
+ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *net_name,
+                             const char *trips_text, size_t trips_len, const char *trips_name,
+                             ds_error *err);
+/* Reference flows ("From To Volume Cost") matched to links by (tail, head). */
+int ds_network_load_flows(ds_network *net, const char *flow_path, ds_error *err);
+void ds_network_free(ds_network *net);
+/* Deep copy (scenarios perturb a copy). */
+ds_network *ds_network_clone(const ds_network *net);
+
+static inline int ds_node_is_centroid(const ds_network *net, int node)
+{
+    return node < net->first_thru - 1;
+}
+
+/* ----------------------------------------------------------------- costs */
+
+typedef struct ds_cost_params {
+    double cap;             /* x/c is capped at this before the power; 0 = no cap */
+    double toll_factor;     /* generalized cost weights */
+    double distance_factor;
+} ds_cost_params;
+
+/* t_e(x) for every link (BPR with cap + toll/distance terms). */
+void ds_costs_eval(const ds_network *net, const ds_cost_params *cp, const double *x, double *t);
+/* dt_e/dx_e for every link (zero where the cap is active). */
+void ds_costs_deriv(const ds_network *net, const ds_cost_params *cp, const double *x, double *dt);
+/* Cost bound at the cap (+inf if the cap is 0 and the link is flow-dependent). */
+void ds_costs_max(const ds_network *net, const ds_cost_params *cp, double *tmax);
+
+/* ---------------------------------------------------------- shortest paths */
+
+/* Shortest distance from every node to dest over links cost t, never passing
+ * through a centroid other than dest (origins may be centroids). dist = +INF
+ * where dest is unreachable. hops (may be NULL) = fewest links among shortest
+ * paths. order (may be NULL) = nodes in the order settled (reachable first). */
+void ds_sp_to_dest(const ds_network *net, const double *t, int dest,
+                   double *dist, int *hops, int *order);
+
+/* ----------------------------------------------------------------- config */
+
+typedef enum { DS_FILTER_FULL = 0, DS_FILTER_DSP, DS_FILTER_BFS, DS_FILTER_EDSP, DS_FILTER_N } ds_filter;
+typedef enum { DS_SOLVER_MSA = 0, DS_SOLVER_SRA, DS_SOLVER_ANDERSON, DS_SOLVER_NEWTON, DS_SOLVER_N } ds_solver_kind;
+typedef enum { DS_BACKEND_CPU = 0, DS_BACKEND_CUDA, DS_BACKEND_N } ds_backend;
+
+const char *ds_filter_name(ds_filter f);
+const char *ds_solver_name(ds_solver_kind s);
+const char *ds_backend_name(ds_backend b);
+/* Parse names; return -1 if unknown. */
+int ds_filter_parse(const char *s);
+int ds_solver_parse(const char *s);
+int ds_backend_parse(const char *s);
+
+typedef struct ds_config {
+    double tau;          /* dimensionless dispersion; used when mu <= 0 */
+    double mu;           /* if > 0, used directly */
+    ds_filter filter;
+    ds_solver_kind solver;
+    double tol;          /* gap_rel tolerance, default 1e-7 */
+    int max_iter;        /* outer iterations, default 10000 */
+    int threads;         /* worker threads, default 1; <= 0 means all cores */
+    ds_backend backend;
+    ds_cost_params cost;
+    int inner_max;       /* L_val: max Bellman/absorption passes (full), default 50 */
+    double inner_tol;    /* inner stop: max |dV|, default 1e-13 */
+    const double *warm;  /* optional warm-start flows [n_links] (copied at create) */
+    /* anderson */
+    int aa_window;       /* default 5 */
+    double aa_reg;       /* Tikhonov regularisation (relative), default 1e-10 */
+    /* newton */
+    int newton_warm;     /* SRA warm-start iterations, default 5 */
+    int gmres_restart;   /* default 30 */
+    int gmres_max;       /* max GMRES iterations per step, default 200 */
+    /* edsp */
+    int edsp_max_refresh;   /* default 8 */
+    int edsp_hysteresis;    /* 0 = plain rebuild, 1 = hysteretic (keep links within band) */
+    double edsp_band;       /* hysteresis band as a fraction of cost, default 0.05 */
+} ds_config;
+
+void ds_config_default(ds_config *cfg);
+
+/* ------------------------------------------------------------- telemetry */
+
+typedef enum {
+    DS_STEP_START = 0,       /* the start point (iteration 0) */
+    DS_STEP_MSA,             /* harmonic step */
+    DS_STEP_SRA,             /* SRA accepted after `halvings` halvings */
+    DS_STEP_SRA_HARMONIC,    /* SRA fell back to the harmonic step */
+    DS_STEP_ANDERSON_OK,     /* Anderson candidate accepted */
+    DS_STEP_ANDERSON_REJ,    /* Anderson candidate rejected, SRA step taken */
+    DS_STEP_NEWTON_OK,       /* Newton step accepted */
+    DS_STEP_NEWTON_REJ,      /* Newton step rejected, MSA fallback */
+    DS_STEP_NEWTON_WARM,     /* SRA warm-start step of Newton */
+    DS_STEP_MASK_REFRESH,    /* eDSP mask rebuilt before this iteration */
+    DS_STEP_N
+} ds_step_kind;
+const char *ds_step_name(ds_step_kind k);
+
+typedef enum {
+    DS_PHASE_COSTS = 0, DS_PHASE_BELLMAN, DS_PHASE_ABSORB, DS_PHASE_DERIV, DS_PHASE_OTHER, DS_PHASE_N
+} ds_phase;
+const char *ds_phase_name(ds_phase p);
+
+/* One outer iteration. Immutable once published. */
+typedef struct ds_iter_record {
+    int iter;               /* 0 = start point */
+    double gap_rel;         /* ||f(x)-x|| / ||x|| at the iterate after this step */
+    double merit;           /* ||f(x)-x||^2 */
+    ds_step_kind kind;
+    double step;            /* step length taken (alpha) */
+    int halvings;           /* SRA halvings tried */
+    int aa_used;            /* Anderson window used this step */
+    int aa_restart;         /* 1 if the history was reset */
+    double aa_reg;          /* regularisation actually used */
+    int gmres_iters;        /* GMRES iterations of this Newton step */
+    double gmres_resid;     /* achieved relative GMRES residual */
+    double forcing;         /* inexact-Newton forcing term */
+    int inner_passes;       /* max Bellman passes over destinations (last eval) */
+    double inner_resid;     /* max |dV| at the end of the Bellman passes */
+    int absorb_passes;      /* max absorption passes */
+    int evals;              /* loading-map evaluations so far in this run */
+    int jv;                 /* J*v products so far */
+    int mask_refresh;       /* eDSP refresh this iteration belongs to (0 = first mask) */
+    int mask_added, mask_removed; /* links changed at the refresh preceding this iter */
+    int mask_oscillation;   /* 1 if the mask equals an earlier one */
+    double t_phase[DS_PHASE_N]; /* seconds spent per phase in this iteration */
+    int backend;            /* ds_backend that did the work */
+    double t_run;           /* seconds since the run started */
+    double timestamp;       /* wall clock, seconds since the epoch */
+} ds_iter_record;
+
+typedef enum {
+    DS_STATUS_PENDING = 0, DS_STATUS_RUNNING, DS_STATUS_CONVERGED, DS_STATUS_MAX_ITER,
+    DS_STATUS_ILL_POSED, DS_STATUS_CANCELLED, DS_STATUS_ERROR
+} ds_status;
+const char *ds_status_name(ds_status s);
+/* Process exit code of DESIGN.md 3 for a final status. */
+int ds_status_exit_code(ds_status s);
+
+/* ------------------------------------------------------------------- runs */
+
+typedef struct ds_run ds_run;
+
+/* Events delivered to monitors, on the engine's thread. Keep them cheap. */
+typedef enum { DS_EVENT_ITER = 0, DS_EVENT_MESSAGE, DS_EVENT_DONE } ds_event_kind;
+typedef struct ds_event {
+    ds_event_kind kind;
+    const ds_iter_record *rec; /* DS_EVENT_ITER */
+    const char *message;       /* DS_EVENT_MESSAGE: one line, no newline */
+    ds_status status;          /* DS_EVENT_DONE */
+} ds_event;
+typedef void (*ds_monitor_fn)(ds_run *run, const ds_event *ev, void *ctx);
+
+/* Create a run (copies cfg and warm flows; keeps a pointer to net, which must
+ * outlive the run). Returns NULL on a bad configuration, with err filled. */
+ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err);
+/* Monitors are called in the order added. Add before ds_run_execute. */
+void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx);
+/* Solve. Blocks until done; call on any thread. Returns the final status. */
+ds_status ds_run_execute(ds_run *run);
+/* Thread-safe, from any thread, at any time. */
+void ds_run_cancel(ds_run *run);
+void ds_run_pause(ds_run *run, int paused);
+int ds_run_is_paused(const ds_run *run);
+ds_status ds_run_status(const ds_run *run);
+/* Reason of the final status (e.g. the ill-posedness evidence). */
+void ds_run_reason(const ds_run *run, char *buf, size_t n);
+const ds_config *ds_run_config(const ds_run *run);
+const ds_network *ds_run_network(const ds_run *run);
+double ds_run_mu(const ds_run *run);
+double ds_run_cbar(const ds_run *run);
+
+/* Telemetry: lock-free, never blocks the engine. count = records published. */
+size_t ds_run_history_count(const ds_run *run);
+/* Copies records [from, from+max) that are published; returns how many. */
+size_t ds_run_history_copy(const ds_run *run, size_t from, ds_iter_record *out, size_t max);
+
+/* Latest published iterate and its image, for stall diagnosis (copies n_links
+ * values into each non-NULL buffer). Returns the iteration number or -1 if none. */
+int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost);
+
+/* Results, valid once execute returned (NULL before). Owned by the run. */
+const double *ds_run_flows(const ds_run *run);
+const double *ds_run_costs(const ds_run *run);
+void ds_run_free(ds_run *run);
+
+/* ------------------------------------------------------ loading map (low level) */
+
+/* cbar: demand-weighted mean over OD pairs of the free-flow shortest-path cost
+ * (centroids honoured). */
+double ds_network_cbar(const ds_network *net, const ds_cost_params *cp);
+/* Hop diameter: max over reachable (node, dest) pairs of the fewest-link count. */
+int ds_network_hop_diameter(const ds_network *net);
+
+typedef struct ds_loader ds_loader;
+/* A loading map for a network, variant and mu, with its worker pool. */
+ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter,
+                            double mu, int threads, int inner_max, double inner_tol, ds_error *err);
+void ds_loader_free(ds_loader *ld);
+/* f = f(x). Returns 0, or 1 if f(x) does not exist (Bellman diverges: the
+ * weight matrix at these costs has spectral radius >= 1), or -1 on error. */
+int ds_loader_eval(ds_loader *ld, const double *x, double *f);
+/* Statistics of the last eval. */
+typedef struct ds_load_stats {
+    int bellman_passes, absorb_passes;   /* max over destinations */
+    double bellman_resid, absorb_resid;  /* max over destinations */
+    double t_phase[DS_PHASE_N];          /* seconds in the last eval */
+    int diverged_dest;                   /* first destination that diverged, or -1 */
+} ds_load_stats;
+void ds_loader_stats(const ds_loader *ld, ds_load_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Runs every test binary and test script; ends with "N passed, N failed[, N skipped]".
+# Exit status 0 only if nothing failed. Run from the repository root.
+BUILD=${BUILD:-build}
+export BUILD
+: "${DILLSUE_TNTP_DIR:=../shared/data/tntp}"
+export DILLSUE_TNTP_DIR
+if [ ! -d "$DILLSUE_TNTP_DIR" ]; then
+    echo "note: TNTP data not found in $DILLSUE_TNTP_DIR (set DILLSUE_TNTP_DIR); tests that need it will skip"
+fi
+log=$(mktemp)
+status=0
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    echo "== $t"
+    "$t" > "$log.out" 2>&1
+    rc=$?
+    cat "$log.out"
+    cat "$log.out" >> "$log"
+    if [ $rc -ne 0 ]; then echo "FAIL $(basename "$t"): exited with status $rc" | tee -a "$log"; fi
+done
+for t in tests/t_*.sh; do
+    [ -f "$t" ] || continue
+    echo "== $t"
+    sh "$t" > "$log.out" 2>&1
+    rc=$?
+    cat "$log.out"
+    cat "$log.out" >> "$log"
+    if [ $rc -ne 0 ]; then echo "FAIL $(basename "$t"): exited with status $rc" | tee -a "$log"; fi
+done
+p=$(grep -c '^PASS ' "$log")
+f=$(grep -c '^FAIL ' "$log")
+s=$(grep -c '^SKIP ' "$log")
+rm -f "$log" "$log.out"
+echo
+if [ "$s" -gt 0 ]; then echo "$p passed, $f failed, $s skipped"; else echo "$p passed, $f failed"; fi
+[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
