@@ -1,0 +1,438 @@
+/* flowcsv.c - flow and history CSV files, read and written with libcsv.
+ * Outputs go through a temporary file in the same directory that is fsynced
+ * and renamed, so a crash or a full disk never leaves a half-written result
+ * in place of a good one. */
+#include "ds_csv.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ writing */
+
+typedef int (*body_fn)(FILE *fp, const void *ctx, ds_error *err);
+
+static void dir_of(const char *path, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, n, ".");
+    else if (slash == path)
+        snprintf(dir, n, "/");
+    else
+        snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+/* New files get the mode open(2) would give them; a replaced file keeps its own. */
+static mode_t target_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) return st.st_mode & 07777;
+    mode_t mask = umask(022);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+static int atomic_write(const char *path, body_fn body, const void *ctx, ds_error *err)
+{
+    char tmp[PATH_MAX + 16], dir[PATH_MAX];
+    if (!path || !*path) return ds_error_set(err, "", 0, "no output file name given");
+    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
+        return ds_error_set(err, path, 0, "file name too long");
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return ds_error_set(err, path, 0, "cannot create a temporary file next to it: %s; nothing written",
+                            strerror(errno));
+    FILE *fp = fdopen(fd, "wb");
+    if (!fp) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        return ds_error_set(err, path, 0, "cannot write: %s; old file untouched", strerror(e));
+    }
+    ds_error berr = {0};
+    int rc = body(fp, ctx, &berr);
+    int e = 0;
+    if (rc == 0 && (fflush(fp) != 0 || ferror(fp))) rc = -1, e = errno ? errno : EIO;
+    if (rc == 0 && fchmod(fd, target_mode(path)) != 0) rc = -1, e = errno;
+    if (rc == 0 && fsync(fd) != 0) rc = -1, e = errno;
+    if (fclose(fp) != 0 && rc == 0) rc = -1, e = errno;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1, e = errno;
+    if (rc != 0) {
+        unlink(tmp);
+        if (berr.msg[0])
+            return ds_error_set(err, path, 0, "%s; nothing written, old file (if any) untouched", berr.msg);
+        return ds_error_set(err, path, 0, "write failed: %s; old file (if any) untouched", strerror(e));
+    }
+    /* Make the rename itself durable; failure here loses nothing already written. */
+    dir_of(path, dir, sizeof dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
+/* Quote only fields that need it, so the header and numbers stay plain. */
+static void put_field(FILE *fp, const char *s, int last)
+{
+    size_t len = strlen(s);
+    if (strpbrk(s, ",\"\r\n") || (len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
+                                           s[len - 1] == '\t')))
+        csv_fwrite(fp, s, len);
+    else
+        fputs(s, fp);
+    fputc(last ? '\n' : ',', fp);
+}
+
+static void put_num(FILE *fp, const char *fmt, double v, int last)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, v);
+    put_field(fp, buf, last);
+}
+
+static void put_int(FILE *fp, long v, int last)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%ld", v);
+    put_field(fp, buf, last);
+}
+
+struct flows_ctx {
+    const ds_network *net;
+    const double *flows, *costs;
+};
+
+static int flows_body(FILE *fp, const void *vctx, ds_error *err)
+{
+    const struct flows_ctx *c = vctx;
+    (void)err;
+    put_field(fp, "init_node", 0);
+    put_field(fp, "term_node", 0);
+    put_field(fp, "flow", 0);
+    put_field(fp, "cost", 1);
+    for (int e = 0; e < c->net->n_links; e++) {
+        put_int(fp, c->net->tail[e] + 1L, 0);
+        put_int(fp, c->net->head[e] + 1L, 0);
+        put_num(fp, "%.17g", c->flows[e], 0);
+        put_num(fp, "%.17g", c->costs[e], 1);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+int ds_flows_write(const char *path, const ds_network *net, const double *flows,
+                   const double *costs, ds_error *err)
+{
+    if (!net || !flows || !costs)
+        return ds_error_set(err, path ? path : "", 0, "no flows or costs to write; nothing written");
+    for (int e = 0; e < net->n_links; e++)
+        if (!isfinite(flows[e]) || !isfinite(costs[e]))
+            return ds_error_set(err, path, 0,
+                                "link %d (%d,%d) has a non-finite %s (%g); nothing written, old file "
+                                "(if any) untouched",
+                                e + 1, net->tail[e] + 1, net->head[e] + 1,
+                                isfinite(flows[e]) ? "cost" : "flow",
+                                isfinite(flows[e]) ? costs[e] : flows[e]);
+    struct flows_ctx c = {net, flows, costs};
+    return atomic_write(path, flows_body, &c, err);
+}
+
+/* ------------------------------------------------------------ history */
+
+static const char HISTORY_HEADER[] =
+    "iter,gap_rel,merit,step_kind,step,halvings,aa_used,aa_restart,aa_reg,gmres_iters,"
+    "gmres_resid,forcing,inner_passes,inner_resid,absorb_passes,evals,jv,mask_refresh,"
+    "mask_added,mask_removed,mask_oscillation,t_costs_s,t_bellman_s,t_absorb_s,t_deriv_s,"
+    "t_other_s,backend,t_run_s,timestamp_utc,timestamp_epoch_s,final_status";
+
+const char *ds_history_header(void) { return HISTORY_HEADER; }
+
+static void iso8601_ms(double ts, char *buf, size_t n)
+{
+    if (!isfinite(ts) || ts < 0) {
+        buf[0] = '\0';
+        return;
+    }
+    double whole = floor(ts);
+    long ms = lround((ts - whole) * 1000.0);
+    time_t t = (time_t)whole;
+    if (ms >= 1000) t += 1, ms -= 1000;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+}
+
+struct hist_ctx {
+    const ds_iter_record *recs;
+    size_t n;
+    int final_set;
+    ds_status final_status;
+};
+
+static int history_body(FILE *fp, const void *vctx, ds_error *err)
+{
+    const struct hist_ctx *c = vctx;
+    (void)err;
+    fputs(HISTORY_HEADER, fp);
+    fputc('\n', fp);
+    for (size_t i = 0; i < c->n; i++) {
+        const ds_iter_record *r = &c->recs[i];
+        char ts[64];
+        const char *kind = (unsigned)r->kind < DS_STEP_N ? ds_step_name(r->kind) : "?";
+        const char *be = (unsigned)r->backend < DS_BACKEND_N ? ds_backend_name(r->backend) : "?";
+        put_int(fp, r->iter, 0);
+        put_num(fp, "%.17g", r->gap_rel, 0);
+        put_num(fp, "%.17g", r->merit, 0);
+        put_field(fp, kind ? kind : "?", 0);
+        put_num(fp, "%.17g", r->step, 0);
+        put_int(fp, r->halvings, 0);
+        put_int(fp, r->aa_used, 0);
+        put_int(fp, r->aa_restart, 0);
+        put_num(fp, "%.17g", r->aa_reg, 0);
+        put_int(fp, r->gmres_iters, 0);
+        put_num(fp, "%.17g", r->gmres_resid, 0);
+        put_num(fp, "%.17g", r->forcing, 0);
+        put_int(fp, r->inner_passes, 0);
+        put_num(fp, "%.17g", r->inner_resid, 0);
+        put_int(fp, r->absorb_passes, 0);
+        put_int(fp, r->evals, 0);
+        put_int(fp, r->jv, 0);
+        put_int(fp, r->mask_refresh, 0);
+        put_int(fp, r->mask_added, 0);
+        put_int(fp, r->mask_removed, 0);
+        put_int(fp, r->mask_oscillation, 0);
+        for (int p = 0; p < DS_PHASE_N; p++) put_num(fp, "%.9g", r->t_phase[p], 0);
+        put_field(fp, be ? be : "?", 0);
+        put_num(fp, "%.9g", r->t_run, 0);
+        iso8601_ms(r->timestamp, ts, sizeof ts);
+        put_field(fp, ts, 0);
+        put_num(fp, "%.6f", r->timestamp, 0);
+        put_field(fp, c->final_set && i + 1 == c->n ? ds_status_name(c->final_status) : "", 1);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+int ds_history_write(const char *path, const ds_iter_record *recs, size_t n, ds_error *err)
+{
+    struct hist_ctx c = {recs, n, 0, DS_STATUS_PENDING};
+    return atomic_write(path, history_body, &c, err);
+}
+
+int ds_history_write_final(const char *path, const ds_iter_record *recs, size_t n,
+                           ds_status final_status, ds_error *err)
+{
+    struct hist_ctx c = {recs, n, 1, final_status};
+    return atomic_write(path, history_body, &c, err);
+}
+
+/* ------------------------------------------------------------ reading */
+
+#define NFIELD 4
+
+struct reader {
+    const char *path;
+    const ds_network *net;
+    ds_error *err;
+    int failed;
+    long line;         /* physical line being fed to the parser */
+    int nf;            /* fields seen in the current row */
+    int nonempty;      /* the current row has a non-blank field */
+    char field[NFIELD][128];
+    int header_done;
+    int n, cap;
+    int *init, *term;
+    double *flow, *cost;
+};
+
+static int rd_fail(struct reader *r, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int rd_fail(struct reader *r, long line, const char *fmt, ...)
+{
+    if (r->failed++) return -1;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return ds_error_set(r->err, r->path, line, "%s", msg);
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+    struct reader *r = data;
+    if (r->failed) return;
+    if (len) r->nonempty = 1;
+    if (r->nf < NFIELD) {
+        if (len >= sizeof r->field[0]) {
+            rd_fail(r, r->line, "field %d is too long (%zu bytes)", r->nf + 1, len);
+            return;
+        }
+        memcpy(r->field[r->nf], s, len);
+        r->field[r->nf][len] = '\0';
+    }
+    r->nf++;
+}
+
+static int parse_long(const char *s, long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return *s && !*end && errno == 0;
+}
+
+static int parse_double(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    /* ERANGE on underflow still yields the nearest value, which is what was written. */
+    return *s && !*end && isfinite(*v);
+}
+
+static void on_row(int c, void *data)
+{
+    struct reader *r = data;
+    (void)c;
+    int nf = r->nf, nonempty = r->nonempty;
+    r->nf = 0;
+    r->nonempty = 0;
+    if (r->failed || !nonempty) return; /* blank lines are allowed */
+    if (!r->header_done) {
+        static const char *want[NFIELD] = {"init_node", "term_node", "flow", "cost"};
+        int ok = nf == NFIELD;
+        for (int i = 0; ok && i < NFIELD; i++) ok = strcmp(r->field[i], want[i]) == 0;
+        if (!ok) {
+            rd_fail(r, r->line, "header must be '%s'", DS_FLOWS_HEADER);
+            return;
+        }
+        r->header_done = 1;
+        return;
+    }
+    if (nf != NFIELD) {
+        rd_fail(r, r->line, "expected 4 fields (init_node,term_node,flow,cost), found %d", nf);
+        return;
+    }
+    long a, b;
+    double f, t;
+    if (!parse_long(r->field[0], &a) || a < 1 || a > INT_MAX) {
+        rd_fail(r, r->line, "init_node '%s' is not a positive integer", r->field[0]);
+        return;
+    }
+    if (!parse_long(r->field[1], &b) || b < 1 || b > INT_MAX) {
+        rd_fail(r, r->line, "term_node '%s' is not a positive integer", r->field[1]);
+        return;
+    }
+    if (!parse_double(r->field[2], &f)) {
+        rd_fail(r, r->line, "flow '%s' is not a finite number", r->field[2]);
+        return;
+    }
+    if (!parse_double(r->field[3], &t)) {
+        rd_fail(r, r->line, "cost '%s' is not a finite number", r->field[3]);
+        return;
+    }
+    if (r->net) {
+        int e = r->n;
+        if (e >= r->net->n_links) {
+            rd_fail(r, r->line, "more data rows than the network's %d links (%s)", r->net->n_links,
+                    r->net->net_path);
+            return;
+        }
+        if (a != r->net->tail[e] + 1 || b != r->net->head[e] + 1) {
+            rd_fail(r, r->line, "row is link (%ld,%ld) but link %d of the network is (%d,%d)", a, b,
+                    e + 1, r->net->tail[e] + 1, r->net->head[e] + 1);
+            return;
+        }
+    }
+    if (r->n == r->cap) {
+        int nc = r->cap ? 2 * r->cap : 1024;
+        int *ni = realloc(r->init, nc * sizeof *ni);
+        if (ni) r->init = ni;
+        int *nt = realloc(r->term, nc * sizeof *nt);
+        if (nt) r->term = nt;
+        double *nfl = realloc(r->flow, nc * sizeof *nfl);
+        if (nfl) r->flow = nfl;
+        double *nco = realloc(r->cost, nc * sizeof *nco);
+        if (nco) r->cost = nco;
+        if (!ni || !nt || !nfl || !nco) {
+            rd_fail(r, r->line, "out of memory");
+            return;
+        }
+        r->cap = nc;
+    }
+    r->init[r->n] = (int)a;
+    r->term[r->n] = (int)b;
+    r->flow[r->n] = f;
+    r->cost[r->n] = t;
+    r->n++;
+}
+
+int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term,
+                     double **flows, double **costs, int *n, ds_error *err)
+{
+    struct reader r = {0};
+    r.path = path;
+    r.net = net;
+    r.err = err;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return ds_error_set(err, path, 0, "cannot open: %s", strerror(errno));
+
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        fclose(fp);
+        return ds_error_set(err, path, 0, "cannot initialise the CSV parser");
+    }
+    /* Fed one physical line at a time so that errors can name the line. */
+    char *buf = NULL;
+    size_t bcap = 0;
+    ssize_t len;
+    while (!r.failed && (len = getline(&buf, &bcap, fp)) != -1) {
+        r.line++;
+        const char *s = buf;
+        if (r.line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3, len -= 3;
+        if (csv_parse(&p, s, (size_t)len, on_field, on_row, &r) != (size_t)len && !r.failed) {
+            rd_fail(&r, r.line, "malformed CSV (%s)", csv_strerror(csv_error(&p)));
+        }
+    }
+    int read_err = ferror(fp);
+    free(buf);
+    fclose(fp);
+    if (!r.failed && read_err) rd_fail(&r, r.line, "read error: %s", strerror(errno));
+    if (!r.failed && csv_fini(&p, on_field, on_row, &r) != 0)
+        rd_fail(&r, r.line, "malformed CSV");
+    if (!r.failed && csv_error(&p) != CSV_SUCCESS)
+        rd_fail(&r, r.line, "malformed CSV (%s)", csv_strerror(csv_error(&p)));
+    csv_free(&p);
+    if (!r.failed && !r.header_done) rd_fail(&r, 0, "empty file: no '%s' header", DS_FLOWS_HEADER);
+    if (!r.failed && net && r.n != net->n_links) {
+        rd_fail(&r, r.line, "has %d data rows, the network has %d links", r.n, net->n_links);
+    }
+    if (r.failed) {
+        free(r.init), free(r.term), free(r.flow), free(r.cost);
+        return -1;
+    }
+    if (init) *init = r.init; else free(r.init);
+    if (term) *term = r.term; else free(r.term);
+    if (flows) *flows = r.flow; else free(r.flow);
+    if (costs) *costs = r.cost; else free(r.cost);
+    if (n) *n = r.n;
+    return 0;
+}
+
+int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs,
+                  int *n, ds_error *err)
+{
+    return ds_flows_read_ex(path, net, NULL, NULL, flows, costs, n, err);
+}
