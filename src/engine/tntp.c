@@ -1,0 +1,1090 @@
+/* tntp.c - reading TNTP networks (net, trips, node coordinates, reference flows).
+ *
+ * The reader is strict about what it uses and lenient about layout: the public
+ * TNTP files mix tabs and spaces, end rows with or without ';', carry trailing
+ * tabs and '~' comments and write numbers in exponent form. Every value is
+ * parsed with strtol/strtod and checked to the end of its token, and anything
+ * wrong is reported as "file:line: what", never guessed around.
+ */
+#include "dillsue.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Far beyond any real road network; stops a corrupt header from asking for
+ * gigabytes before the first row is read. */
+#define MAX_NODES 100000000L
+#define NET_COLUMNS 10
+#define TOTAL_OD_RTOL 1e-6
+
+/* ------------------------------------------------------------ text lines */
+
+typedef struct text {
+    char *buf;        /* private NUL-terminated copy; lines are cut in place */
+    char *p, *end;
+    const char *name; /* file name used in errors */
+    long line;        /* number of the line last returned */
+    long n_lines;
+} text;
+
+static int is_ws(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (is_ws((unsigned char)*s)) s++;
+    e = s + strlen(s);
+    while (e > s && is_ws((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+/* Length of a valid UTF-8 sequence at s (s[0] >= 0x80), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
+{
+    size_t n, i;
+    unsigned c = s[0];
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3;
+    else if (c >= 0xF0 && c <= 0xF4) n = 4;
+    else return 0;
+    if (n > avail) return 0;
+    for (i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (c == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+    if (c == 0xED && s[1] > 0x9F) return 0; /* surrogates */
+    if (c == 0xF0 && s[1] < 0x90) return 0;
+    if (c == 0xF4 && s[1] > 0x8F) return 0;
+    return n;
+}
+
+/* Rejects what is not text (NUL, control bytes, invalid UTF-8) before any
+ * parsing, so that a binary file gets one clear message instead of a confusing
+ * complaint about its first "row". */
+static int text_open(text *t, const char *data, size_t len, const char *name, ds_error *err)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    long line = 1;
+    size_t i;
+    int any = 0;
+
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    if (!data) return ds_error_set(err, name, 0, "no data");
+    for (i = 0; i < len; i++) {
+        unsigned c = s[i];
+        if (c == '\n') {
+            line++;
+        } else if (c == 0) {
+            return ds_error_set(err, name, line, "binary data: NUL byte at offset %zu; not a TNTP text file", i);
+        } else if (c < 0x20 && !is_ws((int)c)) {
+            return ds_error_set(err, name, line, "binary data: control byte 0x%02x at offset %zu; not a TNTP text file", c, i);
+        } else if (c >= 0x80) {
+            size_t n = utf8_len(s + i, len - i);
+            if (!n)
+                return ds_error_set(err, name, line, "binary data: invalid byte 0x%02x at offset %zu (not UTF-8 text)", c, i);
+            i += n - 1;
+            any = 1;
+        } else if (!is_ws((int)c)) {
+            any = 1;
+        }
+    }
+    if (!any) return ds_error_set(err, name, 0, "file is empty");
+    t->buf = malloc(len + 1);
+    if (!t->buf) return ds_error_set(err, name, 0, "out of memory reading %zu bytes", len);
+    memcpy(t->buf, data, len);
+    t->buf[len] = '\0';
+    t->p = t->buf;
+    t->end = t->buf + len;
+    t->n_lines = line;
+    return 0;
+}
+
+static void text_close(text *t)
+{
+    free(t->buf);
+    t->buf = NULL;
+}
+
+/* Next line with its '~' comment removed, or NULL at the end of the text. */
+static char *text_next(text *t)
+{
+    char *b, *nl, *c;
+    if (t->p >= t->end) return NULL;
+    b = t->p;
+    nl = memchr(b, '\n', (size_t)(t->end - b));
+    if (nl) {
+        *nl = '\0';
+        t->p = nl + 1;
+    } else {
+        t->p = t->end;
+    }
+    t->line++;
+    c = strchr(b, '~');
+    if (c) *c = '\0';
+    return b;
+}
+
+/* Splits s in place at whitespace. Returns the number of tokens, storing at
+ * most max of them. */
+static int split_ws(char *s, char **tok, int max)
+{
+    int n = 0;
+    for (;;) {
+        while (is_ws((unsigned char)*s)) s++;
+        if (!*s) return n;
+        if (n < max) tok[n] = s;
+        n++;
+        while (*s && !is_ws((unsigned char)*s)) s++;
+        if (*s) *s++ = '\0';
+    }
+}
+
+/* A row ends at ';'. Text after it would be silently lost, so it is an error. */
+static int cut_semicolon(text *t, char *s, ds_error *err)
+{
+    char *semi = strchr(s, ';');
+    if (!semi) return 0;
+    *semi = '\0';
+    if (*trim(semi + 1))
+        return ds_error_set(err, t->name, t->line, "unexpected text after ';': '%.40s'", trim(semi + 1));
+    return 0;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+static int parse_long(const char *s, long *out)
+{
+    char *e;
+    long v;
+    if (!*s) return -1;
+    errno = 0;
+    v = strtol(s, &e, 10);
+    if (e == s || *e || errno == ERANGE) return -1;
+    *out = v;
+    return 0;
+}
+
+/* 0 ok, -1 not a number, -2 not finite. Hexadecimal is refused: no TNTP file
+ * writes it and "0x" in a data file is more likely corruption. */
+static int parse_double(const char *s, double *out)
+{
+    char *e;
+    double v;
+    const char *q;
+    if (!*s) return -1;
+    for (q = s; *q; q++)
+        if (*q == 'x' || *q == 'X') return -1;
+    errno = 0;
+    v = strtod(s, &e);
+    if (e == s || *e) return -1;
+    if (!isfinite(v)) return -2;
+    *out = v;
+    return 0;
+}
+
+/* A number field of a row, with the file/line/field named on failure. */
+static int field_double(text *t, const char *what, const char *tok, double *out, ds_error *err)
+{
+    int rc = parse_double(tok, out);
+    if (rc == -1) return ds_error_set(err, t->name, t->line, "%s: expected a number, got '%.40s'", what, tok);
+    if (rc == -2) return ds_error_set(err, t->name, t->line, "%s must be finite, got '%.40s'", what, tok);
+    return 0;
+}
+
+static int field_node(text *t, const char *what, const char *tok, long n_nodes, int *out, ds_error *err)
+{
+    long v;
+    if (parse_long(tok, &v)) return ds_error_set(err, t->name, t->line, "%s: expected a node number, got '%.40s'", what, tok);
+    if (v < 1 || v > n_nodes)
+        return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%ld (<NUMBER OF NODES>)", what, v, n_nodes);
+    *out = (int)(v - 1);
+    return 0;
+}
+
+/* ------------------------------------------------------------ metadata */
+
+enum { MK_ZONES, MK_NODES, MK_FIRST_THRU, MK_LINKS, MK_TOTAL_OD, MK_TOLL, MK_DIST, MK_N };
+static const char *const meta_key_name[MK_N] = {
+    "NUMBER OF ZONES", "NUMBER OF NODES", "FIRST THRU NODE", "NUMBER OF LINKS",
+    "TOTAL OD FLOW", "TOLL FACTOR", "DISTANCE FACTOR",
+};
+
+typedef struct meta {
+    long line[MK_N]; /* 0 = absent */
+    long ival[MK_N];
+    double dval[MK_N];
+    long end_line;
+} meta;
+
+/* Reads "<KEY> value" lines up to <END OF METADATA>. Keys are compared with
+ * case and runs of whitespace normalised; unknown keys are ignored. */
+static int read_metadata(text *t, meta *m, ds_error *err)
+{
+    char *s;
+    memset(m, 0, sizeof *m);
+    while ((s = text_next(t))) {
+        char key[128], *close, *val, *k;
+        size_t kn = 0;
+        int i, space = 0;
+
+        s = trim(s);
+        if (!*s) continue;
+        if (*s != '<')
+            return ds_error_set(err, t->name, t->line,
+                                "expected '<KEY> value' or <END OF METADATA> in the header, got '%.40s'", s);
+        close = strchr(s, '>');
+        if (!close) return ds_error_set(err, t->name, t->line, "metadata key without '>': '%.40s'", s);
+        *close = '\0';
+        val = trim(close + 1);
+        for (k = s + 1; *k && kn + 1 < sizeof key; k++) {
+            if (is_ws((unsigned char)*k)) {
+                space = kn > 0;
+                continue;
+            }
+            if (space) key[kn++] = ' ';
+            space = 0;
+            if (kn + 1 < sizeof key) key[kn++] = (char)((*k >= 'a' && *k <= 'z') ? *k - 32 : *k);
+        }
+        key[kn] = '\0';
+        if (!strcmp(key, "END OF METADATA")) {
+            m->end_line = t->line;
+            return 0;
+        }
+        for (i = 0; i < MK_N; i++)
+            if (!strcmp(key, meta_key_name[i])) break;
+        if (i == MK_N) continue;
+        if (m->line[i])
+            return ds_error_set(err, t->name, t->line, "duplicate <%s> (first at line %ld)", key, m->line[i]);
+        if (!*val) return ds_error_set(err, t->name, t->line, "<%s> has no value", key);
+        if (i <= MK_LINKS) {
+            long v;
+            if (parse_long(val, &v) || v < 1 || v > MAX_NODES)
+                return ds_error_set(err, t->name, t->line, "<%s> must be a positive integer, got '%.40s'", key, val);
+            m->ival[i] = v;
+        } else {
+            double v;
+            int rc = parse_double(val, &v);
+            if (rc == -1) return ds_error_set(err, t->name, t->line, "<%s>: expected a number, got '%.40s'", key, val);
+            if (rc == -2) return ds_error_set(err, t->name, t->line, "<%s> must be finite, got '%.40s'", key, val);
+            if (i == MK_TOTAL_OD && v < 0)
+                return ds_error_set(err, t->name, t->line, "<%s> must be non-negative, got '%.40s'", key, val);
+            m->dval[i] = v;
+        }
+        m->line[i] = t->line;
+    }
+    return ds_error_set(err, t->name, t->line, "file ends before <END OF METADATA> (truncated header?)");
+}
+
+static int meta_require(text *t, const meta *m, int k, ds_error *err)
+{
+    if (m->line[k]) return 0;
+    return ds_error_set(err, t->name, m->end_line, "missing <%s> in the header", meta_key_name[k]);
+}
+
+/* ------------------------------------------------------------ network memory */
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    return calloc(n ? n : 1, sz);
+}
+
+static void *dup_array(const void *src, size_t n, size_t sz)
+{
+    void *p;
+    if (!src) return NULL;
+    p = malloc(n ? n * sz : 1);
+    if (p && n) memcpy(p, src, n * sz);
+    return p;
+}
+
+void ds_network_free(ds_network *net)
+{
+    if (!net) return;
+    free(net->tail);
+    free(net->head);
+    free(net->capacity);
+    free(net->length);
+    free(net->t0);
+    free(net->bpr_b);
+    free(net->bpr_power);
+    free(net->speed);
+    free(net->toll);
+    free(net->link_type);
+    free(net->src_line);
+    free(net->out_start);
+    free(net->out_link);
+    free(net->in_start);
+    free(net->in_link);
+    free(net->od_orig);
+    free(net->od_dest);
+    free(net->od_demand);
+    free(net->dest_node);
+    free(net->dest_od_start);
+    free(net->node_x);
+    free(net->node_y);
+    free(net->ref_flow);
+    free(net->ref_cost);
+    free(net);
+}
+
+ds_network *ds_network_clone(const ds_network *src)
+{
+    ds_network *n;
+    size_t L, N, D, Q;
+    int ok;
+    if (!src) return NULL;
+    n = malloc(sizeof *n);
+    if (!n) return NULL;
+    *n = *src;
+    L = (size_t)src->n_links;
+    N = (size_t)src->n_nodes;
+    D = (size_t)src->n_dest;
+    Q = (size_t)src->n_od;
+    n->tail = dup_array(src->tail, L, sizeof(int));
+    n->head = dup_array(src->head, L, sizeof(int));
+    n->capacity = dup_array(src->capacity, L, sizeof(double));
+    n->length = dup_array(src->length, L, sizeof(double));
+    n->t0 = dup_array(src->t0, L, sizeof(double));
+    n->bpr_b = dup_array(src->bpr_b, L, sizeof(double));
+    n->bpr_power = dup_array(src->bpr_power, L, sizeof(double));
+    n->speed = dup_array(src->speed, L, sizeof(double));
+    n->toll = dup_array(src->toll, L, sizeof(double));
+    n->link_type = dup_array(src->link_type, L, sizeof(int));
+    n->src_line = dup_array(src->src_line, L, sizeof(long));
+    n->out_start = dup_array(src->out_start, N + 1, sizeof(int));
+    n->out_link = dup_array(src->out_link, L, sizeof(int));
+    n->in_start = dup_array(src->in_start, N + 1, sizeof(int));
+    n->in_link = dup_array(src->in_link, L, sizeof(int));
+    n->od_orig = dup_array(src->od_orig, Q, sizeof(int));
+    n->od_dest = dup_array(src->od_dest, Q, sizeof(int));
+    n->od_demand = dup_array(src->od_demand, Q, sizeof(double));
+    n->dest_node = dup_array(src->dest_node, D, sizeof(int));
+    n->dest_od_start = dup_array(src->dest_od_start, D + 1, sizeof(int));
+    n->node_x = dup_array(src->node_x, N, sizeof(double));
+    n->node_y = dup_array(src->node_y, N, sizeof(double));
+    n->ref_flow = dup_array(src->ref_flow, L, sizeof(double));
+    n->ref_cost = dup_array(src->ref_cost, L, sizeof(double));
+    ok = (!src->tail || n->tail) && (!src->head || n->head) && (!src->capacity || n->capacity) &&
+         (!src->length || n->length) && (!src->t0 || n->t0) && (!src->bpr_b || n->bpr_b) &&
+         (!src->bpr_power || n->bpr_power) && (!src->speed || n->speed) && (!src->toll || n->toll) &&
+         (!src->link_type || n->link_type) && (!src->src_line || n->src_line) &&
+         (!src->out_start || n->out_start) && (!src->out_link || n->out_link) &&
+         (!src->in_start || n->in_start) && (!src->in_link || n->in_link) &&
+         (!src->od_orig || n->od_orig) && (!src->od_dest || n->od_dest) &&
+         (!src->od_demand || n->od_demand) && (!src->dest_node || n->dest_node) &&
+         (!src->dest_od_start || n->dest_od_start) && (!src->node_x || n->node_x) &&
+         (!src->node_y || n->node_y) && (!src->ref_flow || n->ref_flow) && (!src->ref_cost || n->ref_cost);
+    if (!ok) {
+        ds_network_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+/* "dir/SiouxFalls_net.tntp" -> "SiouxFalls". */
+static void base_name(const char *path, char *out, size_t n)
+{
+    static const char *const suffix[] = {"_net.tntp", ".net.tntp", ".tntp"};
+    const char *b = strrchr(path, '/');
+    size_t len, i;
+    b = b ? b + 1 : path;
+    len = strlen(b);
+    for (i = 0; i < sizeof suffix / sizeof *suffix; i++) {
+        size_t sl = strlen(suffix[i]);
+        if (len > sl && !strcmp(b + len - sl, suffix[i])) {
+            len -= sl;
+            break;
+        }
+    }
+    if (len >= n) len = n - 1;
+    memcpy(out, b, len);
+    out[len] = '\0';
+}
+
+/* Out- and in-link lists in link order: a stable counting sort by node. */
+static int build_csr(ds_network *net)
+{
+    int N = net->n_nodes, L = net->n_links, e, u;
+    int *pos;
+    net->out_start = xcalloc((size_t)N + 1, sizeof(int));
+    net->in_start = xcalloc((size_t)N + 1, sizeof(int));
+    net->out_link = xcalloc((size_t)L, sizeof(int));
+    net->in_link = xcalloc((size_t)L, sizeof(int));
+    pos = xcalloc((size_t)N + 1, sizeof(int));
+    if (!net->out_start || !net->in_start || !net->out_link || !net->in_link || !pos) {
+        free(pos);
+        return -1;
+    }
+    for (e = 0; e < L; e++) {
+        net->out_start[net->tail[e] + 1]++;
+        net->in_start[net->head[e] + 1]++;
+    }
+    for (u = 0; u < N; u++) {
+        net->out_start[u + 1] += net->out_start[u];
+        net->in_start[u + 1] += net->in_start[u];
+    }
+    memcpy(pos, net->out_start, (size_t)N * sizeof(int));
+    for (e = 0; e < L; e++) net->out_link[pos[net->tail[e]]++] = e;
+    memcpy(pos, net->in_start, (size_t)N * sizeof(int));
+    for (e = 0; e < L; e++) net->in_link[pos[net->head[e]]++] = e;
+    free(pos);
+    return 0;
+}
+
+/* ------------------------------------------------------------ net file */
+
+static int parse_net(text *t, ds_network *net, ds_error *err)
+{
+    meta m;
+    long n_nodes, n_zones, n_links, first_thru, cap;
+    long L = 0;
+    char *s;
+
+    if (read_metadata(t, &m, err)) return -1;
+    if (meta_require(t, &m, MK_NODES, err) || meta_require(t, &m, MK_LINKS, err) ||
+        meta_require(t, &m, MK_ZONES, err))
+        return -1;
+    n_nodes = m.ival[MK_NODES];
+    n_links = m.ival[MK_LINKS];
+    n_zones = m.ival[MK_ZONES];
+    if (n_links > INT_MAX / 2)
+        return ds_error_set(err, t->name, m.line[MK_LINKS], "<NUMBER OF LINKS> %ld is too large", n_links);
+    if (n_zones > n_nodes)
+        return ds_error_set(err, t->name, m.line[MK_ZONES], "<NUMBER OF ZONES> %ld exceeds <NUMBER OF NODES> %ld",
+                            n_zones, n_nodes);
+    /* Nodes below FIRST THRU NODE are centroids, so it can lie at most one past
+     * the last zone; absent means every node may be passed through. */
+    first_thru = m.line[MK_FIRST_THRU] ? m.ival[MK_FIRST_THRU] : 1;
+    if (first_thru > n_zones + 1)
+        return ds_error_set(err, t->name, m.line[MK_FIRST_THRU],
+                            "<FIRST THRU NODE> %ld out of range 1..%ld (<NUMBER OF ZONES> + 1)", first_thru,
+                            n_zones + 1);
+    net->n_nodes = (int)n_nodes;
+    net->n_zones = (int)n_zones;
+    net->first_thru = (int)first_thru;
+    net->toll_factor = m.line[MK_TOLL] ? m.dval[MK_TOLL] : 0.0;
+    net->distance_factor = m.line[MK_DIST] ? m.dval[MK_DIST] : 0.0;
+
+    /* Every row takes a line, so the line count bounds the allocation even
+     * when the header claims more links than the file holds. */
+    cap = n_links < t->n_lines ? n_links : t->n_lines;
+    net->tail = xcalloc((size_t)cap, sizeof(int));
+    net->head = xcalloc((size_t)cap, sizeof(int));
+    net->capacity = xcalloc((size_t)cap, sizeof(double));
+    net->length = xcalloc((size_t)cap, sizeof(double));
+    net->t0 = xcalloc((size_t)cap, sizeof(double));
+    net->bpr_b = xcalloc((size_t)cap, sizeof(double));
+    net->bpr_power = xcalloc((size_t)cap, sizeof(double));
+    net->speed = xcalloc((size_t)cap, sizeof(double));
+    net->toll = xcalloc((size_t)cap, sizeof(double));
+    net->link_type = xcalloc((size_t)cap, sizeof(int));
+    net->src_line = xcalloc((size_t)cap, sizeof(long));
+    if (!net->tail || !net->head || !net->capacity || !net->length || !net->t0 || !net->bpr_b ||
+        !net->bpr_power || !net->speed || !net->toll || !net->link_type || !net->src_line)
+        return ds_error_set(err, t->name, 0, "out of memory for %ld links", n_links);
+
+    while ((s = text_next(t))) {
+        char *tok[NET_COLUMNS + 1];
+        int nt;
+        long type;
+        if (cut_semicolon(t, s, err)) return -1;
+        nt = split_ws(s, tok, NET_COLUMNS + 1);
+        if (nt == 0) continue;
+        if (L == n_links)
+            return ds_error_set(err, t->name, t->line, "more link rows than <NUMBER OF LINKS> %ld", n_links);
+        if (nt < NET_COLUMNS)
+            return ds_error_set(err, t->name, t->line,
+                                "too few columns: %d, expected %d (init_node term_node capacity length "
+                                "free_flow_time b power speed toll link_type)",
+                                nt, NET_COLUMNS);
+        if (nt > NET_COLUMNS)
+            return ds_error_set(err, t->name, t->line, "too many columns: %d, expected %d", nt, NET_COLUMNS);
+        if (field_node(t, "init node", tok[0], n_nodes, &net->tail[L], err) ||
+            field_node(t, "term node", tok[1], n_nodes, &net->head[L], err) ||
+            field_double(t, "capacity", tok[2], &net->capacity[L], err) ||
+            field_double(t, "length", tok[3], &net->length[L], err) ||
+            field_double(t, "free-flow time", tok[4], &net->t0[L], err) ||
+            field_double(t, "b", tok[5], &net->bpr_b[L], err) ||
+            field_double(t, "power", tok[6], &net->bpr_power[L], err) ||
+            field_double(t, "speed", tok[7], &net->speed[L], err) ||
+            field_double(t, "toll", tok[8], &net->toll[L], err))
+            return -1;
+        if (parse_long(tok[9], &type) || type < INT_MIN || type > INT_MAX)
+            return ds_error_set(err, t->name, t->line, "link type: expected an integer, got '%.40s'", tok[9]);
+        net->link_type[L] = (int)type;
+        if (net->tail[L] == net->head[L])
+            return ds_error_set(err, t->name, t->line, "link from node %s to itself (self-loops are not allowed)",
+                                tok[0]);
+        /* Zero free-flow times are legal (Chicago-Sketch, Berlin-Center connectors). */
+        if (net->capacity[L] <= 0)
+            return ds_error_set(err, t->name, t->line, "capacity must be positive, got %s", tok[2]);
+        if (net->length[L] < 0)
+            return ds_error_set(err, t->name, t->line, "length must be non-negative, got %s", tok[3]);
+        if (net->t0[L] < 0)
+            return ds_error_set(err, t->name, t->line, "free-flow time must be non-negative, got %s", tok[4]);
+        if (net->bpr_b[L] < 0) return ds_error_set(err, t->name, t->line, "b must be non-negative, got %s", tok[5]);
+        if (net->bpr_power[L] < 0)
+            return ds_error_set(err, t->name, t->line, "power must be non-negative, got %s", tok[6]);
+        net->src_line[L] = t->line;
+        L++;
+    }
+    if (L < n_links)
+        return ds_error_set(err, t->name, t->line, "found %ld link rows, <NUMBER OF LINKS> says %ld (truncated file?)",
+                            L, n_links);
+    net->n_links = (int)L;
+    if (build_csr(net)) return ds_error_set(err, t->name, 0, "out of memory building adjacency");
+    return 0;
+}
+
+/* ------------------------------------------------------------ trips file */
+
+typedef struct od_entry {
+    int orig, dest;
+    double q;
+} od_entry;
+
+static int od_cmp(const void *a, const void *b)
+{
+    const od_entry *x = a, *y = b;
+    if (x->dest != y->dest) return x->dest < y->dest ? -1 : 1;
+    if (x->orig != y->orig) return x->orig < y->orig ? -1 : 1;
+    return 0;
+}
+
+typedef struct trips_state {
+    long *origin_line; /* [n_zones+1]: line of the "Origin k" block, 0 if none yet */
+    long *dest_line;   /* [n_zones+1]: line of destination d in the current block */
+    int *dest_block;   /* [n_zones+1]: block that dest_line belongs to */
+    int block, origin;
+    od_entry *od;
+    size_t n_od, cap_od;
+    double sum_all;    /* every entry, diagonal included: what TOTAL OD FLOW counts */
+} trips_state;
+
+static int trips_entry(text *t, const ds_network *net, trips_state *st, char *seg, ds_error *err)
+{
+    char *colon, *ds, *qs;
+    long d;
+    double q;
+    int rc;
+
+    seg = trim(seg);
+    if (!*seg) return 0;
+    colon = strchr(seg, ':');
+    if (!colon) return ds_error_set(err, t->name, t->line, "expected 'destination : demand', got '%.40s'", seg);
+    *colon = '\0';
+    ds = trim(seg);
+    qs = trim(colon + 1);
+    if (parse_long(ds, &d))
+        return ds_error_set(err, t->name, t->line, "destination: expected a zone number, got '%.40s'", ds);
+    if (!*qs) return ds_error_set(err, t->name, t->line, "missing demand after '%ld :'", d);
+    if (!st->origin) return ds_error_set(err, t->name, t->line, "demand entry before the first 'Origin' line");
+    if (d < 1 || d > net->n_zones)
+        return ds_error_set(err, t->name, t->line, "destination %ld is not a zone (zones are 1..%d)", d, net->n_zones);
+    rc = parse_double(qs, &q);
+    if (rc == -1)
+        return ds_error_set(err, t->name, t->line, "demand from %d to %ld: expected a number, got '%.40s'", st->origin,
+                            d, qs);
+    if (rc == -2)
+        return ds_error_set(err, t->name, t->line, "demand from %d to %ld must be finite, got '%.40s'", st->origin, d,
+                            qs);
+    if (q < 0)
+        return ds_error_set(err, t->name, t->line, "demand from %d to %ld must be non-negative, got %s", st->origin, d,
+                            qs);
+    if (st->dest_block[d] == st->block)
+        return ds_error_set(err, t->name, t->line, "duplicate destination %ld for origin %d (first at line %ld)", d,
+                            st->origin, st->dest_line[d]);
+    st->dest_block[d] = st->block;
+    st->dest_line[d] = t->line;
+    st->sum_all += q;
+    /* Zero entries carry nothing, and demand from a zone to itself never
+     * enters the network. */
+    if (q <= 0 || d == st->origin) return 0;
+    if (st->n_od == st->cap_od) {
+        size_t nc = st->cap_od ? 2 * st->cap_od : 1024;
+        od_entry *p = realloc(st->od, nc * sizeof *p);
+        if (!p) return ds_error_set(err, t->name, t->line, "out of memory for the OD list");
+        st->od = p;
+        st->cap_od = nc;
+    }
+    st->od[st->n_od].orig = st->origin - 1;
+    st->od[st->n_od].dest = (int)d - 1;
+    st->od[st->n_od].q = q;
+    st->n_od++;
+    return 0;
+}
+
+static int is_origin_word(const char *s)
+{
+    static const char w[] = "origin";
+    int i;
+    for (i = 0; w[i]; i++)
+        if ((s[i] | 0x20) != w[i]) return 0;
+    return s[i] == '\0' || is_ws((unsigned char)s[i]);
+}
+
+static int trips_lines(text *t, const ds_network *net, trips_state *st, ds_error *err)
+{
+    char *s;
+    while ((s = text_next(t))) {
+        s = trim(s);
+        if (!*s) continue;
+        if (is_origin_word(s)) {
+            char *num = s + 6, *rest;
+            long o;
+            while (is_ws((unsigned char)*num)) num++;
+            rest = num;
+            while (*rest && !is_ws((unsigned char)*rest)) rest++;
+            if (*rest) *rest++ = '\0';
+            if (!*num) return ds_error_set(err, t->name, t->line, "'Origin' without a zone number");
+            if (parse_long(num, &o))
+                return ds_error_set(err, t->name, t->line, "'Origin': expected a zone number, got '%.40s'", num);
+            if (o < 1 || o > net->n_zones)
+                return ds_error_set(err, t->name, t->line, "origin %ld is not a zone (zones are 1..%d)", o,
+                                    net->n_zones);
+            /* A second block for the same origin is refused rather than summed:
+             * it almost always means two trip tables were concatenated, and
+             * adding them would silently double that origin's demand. */
+            if (st->origin_line[o])
+                return ds_error_set(err, t->name, t->line, "duplicate 'Origin %ld' block (first at line %ld)", o,
+                                    st->origin_line[o]);
+            st->origin_line[o] = t->line;
+            st->origin = (int)o;
+            st->block++;
+            s = rest;
+        }
+        for (;;) {
+            char *semi = strchr(s, ';');
+            if (semi) *semi = '\0';
+            if (trips_entry(t, net, st, s, err)) return -1;
+            if (!semi) break;
+            s = semi + 1;
+        }
+    }
+    return 0;
+}
+
+static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error *err)
+{
+    meta m;
+    trips_state st;
+    int rc = -1;
+    size_t i, nz;
+
+    if (read_metadata(t, &m, err)) return -1;
+    if (meta_require(t, &m, MK_ZONES, err)) return -1;
+    if (m.ival[MK_ZONES] != net->n_zones)
+        return ds_error_set(err, t->name, m.line[MK_ZONES], "<NUMBER OF ZONES> %ld does not match %d in %s",
+                            m.ival[MK_ZONES], net->n_zones, net_name);
+    memset(&st, 0, sizeof st);
+    nz = (size_t)net->n_zones + 1;
+    st.origin_line = xcalloc(nz, sizeof(long));
+    st.dest_line = xcalloc(nz, sizeof(long));
+    st.dest_block = xcalloc(nz, sizeof(int));
+    if (!st.origin_line || !st.dest_line || !st.dest_block) {
+        ds_error_set(err, t->name, 0, "out of memory");
+        goto out;
+    }
+    if (trips_lines(t, net, &st, err)) goto out;
+    if (m.line[MK_TOTAL_OD]) {
+        double tot = m.dval[MK_TOTAL_OD];
+        /* Every shared TNTP file matches its total to 1e-14, so a larger gap
+         * means a lost or damaged part of the table. */
+        if (fabs(st.sum_all - tot) > TOTAL_OD_RTOL * fmax(fabs(tot), fabs(st.sum_all))) {
+            ds_error_set(err, t->name, m.line[MK_TOTAL_OD],
+                         "<TOTAL OD FLOW> %.10g does not match the sum of the entries, %.10g (truncated file?)", tot,
+                         st.sum_all);
+            goto out;
+        }
+    }
+    if (st.n_od > (size_t)INT_MAX) {
+        ds_error_set(err, t->name, 0, "too many OD pairs");
+        goto out;
+    }
+    qsort(st.od, st.n_od, sizeof *st.od, od_cmp);
+    net->n_od = (int)st.n_od;
+    net->od_orig = xcalloc(st.n_od, sizeof(int));
+    net->od_dest = xcalloc(st.n_od, sizeof(int));
+    net->od_demand = xcalloc(st.n_od, sizeof(double));
+    net->dest_node = xcalloc(st.n_od, sizeof(int));
+    net->dest_od_start = xcalloc(st.n_od + 1, sizeof(int));
+    if (!net->od_orig || !net->od_dest || !net->od_demand || !net->dest_node || !net->dest_od_start) {
+        ds_error_set(err, t->name, 0, "out of memory");
+        goto out;
+    }
+    net->total_demand = 0;
+    net->n_dest = 0;
+    for (i = 0; i < st.n_od; i++) {
+        net->od_orig[i] = st.od[i].orig;
+        net->od_dest[i] = st.od[i].dest;
+        net->od_demand[i] = st.od[i].q;
+        net->total_demand += st.od[i].q;
+        if (i == 0 || st.od[i].dest != st.od[i - 1].dest) {
+            net->dest_node[net->n_dest] = st.od[i].dest;
+            net->dest_od_start[net->n_dest] = (int)i;
+            net->n_dest++;
+        }
+    }
+    net->dest_od_start[net->n_dest] = (int)st.n_od;
+    rc = 0;
+out:
+    free(st.origin_line);
+    free(st.dest_line);
+    free(st.dest_block);
+    free(st.od);
+    return rc;
+}
+
+/* ------------------------------------------------------------ public parse */
+
+static ds_network *network_new(void)
+{
+    return calloc(1, sizeof(ds_network));
+}
+
+ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *net_name,
+                             const char *trips_text, size_t trips_len, const char *trips_name, ds_error *err)
+{
+    ds_network *net = network_new();
+    text t;
+
+    if (!net_name) net_name = "<net>";
+    if (!trips_name) trips_name = "<trips>";
+    if (!net) {
+        ds_error_set(err, net_name, 0, "out of memory");
+        return NULL;
+    }
+    base_name(net_name, net->name, sizeof net->name);
+    snprintf(net->net_path, sizeof net->net_path, "%s", net_name);
+    if (text_open(&t, net_text, net_len, net_name, err)) goto fail;
+    if (parse_net(&t, net, err)) {
+        text_close(&t);
+        goto fail;
+    }
+    text_close(&t);
+    if (trips_text) {
+        if (text_open(&t, trips_text, trips_len, trips_name, err)) goto fail;
+        if (parse_trips(&t, net, net_name, err)) {
+            text_close(&t);
+            goto fail;
+        }
+        text_close(&t);
+    }
+    return net;
+fail:
+    ds_network_free(net);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ files */
+
+/* Reads a whole file. *missing (may be NULL) is set when it does not exist, so
+ * that optional sibling files can be skipped without hiding other errors. */
+static char *read_file(const char *path, const char *what, size_t *len, int *missing, ds_error *err)
+{
+    FILE *f;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+
+    if (missing) *missing = 0;
+    f = fopen(path, "rb");
+    if (!f) {
+        if (missing && errno == ENOENT) *missing = 1;
+        ds_error_set(err, path, 0, "cannot open %s: %s", what, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            size_t nc = cap ? 2 * cap : 65536;
+            char *p = realloc(buf, nc + 1);
+            if (!p) {
+                ds_error_set(err, path, 0, "out of memory reading %s", what);
+                goto fail;
+            }
+            buf = p;
+            cap = nc;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        ds_error_set(err, path, 0, "cannot read %s: %s", what, strerror(errno));
+        goto fail;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+fail:
+    free(buf);
+    fclose(f);
+    return NULL;
+}
+
+/* X_net.tntp -> X_<kind>.tntp, X.net.tntp -> X.<kind>.tntp; 0 if the name
+ * follows neither convention. */
+static int sibling(const char *net_path, const char *kind, char *out, size_t n)
+{
+    size_t len = strlen(net_path);
+    const size_t sl = strlen("_net.tntp");
+    if (len < sl) return 0;
+    if (strcmp(net_path + len - sl, "_net.tntp") && strcmp(net_path + len - sl, ".net.tntp")) return 0;
+    if ((size_t)snprintf(out, n, "%.*s%c%s.tntp", (int)(len - sl), net_path, net_path[len - sl], kind) >= n)
+        return 0;
+    return 1;
+}
+
+static int parse_nodes(text *t, ds_network *net, ds_error *err)
+{
+    long *seen = xcalloc((size_t)net->n_nodes, sizeof(long));
+    double *x = xcalloc((size_t)net->n_nodes, sizeof(double));
+    double *y = xcalloc((size_t)net->n_nodes, sizeof(double));
+    int i, header_done = 0;
+    char *s;
+
+    if (!seen || !x || !y) {
+        ds_error_set(err, t->name, 0, "out of memory");
+        goto fail;
+    }
+    while ((s = text_next(t))) {
+        char *tok[4];
+        int nt, id;
+        long dummy;
+        if (cut_semicolon(t, s, err)) goto fail;
+        nt = split_ws(s, tok, 4);
+        if (nt == 0) continue;
+        /* The one header line ("Node X Y") is the only row allowed to start
+         * with something other than a number. */
+        if (!header_done && parse_long(tok[0], &dummy)) {
+            header_done = 1;
+            continue;
+        }
+        header_done = 1;
+        if (nt < 3) {
+            ds_error_set(err, t->name, t->line, "too few columns: %d, expected 3 (node X Y)", nt);
+            goto fail;
+        }
+        if (field_node(t, "node", tok[0], net->n_nodes, &id, err)) goto fail;
+        if (seen[id]) {
+            ds_error_set(err, t->name, t->line, "duplicate node %d (first at line %ld)", id + 1, seen[id]);
+            goto fail;
+        }
+        if (field_double(t, "X", tok[1], &x[id], err) || field_double(t, "Y", tok[2], &y[id], err)) goto fail;
+        seen[id] = t->line;
+    }
+    for (i = 0; i < net->n_nodes; i++)
+        if (!seen[i]) {
+            ds_error_set(err, t->name, t->line, "no coordinates for node %d (the file ends here)", i + 1);
+            goto fail;
+        }
+    free(seen);
+    free(net->node_x);
+    free(net->node_y);
+    net->node_x = x;
+    net->node_y = y;
+    return 0;
+fail:
+    free(seen);
+    free(x);
+    free(y);
+    return -1;
+}
+
+/* Links ordered by (tail, head, id): flow rows find their link by binary
+ * search, and parallel links take the rows for their pair in file order. */
+typedef struct link_key {
+    int tail, head, id;
+} link_key;
+
+static int link_key_cmp(const void *a, const void *b)
+{
+    const link_key *x = a, *y = b;
+    if (x->tail != y->tail) return x->tail < y->tail ? -1 : 1;
+    if (x->head != y->head) return x->head < y->head ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int parse_flows(text *t, ds_network *net, ds_error *err)
+{
+    int L = net->n_links, e;
+    link_key *order = xcalloc((size_t)L, sizeof(link_key));
+    long *used = xcalloc((size_t)L, sizeof(long));
+    double *flow = xcalloc((size_t)L, sizeof(double));
+    double *cost = xcalloc((size_t)L, sizeof(double));
+    int header_done = 0;
+    char *s;
+
+    if (!order || !used || !flow || !cost) {
+        ds_error_set(err, t->name, 0, "out of memory");
+        goto fail;
+    }
+    for (e = 0; e < L; e++) {
+        order[e].tail = net->tail[e];
+        order[e].head = net->head[e];
+        order[e].id = e;
+    }
+    qsort(order, (size_t)L, sizeof *order, link_key_cmp);
+    while ((s = text_next(t))) {
+        char *tok[5];
+        int nt, u, v, lo, hi, k;
+        long dummy;
+        double vol, c;
+        if (cut_semicolon(t, s, err)) goto fail;
+        nt = split_ws(s, tok, 5);
+        if (nt == 0) continue;
+        if (!header_done && parse_long(tok[0], &dummy)) {
+            header_done = 1; /* "From To Volume Cost" */
+            continue;
+        }
+        header_done = 1;
+        if (nt < 4) {
+            ds_error_set(err, t->name, t->line, "too few columns: %d, expected 4 (From To Volume Cost)", nt);
+            goto fail;
+        }
+        if (nt > 4) {
+            ds_error_set(err, t->name, t->line, "too many columns: %d, expected 4 (From To Volume Cost)", nt);
+            goto fail;
+        }
+        if (field_node(t, "From node", tok[0], net->n_nodes, &u, err) ||
+            field_node(t, "To node", tok[1], net->n_nodes, &v, err) ||
+            field_double(t, "volume", tok[2], &vol, err) || field_double(t, "cost", tok[3], &c, err))
+            goto fail;
+        if (vol < 0) {
+            ds_error_set(err, t->name, t->line, "volume must be non-negative, got %s", tok[2]);
+            goto fail;
+        }
+        lo = 0;
+        hi = L;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (order[mid].tail < u || (order[mid].tail == u && order[mid].head < v)) lo = mid + 1;
+            else hi = mid;
+        }
+        for (k = lo; k < L && order[k].tail == u && order[k].head == v && used[order[k].id]; k++) {}
+        if (k >= L || order[k].tail != u || order[k].head != v) {
+            if (k > lo)
+                ds_error_set(err, t->name, t->line, "more flow rows for link %d -> %d than the network has links",
+                             u + 1, v + 1);
+            else
+                ds_error_set(err, t->name, t->line, "no link %d -> %d in the network", u + 1, v + 1);
+            goto fail;
+        }
+        used[order[k].id] = t->line;
+        flow[order[k].id] = vol;
+        cost[order[k].id] = c;
+    }
+    for (e = 0; e < L; e++)
+        if (!used[e]) {
+            ds_error_set(err, t->name, t->line, "no flow row for link %d -> %d (network line %ld)", net->tail[e] + 1,
+                         net->head[e] + 1, net->src_line ? net->src_line[e] : 0L);
+            goto fail;
+        }
+    free(order);
+    free(used);
+    free(net->ref_flow);
+    free(net->ref_cost);
+    net->ref_flow = flow;
+    net->ref_cost = cost;
+    return 0;
+fail:
+    free(order);
+    free(used);
+    free(flow);
+    free(cost);
+    return -1;
+}
+
+/* Loads an optional file through parse_fn. A sibling that does not exist is
+ * skipped (returns 0); any other failure is an error. */
+static int load_optional(ds_network *net, const char *path, const char *what, int explicit_path,
+                         int (*parse_fn)(text *, ds_network *, ds_error *), ds_error *err)
+{
+    size_t len;
+    int missing, rc;
+    text t;
+    char *data = read_file(path, what, &len, &missing, err);
+    if (!data) return (missing && !explicit_path) ? 0 : -1;
+    rc = text_open(&t, data, len, path, err);
+    free(data);
+    if (rc) return -1;
+    rc = parse_fn(&t, net, err);
+    text_close(&t);
+    return rc;
+}
+
+int ds_network_load_flows(ds_network *net, const char *flow_path, ds_error *err)
+{
+    if (!net || !flow_path) return ds_error_set(err, flow_path, 0, "no network or flow file given");
+    return load_optional(net, flow_path, "flow file", 1, parse_flows, err);
+}
+
+ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path,
+                            const char *flow_path, ds_error *err)
+{
+    char sib[1024];
+    char *net_text = NULL, *trips_text = NULL;
+    size_t net_len = 0, trips_len = 0;
+    ds_network *net = NULL;
+
+    if (!net_path || !*net_path) {
+        ds_error_set(err, "", 0, "no network file given");
+        return NULL;
+    }
+    if (!trips_path) {
+        if (!sibling(net_path, "trips", sib, sizeof sib)) {
+            ds_error_set(err, net_path, 0,
+                         "cannot find the trips file: the name does not end in _net.tntp or .net.tntp; "
+                         "name the trips file explicitly");
+            return NULL;
+        }
+        trips_path = sib;
+    }
+    net_text = read_file(net_path, "network file", &net_len, NULL, err);
+    if (!net_text) return NULL;
+    trips_text = read_file(trips_path, "trips file", &trips_len, NULL, err);
+    if (!trips_text) goto out;
+    net = ds_network_parse(net_text, net_len, net_path, trips_text, trips_len, trips_path, err);
+    if (!net) goto out;
+    if (node_path) {
+        if (load_optional(net, node_path, "node file", 1, parse_nodes, err)) goto fail;
+    } else if (sibling(net_path, "node", sib, sizeof sib)) {
+        if (load_optional(net, sib, "node file", 0, parse_nodes, err)) goto fail;
+    }
+    if (flow_path) {
+        if (load_optional(net, flow_path, "flow file", 1, parse_flows, err)) goto fail;
+    } else if (sibling(net_path, "flow", sib, sizeof sib)) {
+        if (load_optional(net, sib, "flow file", 0, parse_flows, err)) goto fail;
+    }
+    goto out;
+fail:
+    ds_network_free(net);
+    net = NULL;
+out:
+    free(net_text);
+    free(trips_text);
+    return net;
+}
+
+extern const char ds_default_net[];
+extern const size_t ds_default_net_len;
+extern const char ds_default_trips[];
+extern const size_t ds_default_trips_len;
+
+ds_network *ds_network_load_default(ds_error *err)
+{
+    ds_network *net = ds_network_parse(ds_default_net, ds_default_net_len, "ringcity.net.tntp", ds_default_trips,
+                                       ds_default_trips_len, "ringcity.trips.tntp", err);
+    if (!net) return NULL;
+    snprintf(net->name, sizeof net->name, "ringcity");
+    snprintf(net->net_path, sizeof net->net_path, "<embedded>");
+    return net;
+}
