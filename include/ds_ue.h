@@ -1,0 +1,69 @@
+/*
+ * ds_ue.h - Wardrop user equilibrium, the deterministic reference the logit
+ * SUE must approach as tau grows (DESIGN.md 1 "Reference UE").
+ *
+ * Conjugate and bi-conjugate Frank-Wolfe (Mitradjieva & Lindberg 2013) with
+ * the same link costs as the SUE engine (ds_costs_eval: BPR with the x/c cap,
+ * toll and distance factors), all-or-nothing loading on origin-based shortest
+ * paths that never pass through a centroid, and an exact line search on the
+ * Beckmann objective. Results do not depend on the thread count (bitwise).
+ */
+#ifndef DS_UE_H
+#define DS_UE_H
+
+#include "dillsue.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { DS_UE_CFW = 0, DS_UE_BFW = 1 };
+
+/* Return codes of ds_ue_solve; they equal the process exit codes of DESIGN.md 3. */
+enum { DS_UE_CONVERGED = 0, DS_UE_MAX_ITER = 1, DS_UE_ERROR = 2, DS_UE_CANCELLED = 4 };
+
+typedef struct {
+    double gap;          /* stop when the relative gap is <= this */
+    int max_iter;        /* Frank-Wolfe iterations (line searches) */
+    int threads;         /* <= 0: all cores */
+    ds_cost_params cost;
+    int method;          /* DS_UE_CFW (conjugate) or DS_UE_BFW (bi-conjugate) */
+} ds_ue_config;
+
+typedef struct {
+    int iters;           /* iterations done (0 = the free-flow all-or-nothing start) */
+    double rel_gap;      /* relative gap at the returned flows */
+    double seconds;      /* wall time of the solve */
+    double beckmann;     /* Beckmann objective at the returned flows */
+} ds_ue_result;
+
+/* Called once per iteration (iteration 0 = the start point) on the solving
+ * thread with the relative gap of the current flows. */
+typedef void (*ds_ue_progress_fn)(int iter, double rel_gap, void *ctx);
+
+/* Solve for the Wardrop UE of net. flows (n_links) receives the last iterate
+ * whatever the outcome except DS_UE_ERROR. The relative gap is
+ * (sum_e t_e x_e - sum_od q_od SP_od) / sum_e t_e x_e at t = t(x).
+ * cancel (may be NULL) is polled; setting it nonzero from another thread
+ * stops the solve. progress and res may be NULL.
+ * Returns DS_UE_CONVERGED, DS_UE_MAX_ITER, DS_UE_CANCELLED, or DS_UE_ERROR
+ * with err filled (bad configuration, an OD pair with no path, no memory). */
+int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
+                ds_ue_result *res, ds_ue_progress_fn progress, void *ctx,
+                volatile int *cancel, ds_error *err);
+
+/* gap 1e-6, max_iter 100000, threads 1, cap 100, factors 0, bi-conjugate. */
+void ds_ue_config_default(ds_ue_config *c);
+
+/* Beckmann objective sum_e int_0^{x_e} t_e(s) ds of the capped BPR plus the
+ * toll and distance terms (exposed for tests of the line search). */
+double ds_ue_beckmann(const ds_network *net, const ds_cost_params *cp, const double *x);
+
+const char *ds_ue_method_name(int method);
+/* "cfw" / "bfw"; -1 if unknown. */
+int ds_ue_method_parse(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

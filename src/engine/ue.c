@@ -1,0 +1,652 @@
+/*
+ * ue.c - Wardrop user equilibrium by conjugate / bi-conjugate Frank-Wolfe
+ * (Mitradjieva & Lindberg 2013, Transportation Science 47(2)).
+ *
+ * Each iteration: costs t(x), an all-or-nothing loading y on shortest paths
+ * at t, the relative gap from the two, a search point s that combines y with
+ * the previous search points so that s - x is conjugate (w.r.t. the Hessian
+ * diag t'(x) of the Beckmann objective) to the previous directions, and an
+ * exact line search on the Beckmann objective along s - x.
+ *
+ * Determinism: origins are cut into chunks whose size depends on the network
+ * only; each chunk loads into its own buffer, and the buffers are summed in
+ * chunk order, so the thread count never changes a bit of the result.
+ */
+#include "ds_ue.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Upper bound on the number of origin chunks: more would only cost memory
+ * (one n_links buffer each) once every thread has a few chunks to balance. */
+#define UE_MAX_CHUNKS 64
+/* CFW keeps the search point strictly inside (0,1) so it never collapses onto
+ * the previous one (the usual safeguard, e.g. AequilibraE). */
+#define UE_CFW_ALPHA_MAX 0.99999
+/* A step this close to 1 lands on the previous search point, which makes the
+ * next conjugacy conditions degenerate: restart with a plain FW step. */
+#define UE_RESTART_STEP (1.0 - 1e-12)
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ds_ue_config_default(ds_ue_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->gap = 1e-6;
+    c->max_iter = 100000;
+    c->threads = 1;
+    c->cost.cap = 100.0;
+    c->cost.toll_factor = 0.0;
+    c->cost.distance_factor = 0.0;
+    c->method = DS_UE_BFW;
+}
+
+const char *ds_ue_method_name(int method)
+{
+    switch (method) {
+    case DS_UE_CFW: return "cfw";
+    case DS_UE_BFW: return "bfw";
+    default: return "?";
+    }
+}
+
+int ds_ue_method_parse(const char *s)
+{
+    if (!s) return -1;
+    if (strcmp(s, "cfw") == 0) return DS_UE_CFW;
+    if (strcmp(s, "bfw") == 0) return DS_UE_BFW;
+    return -1;
+}
+
+/* ------------------------------------------------------------ Beckmann */
+
+/* Closed form of int_0^x t(s) ds for the capped BPR: the polynomial part up
+ * to the cap, then the constant capped cost beyond it. */
+static double link_beckmann(double x, double t0, double b, double p, double c, double cap, double lin)
+{
+    double v = lin * x;
+    if (x <= 0.0) return v;
+    if (b == 0.0 || p == 0.0 || !(c > 0.0)) {
+        /* flow-independent: pow(r, 0) = 1 makes the cost t0 (1 + b) */
+        double tc = (p == 0.0) ? t0 * (1.0 + b) : t0;
+        return v + tc * x;
+    }
+    double xc = cap > 0.0 ? cap * c : INFINITY;
+    if (x <= xc) return v + t0 * x + t0 * b * c / (p + 1.0) * pow(x / c, p + 1.0);
+    return v + t0 * xc + t0 * b * c / (p + 1.0) * pow(cap, p + 1.0) +
+           t0 * (1.0 + b * pow(cap, p)) * (x - xc);
+}
+
+double ds_ue_beckmann(const ds_network *net, const ds_cost_params *cp, const double *x)
+{
+    double z = 0.0;
+    for (int e = 0; e < net->n_links; e++) {
+        double lin = cp->toll_factor * net->toll[e] + cp->distance_factor * net->length[e];
+        z += link_beckmann(x[e], net->t0[e], net->bpr_b[e], net->bpr_power[e], net->capacity[e],
+                           cp->cap, lin);
+    }
+    return z;
+}
+
+/* ------------------------------------------------ all-or-nothing loading */
+
+typedef struct {
+    double *dist;
+    int *pred;   /* link into the node on the shortest-path tree */
+    int *heap;   /* binary min-heap of nodes keyed by dist */
+    int *pos;    /* node's index in heap, -1 if not in it */
+    int *order;  /* nodes in the order settled */
+    double *nf;  /* demand still to be pushed up the tree */
+} sp_work;
+
+typedef struct {
+    const ds_network *net;
+    int n_orig;
+    int *orig;        /* [n_orig] origin nodes with demand, ascending */
+    int *o_start;     /* [n_orig+1] into o_dest/o_q */
+    int *o_dest;
+    double *o_q;
+    int chunk, n_chunks;
+    double *cy;       /* [n_chunks * n_links] per-chunk loadings */
+    double *csp;      /* [n_chunks] per-chunk sum q * SP */
+    int *cbad;        /* [n_chunks] first OD (index into o_*) with no path, or -1 */
+    int n_threads;
+    sp_work *ws;      /* [n_threads] */
+    /* per call */
+    const double *t;
+    atomic_int next;
+} aon_ctx;
+
+static void heap_up(int *heap, int *pos, const double *key, int i)
+{
+    int v = heap[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (key[heap[p]] <= key[v]) break;
+        heap[i] = heap[p];
+        pos[heap[i]] = i;
+        i = p;
+    }
+    heap[i] = v;
+    pos[v] = i;
+}
+
+static void heap_down(int *heap, int *pos, const double *key, int n, int i)
+{
+    int v = heap[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && key[heap[c + 1]] < key[heap[c]]) c++;
+        if (key[v] <= key[heap[c]]) break;
+        heap[i] = heap[c];
+        pos[heap[i]] = i;
+        i = c;
+    }
+    heap[i] = v;
+    pos[v] = i;
+}
+
+/* Dijkstra from o until every destination of o is settled. Centroids other
+ * than the origin are settled (they may be destinations) but never expanded.
+ * Returns the number of nodes settled (in w->order). */
+static int dijkstra_from(const ds_network *net, const double *t, int o, int n_targets,
+                         const unsigned char *is_target, sp_work *w)
+{
+    int n = net->n_nodes, hn = 0, m = 0, left = n_targets;
+    for (int i = 0; i < n; i++) {
+        w->dist[i] = INFINITY;
+        w->pos[i] = -1;
+        w->pred[i] = -1;
+    }
+    w->dist[o] = 0.0;
+    w->heap[hn++] = o;
+    w->pos[o] = 0;
+    while (hn > 0) {
+        int u = w->heap[0];
+        w->pos[u] = -2; /* settled */
+        hn--;
+        if (hn > 0) {
+            w->heap[0] = w->heap[hn];
+            heap_down(w->heap, w->pos, w->dist, hn, 0);
+        }
+        w->order[m++] = u;
+        if (is_target[u] && --left == 0) break;
+        if (u != o && ds_node_is_centroid(net, u)) continue;
+        double du = w->dist[u];
+        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+            int l = net->out_link[k], v = net->head[l];
+            double nd = du + t[l];
+            if (nd < w->dist[v]) {
+                if (w->pos[v] == -2) continue; /* cannot happen with t >= 0; be safe */
+                w->dist[v] = nd;
+                w->pred[v] = l;
+                if (w->pos[v] < 0) {
+                    w->heap[hn] = v;
+                    w->pos[v] = hn;
+                    hn++;
+                }
+                heap_up(w->heap, w->pos, w->dist, w->pos[v]);
+            }
+        }
+    }
+    return m;
+}
+
+static void load_chunk(aon_ctx *a, int c, sp_work *w, unsigned char *is_target)
+{
+    const ds_network *net = a->net;
+    double *y = a->cy + (size_t)c * (size_t)net->n_links;
+    double sp = 0.0;
+    int bad = -1;
+    memset(y, 0, sizeof(double) * (size_t)net->n_links);
+    int i0 = c * a->chunk, i1 = i0 + a->chunk;
+    if (i1 > a->n_orig) i1 = a->n_orig;
+    for (int i = i0; i < i1; i++) {
+        int o = a->orig[i], nt = 0;
+        for (int k = a->o_start[i]; k < a->o_start[i + 1]; k++)
+            if (!is_target[a->o_dest[k]]) {
+                is_target[a->o_dest[k]] = 1;
+                nt++;
+            }
+        int m = dijkstra_from(net, a->t, o, nt, is_target, w);
+        for (int k = a->o_start[i]; k < a->o_start[i + 1]; k++) {
+            int d = a->o_dest[k];
+            is_target[d] = 0;
+            if (d == o) continue;
+            if (!(w->dist[d] < INFINITY)) {
+                if (bad < 0) bad = k;
+                continue;
+            }
+            w->nf[d] += a->o_q[k];
+            sp += a->o_q[k] * w->dist[d];
+        }
+        /* Push demand up the tree in reverse settle order: every node's
+         * predecessor was settled before it. */
+        for (int j = m - 1; j > 0; j--) {
+            int v = w->order[j];
+            double f = w->nf[v];
+            if (f == 0.0) continue;
+            int l = w->pred[v];
+            y[l] += f;
+            w->nf[net->tail[l]] += f;
+            w->nf[v] = 0.0;
+        }
+        w->nf[o] = 0.0;
+    }
+    a->csp[c] = sp;
+    a->cbad[c] = bad;
+}
+
+typedef struct {
+    aon_ctx *a;
+    int tid;
+} aon_arg;
+
+static void *aon_worker(void *p)
+{
+    aon_arg *arg = p;
+    aon_ctx *a = arg->a;
+    sp_work *w = &a->ws[arg->tid];
+    unsigned char *is_target = calloc((size_t)a->net->n_nodes, 1);
+    if (!is_target) return (void *)1;
+    for (;;) {
+        int c = atomic_fetch_add(&a->next, 1);
+        if (c >= a->n_chunks) break;
+        load_chunk(a, c, w, is_target);
+    }
+    free(is_target);
+    return NULL;
+}
+
+/* y = all-or-nothing loading at costs t; *sptt = sum q * SP. Returns 0, -1
+ * on no memory / thread failure, or 1 + index into o_* of an OD pair with
+ * no path. */
+static int aon_load(aon_ctx *a, const double *t, double *y, double *sptt)
+{
+    int n_links = a->net->n_links, rc = 0;
+    a->t = t;
+    atomic_store(&a->next, 0);
+    if (a->n_threads <= 1) {
+        aon_arg arg = { a, 0 };
+        if (aon_worker(&arg)) return -1;
+    } else {
+        pthread_t th[UE_MAX_CHUNKS];
+        aon_arg args[UE_MAX_CHUNKS];
+        int started = 0;
+        for (int i = 1; i < a->n_threads; i++) {
+            args[i].a = a;
+            args[i].tid = i;
+            if (pthread_create(&th[i], NULL, aon_worker, &args[i]) != 0) break;
+            started = i;
+        }
+        args[0].a = a;
+        args[0].tid = 0;
+        if (aon_worker(&args[0])) rc = -1;
+        for (int i = 1; i <= started; i++) {
+            void *r = NULL;
+            pthread_join(th[i], &r);
+            if (r) rc = -1;
+        }
+        if (rc) return rc;
+    }
+    double sp = 0.0;
+    memset(y, 0, sizeof(double) * (size_t)n_links);
+    for (int c = 0; c < a->n_chunks; c++) {
+        if (a->cbad[c] >= 0) return 1 + a->cbad[c];
+        const double *cy = a->cy + (size_t)c * (size_t)n_links;
+        for (int e = 0; e < n_links; e++) y[e] += cy[e];
+        sp += a->csp[c];
+    }
+    *sptt = sp;
+    return 0;
+}
+
+static void aon_free(aon_ctx *a)
+{
+    if (a->ws)
+        for (int i = 0; i < a->n_threads; i++) {
+            free(a->ws[i].dist);
+            free(a->ws[i].pred);
+            free(a->ws[i].heap);
+            free(a->ws[i].pos);
+            free(a->ws[i].order);
+            free(a->ws[i].nf);
+        }
+    free(a->ws);
+    free(a->orig);
+    free(a->o_start);
+    free(a->o_dest);
+    free(a->o_q);
+    free(a->cy);
+    free(a->csp);
+    free(a->cbad);
+}
+
+/* Regroup the OD list (sorted by destination) by origin. */
+static int aon_init(aon_ctx *a, const ds_network *net, int threads)
+{
+    int n = net->n_nodes;
+    memset(a, 0, sizeof *a);
+    a->net = net;
+    int *cnt = calloc((size_t)n + 1, sizeof(int));
+    if (!cnt) return -1;
+    for (int k = 0; k < net->n_od; k++)
+        if (net->od_demand[k] > 0.0) cnt[net->od_orig[k]]++;
+    for (int i = 0; i < n; i++)
+        if (cnt[i]) a->n_orig++;
+    a->orig = malloc(sizeof(int) * (size_t)(a->n_orig + 1));
+    a->o_start = malloc(sizeof(int) * (size_t)(a->n_orig + 1));
+    a->o_dest = malloc(sizeof(int) * (size_t)(net->n_od + 1));
+    a->o_q = malloc(sizeof(double) * (size_t)(net->n_od + 1));
+    int *slot = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!a->orig || !a->o_start || !a->o_dest || !a->o_q || !slot) {
+        free(cnt);
+        free(slot);
+        return -1;
+    }
+    int j = 0, pos = 0;
+    for (int i = 0; i < n; i++) {
+        slot[i] = -1;
+        if (!cnt[i]) continue;
+        a->orig[j] = i;
+        a->o_start[j] = pos;
+        slot[i] = pos;
+        pos += cnt[i];
+        j++;
+    }
+    a->o_start[j] = pos;
+    for (int k = 0; k < net->n_od; k++)
+        if (net->od_demand[k] > 0.0) {
+            int p = slot[net->od_orig[k]]++;
+            a->o_dest[p] = net->od_dest[k];
+            a->o_q[p] = net->od_demand[k];
+        }
+    free(cnt);
+    free(slot);
+
+    a->chunk = a->n_orig > 0 ? (a->n_orig + UE_MAX_CHUNKS - 1) / UE_MAX_CHUNKS : 1;
+    a->n_chunks = a->n_orig > 0 ? (a->n_orig + a->chunk - 1) / a->chunk : 0;
+    if (threads > a->n_chunks) threads = a->n_chunks;
+    if (threads < 1) threads = 1;
+    a->n_threads = threads;
+    a->cy = malloc(sizeof(double) * (size_t)(a->n_chunks > 0 ? a->n_chunks : 1) * (size_t)net->n_links + 1);
+    a->csp = calloc((size_t)a->n_chunks + 1, sizeof(double));
+    a->cbad = calloc((size_t)a->n_chunks + 1, sizeof(int));
+    a->ws = calloc((size_t)threads, sizeof(sp_work));
+    if (!a->cy || !a->csp || !a->cbad || !a->ws) return -1;
+    for (int i = 0; i < threads; i++) {
+        sp_work *w = &a->ws[i];
+        w->dist = malloc(sizeof(double) * (size_t)n);
+        w->pred = malloc(sizeof(int) * (size_t)n);
+        w->heap = malloc(sizeof(int) * (size_t)n);
+        w->pos = malloc(sizeof(int) * (size_t)n);
+        w->order = malloc(sizeof(int) * (size_t)n);
+        w->nf = calloc((size_t)n, sizeof(double));
+        if (!w->dist || !w->pred || !w->heap || !w->pos || !w->order || !w->nf) return -1;
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------- line search */
+
+typedef struct {
+    const ds_network *net;
+    const ds_cost_params *cp;
+    double *xa, *ta, *ha; /* scratch, n_links */
+} ls_ctx;
+
+/* g(a) = d/da Beckmann(x + a d) = sum t(x + a d) d; also g'(a) if gp. */
+static double dir_deriv(ls_ctx *L, const double *x, const double *d, double a, double *gp)
+{
+    int n = L->net->n_links;
+    for (int e = 0; e < n; e++) {
+        double v = x[e] + a * d[e];
+        L->xa[e] = v > 0.0 ? v : 0.0; /* a = 1 can undershoot 0 by rounding */
+    }
+    ds_costs_eval(L->net, L->cp, L->xa, L->ta);
+    double g = 0.0;
+    for (int e = 0; e < n; e++) g += L->ta[e] * d[e];
+    if (gp) {
+        ds_costs_deriv(L->net, L->cp, L->xa, L->ha);
+        double h = 0.0;
+        for (int e = 0; e < n; e++) h += L->ha[e] * d[e] * d[e];
+        *gp = h;
+    }
+    return g;
+}
+
+/* Exact minimiser of Beckmann(x + a d) over a in [0,1] given g0 = g(0) < 0:
+ * the derivative is nondecreasing in a (costs are), so safeguarded Newton on
+ * a shrinking sign bracket converges; bisection takes over wherever Newton
+ * leaves the bracket or the curvature vanishes (flat or capped links). */
+static double line_search(ls_ctx *L, const double *x, const double *d, double g0)
+{
+    double g1 = dir_deriv(L, x, d, 1.0, NULL);
+    if (g1 <= 0.0) return 1.0;
+    double lo = 0.0, hi = 1.0, glo = g0, ghi = g1;
+    /* secant start: exact when the costs are linear along d */
+    double a = lo - glo * (hi - lo) / (ghi - glo);
+    for (int it = 0; it < 100; it++) {
+        if (!(a > lo && a < hi)) a = 0.5 * (lo + hi);
+        double gp = 0.0, g = dir_deriv(L, x, d, a, &gp);
+        if (g == 0.0) return a;
+        if (g < 0.0) {
+            lo = a;
+            glo = g;
+        } else {
+            hi = a;
+            ghi = g;
+        }
+        if (hi - lo <= 4e-16 * hi) break;
+        double an = (gp > 0.0) ? a - g / gp : NAN;
+        if (!(an > lo && an < hi)) an = lo - glo * (hi - lo) / (ghi - glo); /* regula falsi */
+        /* keep the bracket shrinking geometrically even when the false
+         * position stalls at one end */
+        if (!(an > lo && an < hi) || (it % 4 == 3)) an = 0.5 * (lo + hi);
+        a = an;
+    }
+    return -glo <= ghi ? lo : hi;
+}
+
+/* ------------------------------------------------------------------ solve */
+
+static double dot(const double *a, const double *b, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+static int fail_od(const ds_network *net, const aon_ctx *a, int k, ds_error *err)
+{
+    int o = -1;
+    for (int i = 0; i < a->n_orig; i++)
+        if (k >= a->o_start[i] && k < a->o_start[i + 1]) o = a->orig[i];
+    ds_error_set(err, net->net_path, 0,
+                 "no path from zone %d to zone %d (demand %g) without passing through a centroid",
+                 o + 1, a->o_dest[k] + 1, a->o_q[k]);
+    return DS_UE_ERROR;
+}
+
+int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
+                ds_ue_result *res, ds_ue_progress_fn progress, void *ctx,
+                volatile int *cancel, ds_error *err)
+{
+    double t_start = now_seconds();
+    if (!net || !cfg || !flows) {
+        ds_error_set(err, "", 0, "ds_ue_solve: missing network, configuration or output");
+        return DS_UE_ERROR;
+    }
+    if (!(cfg->gap >= 0.0) || cfg->max_iter < 0 || !(cfg->cost.cap >= 0.0) ||
+        (cfg->method != DS_UE_CFW && cfg->method != DS_UE_BFW)) {
+        ds_error_set(err, "", 0, "bad UE configuration (gap %g, max_iter %d, cap %g, method %d)",
+                     cfg->gap, cfg->max_iter, cfg->cost.cap, cfg->method);
+        return DS_UE_ERROR;
+    }
+    for (int e = 0; e < net->n_links; e++)
+        if (!(net->t0[e] >= 0.0)) {
+            ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
+                         "negative free-flow time %g: shortest paths need t >= 0", net->t0[e]);
+            return DS_UE_ERROR;
+        }
+    int threads = cfg->threads;
+    if (threads <= 0) {
+        long nc = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = nc > 0 ? (int)nc : 1;
+    }
+    if (threads > UE_MAX_CHUNKS) threads = UE_MAX_CHUNKS;
+
+    int n = net->n_links, rc = DS_UE_ERROR;
+    aon_ctx A;
+    ls_ctx L = { net, &cfg->cost, NULL, NULL, NULL };
+    size_t sz = sizeof(double) * (size_t)(n > 0 ? n : 1);
+    double *t = malloc(sz), *h = malloc(sz), *y = malloc(sz), *d = malloc(sz);
+    double *s1 = malloc(sz), *s2 = malloc(sz), *s = malloc(sz);
+    L.xa = malloc(sz);
+    L.ta = malloc(sz);
+    L.ha = malloc(sz);
+    int init_rc = aon_init(&A, net, threads);
+    if (init_rc || !t || !h || !y || !d || !s1 || !s2 || !s || !L.xa || !L.ta || !L.ha) {
+        ds_error_set(err, "", 0, "out of memory for the UE solver (%d links)", n);
+        goto out;
+    }
+
+    const ds_cost_params *cp = &cfg->cost;
+    double sptt = 0.0, gap = 0.0, tau_prev = 0.0;
+    int iter = 0, n_hist = 0, ar;
+
+    memset(flows, 0, sz);
+    ds_costs_eval(net, cp, flows, t);
+    ar = aon_load(&A, t, flows, &sptt);
+    if (ar) goto aon_failed;
+
+    for (;;) {
+        ds_costs_eval(net, cp, flows, t);
+        ar = aon_load(&A, t, y, &sptt);
+        if (ar) goto aon_failed;
+        double tstt = dot(t, flows, n);
+        gap = tstt > 0.0 ? (tstt - sptt) / tstt : 0.0;
+        if (progress) progress(iter, gap, ctx);
+        if (gap <= cfg->gap) {
+            rc = DS_UE_CONVERGED;
+            break;
+        }
+        if (iter >= cfg->max_iter) {
+            rc = DS_UE_MAX_ITER;
+            break;
+        }
+        if (cancel && *cancel) {
+            rc = DS_UE_CANCELLED;
+            break;
+        }
+
+        /* search point s */
+        int kind = n_hist == 0 ? 0 : (cfg->method == DS_UE_BFW && n_hist >= 2 ? 2 : 1);
+        if (kind > 0) ds_costs_deriv(net, cp, flows, h);
+        if (kind == 1) {
+            /* s = a s1 + (1-a) y with (s - x) H (s1 - x) = 0 */
+            for (int e = 0; e < n; e++) d[e] = s1[e] - flows[e];
+            double num = 0.0, den = 0.0;
+            for (int e = 0; e < n; e++) {
+                double hd = d[e] * h[e];
+                num += hd * (y[e] - flows[e]);
+                den += hd * (y[e] - s1[e]);
+            }
+            double al = den != 0.0 ? num / den : 0.0;
+            if (!(al > 0.0)) al = 0.0;
+            if (al > UE_CFW_ALPHA_MAX) al = UE_CFW_ALPHA_MAX;
+            for (int e = 0; e < n; e++) s[e] = al * s1[e] + (1.0 - al) * y[e];
+        } else if (kind == 2) {
+            /* s = b0 y + b1 s1 + b2 s2, (s - x) conjugate to dbar = s1 - x
+             * and dbb = tau s1 + (1 - tau) s2 - x, the previous two
+             * directions seen from x (Mitradjieva & Lindberg eqs. 15-16) */
+            double tp = tau_prev;
+            double mnum = 0.0, mden = 0.0, nnum = 0.0, nden = 0.0;
+            for (int e = 0; e < n; e++) {
+                double dbar = s1[e] - flows[e];
+                double dbb = tp * s1[e] + (1.0 - tp) * s2[e] - flows[e];
+                double yx = y[e] - flows[e];
+                mnum += dbb * h[e] * yx;
+                mden += dbb * h[e] * (s2[e] - s1[e]);
+                nnum += dbar * h[e] * yx;
+                nden += dbar * h[e] * dbar;
+            }
+            double mu = mden != 0.0 ? -mnum / mden : 0.0;
+            if (!(mu > 0.0)) mu = 0.0;
+            double nu = nden != 0.0 ? -nnum / nden + mu * tp / (1.0 - tp) : 0.0;
+            if (!(nu > 0.0)) nu = 0.0;
+            double b0 = 1.0 / (1.0 + mu + nu), b1 = nu * b0, b2 = mu * b0;
+            if (!isfinite(b0) || !isfinite(b1) || !isfinite(b2)) {
+                b0 = 1.0;
+                b1 = b2 = 0.0;
+            }
+            for (int e = 0; e < n; e++) s[e] = b0 * y[e] + b1 * s1[e] + b2 * s2[e];
+        } else {
+            memcpy(s, y, sz);
+        }
+
+        for (int e = 0; e < n; e++) d[e] = s[e] - flows[e];
+        double g0 = dot(t, d, n);
+        if (!(g0 < 0.0) && kind > 0) {
+            /* conjugation lost descent (H is only a local model): FW step */
+            memcpy(s, y, sz);
+            for (int e = 0; e < n; e++) d[e] = s[e] - flows[e];
+            g0 = dot(t, d, n);
+            n_hist = 0;
+        }
+        double tau = 0.0;
+        if (g0 < 0.0) tau = line_search(&L, flows, d, g0);
+        for (int e = 0; e < n; e++) {
+            double v = flows[e] + tau * d[e];
+            flows[e] = v > 0.0 ? v : 0.0;
+        }
+        /* history of search points: s2 <- s1 <- s */
+        double *tmp = s2;
+        s2 = s1;
+        s1 = s;
+        s = tmp;
+        n_hist = n_hist < 2 ? n_hist + 1 : 2;
+        tau_prev = tau;
+        if (tau >= UE_RESTART_STEP || tau <= 0.0) n_hist = 0;
+        iter++;
+    }
+    goto done;
+
+aon_failed:
+    if (ar < 0) ds_error_set(err, "", 0, "out of memory or threads for the UE loading");
+    else fail_od(net, &A, ar - 1, err);
+    rc = DS_UE_ERROR;
+    goto out;
+
+done:
+    if (res) {
+        res->iters = iter;
+        res->rel_gap = gap;
+        res->beckmann = ds_ue_beckmann(net, cp, flows);
+        res->seconds = now_seconds() - t_start;
+    }
+out:
+    aon_free(&A);
+    free(t);
+    free(h);
+    free(y);
+    free(d);
+    free(s1);
+    free(s2);
+    free(s);
+    free(L.xa);
+    free(L.ta);
+    free(L.ha);
+    return rc;
+}
