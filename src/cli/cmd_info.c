@@ -1,0 +1,149 @@
+/* cmd_info.c - `dillsue info`: what a network is before solving it: size,
+ * demand, the dispersion scale cbar, and the structural features that make
+ * SUE flows non-unique or the full-graph model delicate. */
+#include "cli.h"
+#include "ds_scenario.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "info"
+
+static void print_help(void)
+{
+    ds_config d;
+    ds_config_default(&d);
+    printf("Usage: dillsue info [--net NET] [OPTIONS]\n"
+           "Describe a network: nodes, links, zones, demand, cbar and mu at tau = 1, hop\n"
+           "diameter, links whose cost does not depend on flow, zero free-flow-time links,\n"
+           "parallel links, and the GPU available.\n"
+           "\n"
+           "  --net NET        TNTP _net.tntp file (default: the embedded network)\n"
+           "  --trips TRIPS    trips file (default: NET's sibling _trips.tntp; needs --net)\n"
+           "  --cap C          cap on x/c in the BPR cost used for cbar (default %g)\n"
+           "  --scenario K     describe perturbation scenario K of the network (needs --seed)\n"
+           "  --seed S         seed of the scenario draws (with --scenario)\n"
+           "  --help           this text\n",
+           d.cost.cap);
+}
+
+static const struct option long_opts[] = {
+    {"net", required_argument, 0, 'n'},      {"trips", required_argument, 0, 't'},
+    {"cap", required_argument, 0, 'c'},      {"scenario", required_argument, 0, 'k'},
+    {"seed", required_argument, 0, 's'},     {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0},
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const long long *x = a, *y = b;
+    return (*x > *y) - (*x < *y);
+}
+
+/* Pairs of links sharing (tail, head): a group of k parallel links is k(k-1)/2 pairs. */
+static long parallel_pairs(const ds_network *net)
+{
+    long long *key = malloc((net->n_links ? net->n_links : 1) * sizeof *key);
+    if (!key) return -1;
+    for (int e = 0; e < net->n_links; e++) key[e] = (long long)net->tail[e] * INT_MAX + net->head[e];
+    qsort(key, net->n_links, sizeof *key, cmp_pair);
+    long pairs = 0;
+    for (int e = 0, run = 1; e < net->n_links; e++) {
+        if (e + 1 < net->n_links && key[e + 1] == key[e]) {
+            run++;
+        } else {
+            pairs += (long)run * (run - 1) / 2;
+            run = 1;
+        }
+    }
+    free(key);
+    return pairs;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    const char *net_path = NULL, *trips = NULL;
+    ds_config d;
+    ds_config_default(&d);
+    double cap = d.cost.cap;
+    int k = 0, have_k = 0, have_seed = 0, c, rc;
+    unsigned long long seed = 0;
+
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+        rc = 0;
+        switch (c) {
+        case 'n': net_path = optarg; break;
+        case 't': trips = optarg; break;
+        case 'c':
+            rc = cli_double(CMD, "--cap", optarg, &cap);
+            if (!rc && cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", optarg);
+            break;
+        case 'k':
+            rc = cli_int(CMD, "--scenario", optarg, 0, INT_MAX, &k);
+            have_k = 1;
+            break;
+        case 's': {
+            char *end;
+            seed = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-')
+                rc = cli_usage(CMD, "--seed needs a non-negative integer, got '%s'", optarg);
+            have_seed = 1;
+            break;
+        }
+        case 'h': print_help(); return 0;
+        default: return cli_getopt_error(CMD, c, argv);
+        }
+        if (rc) return rc;
+    }
+    if (optind < argc) return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (trips && !net_path) return cli_usage(CMD, "--trips needs --net");
+    if (have_k != have_seed) return cli_usage(CMD, "--scenario and --seed go together");
+
+    ds_error err = {0};
+    ds_network *net = cli_load_network(net_path, trips, &err);
+    if (!net) return cli_input_error(&err);
+    ds_scenario_summary sum;
+    if (have_k && ds_scenario_apply(net, k, (uint64_t)seed, &sum, &err) != 0) {
+        ds_network_free(net);
+        return cli_input_error(&err);
+    }
+
+    ds_cost_params cp = {cap, net->toll_factor, net->distance_factor};
+    double cbar = ds_network_cbar(net, &cp);
+    int fixed = 0, zero_t0 = 0;
+    for (int e = 0; e < net->n_links; e++) {
+        fixed += !(net->bpr_b[e] > 0 && net->bpr_power[e] > 0);
+        zero_t0 += net->t0[e] == 0;
+    }
+
+    printf("network:            %s (%s)\n", net->name, net->net_path);
+    if (have_k)
+        printf("scenario:           %d seed %llu: demand %.6g -> %.6g, capacity changed on %d links "
+               "(mean x%.4g), free-flow time on %d (mean x%.4g)\n",
+               k, seed, sum.demand_before, sum.demand_after, sum.n_links_changed_cap, sum.cap_mult_mean,
+               sum.n_links_changed_t0, sum.t0_mult_mean);
+    printf("nodes:              %d\n", net->n_nodes);
+    printf("links:              %d\n", net->n_links);
+    printf("zones:              %d\n", net->n_zones);
+    printf("first thru node:    %d%s\n", net->first_thru,
+           net->first_thru > 1 ? " (routes never pass through lower-numbered nodes)" : " (no centroid restriction)");
+    printf("OD pairs:           %d\n", net->n_od);
+    printf("total demand:       %.10g\n", net->total_demand);
+    printf("destinations:       %d\n", net->n_dest);
+    printf("cbar:               %.10g (demand-weighted free-flow shortest-path cost, cap %g, toll factor %g, "
+           "distance factor %g)\n",
+           cbar, cap, cp.toll_factor, cp.distance_factor);
+    printf("mu at tau = 1:      %.10g (= 1/cbar)\n", cbar > 0 ? 1.0 / cbar : 0.0);
+    printf("hop diameter:       %d\n", ds_network_hop_diameter(net));
+    printf("flow-independent:   %d links (b = 0 or power = 0: their equilibrium flows are not unique)\n", fixed);
+    printf("zero free-flow time: %d links\n", zero_t0);
+    printf("parallel link pairs: %ld\n", parallel_pairs(net));
+    printf("GPU: none (built without CUDA)\n");
+    ds_network_free(net);
+    return 0;
+}

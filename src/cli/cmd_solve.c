@@ -1,0 +1,436 @@
+/* cmd_solve.c - `dillsue solve`: one SUE run from the command line, with a
+ * progress line per iteration, Ctrl-C that stops cleanly, and flow/history
+ * CSV outputs that are written whenever there is something to write. */
+#include "cli.h"
+#include "ds_csv.h"
+#include "ds_scenario.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CMD "solve"
+
+static void names_list(char *buf, size_t n, const char *(*name)(int), int count)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count && used < n; i++)
+        used += snprintf(buf + used, n - used, "%s%s", i ? "|" : "", name(i));
+}
+static const char *filter_name_i(int i) { return ds_filter_name((ds_filter)i); }
+static const char *solver_name_i(int i) { return ds_solver_name((ds_solver_kind)i); }
+static const char *backend_name_i(int i) { return ds_backend_name((ds_backend)i); }
+
+static void print_help(void)
+{
+    ds_config d;
+    char filters[128], solvers[128], backends[64];
+    ds_config_default(&d);
+    names_list(filters, sizeof filters, filter_name_i, DS_FILTER_N);
+    names_list(solvers, sizeof solvers, solver_name_i, DS_SOLVER_N);
+    names_list(backends, sizeof backends, backend_name_i, DS_BACKEND_N);
+    printf("Usage: dillsue solve [--net NET] [OPTIONS]\n"
+           "Solve the link-based logit SUE x = f(x) and write the flows.\n"
+           "\n"
+           "Network:\n"
+           "  --net NET             TNTP _net.tntp file (default: the embedded network)\n"
+           "  --trips TRIPS         trips file (default: NET's sibling _trips.tntp; needs --net)\n"
+           "  --scenario K          perturb demand, capacity and free-flow time (paper eqs.\n"
+           "                        9-11); scenario 0 is the network unchanged; needs --seed\n"
+           "  --seed S              seed of the scenario draws (with --scenario)\n"
+           "Model:\n"
+           "  --tau T               dispersion, mu = T / cbar (default %g)\n"
+           "  --mu M                dispersion mu directly (instead of --tau)\n"
+           "  --filter F            %s (default %s)\n"
+           "  --cap C               cap on x/c in the BPR cost, 0 = none (default %g)\n"
+           "  --toll-factor F       generalized-cost weight of toll (default: the net file's)\n"
+           "  --distance-factor F   generalized-cost weight of length (default: the net file's)\n"
+           "Solver:\n"
+           "  --solver S            %s (default %s)\n"
+           "  --tol X               stop when gap_rel < X (default %g)\n"
+           "  --max-iter N          at most N outer iterations (default %d)\n"
+           "  --inner-max N         at most N Bellman passes per evaluation, full graph (default %d)\n"
+           "  --threads N           worker threads, 0 = all cores (default %d)\n"
+           "  --backend B           %s (default %s)\n"
+           "  --warm FLOWS.csv      start from these flows (a flow CSV of this network)\n"
+           "Output:\n"
+           "  --out FLOWS.csv       write flows: %s, one row per link\n"
+           "  --history HIST.csv    write one row per iteration with all telemetry\n"
+           "  --quiet               no progress lines on stderr\n"
+           "  --help                this text\n"
+           "\n"
+           "Progress lines go to stderr, the final summary line to stdout. Ctrl-C stops\n"
+           "after the current iteration and still writes the outputs (twice: quit now).\n"
+           "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
+           "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
+           d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver),
+           d.tol, d.max_iter, d.inner_max, d.threads, backends, ds_backend_name(d.backend),
+           DS_FLOWS_HEADER);
+}
+
+/* ------------------------------------------------------ progress monitor */
+
+struct progress {
+    int quiet;
+};
+
+static void step_details(const ds_iter_record *r, char *buf, size_t n)
+{
+    size_t k = 0;
+    switch (r->kind) {
+    case DS_STEP_START:
+        buf[0] = '\0';
+        break;
+    case DS_STEP_MSA:
+        k = snprintf(buf, n, "step %.3g", r->step);
+        break;
+    case DS_STEP_SRA:
+    case DS_STEP_SRA_HARMONIC:
+    case DS_STEP_NEWTON_WARM:
+        k = snprintf(buf, n, "step %.3g halvings %d", r->step, r->halvings);
+        break;
+    case DS_STEP_ANDERSON_OK:
+    case DS_STEP_ANDERSON_REJ:
+        k = snprintf(buf, n, "m %d reg %.1e%s step %.3g", r->aa_used, r->aa_reg,
+                     r->aa_restart ? " restart" : "", r->step);
+        break;
+    case DS_STEP_NEWTON_OK:
+    case DS_STEP_NEWTON_REJ:
+        k = snprintf(buf, n, "gmres %d resid %.1e eta %.1e step %.3g", r->gmres_iters, r->gmres_resid,
+                     r->forcing, r->step);
+        break;
+    case DS_STEP_MASK_REFRESH:
+        k = snprintf(buf, n, "refresh %d", r->mask_refresh);
+        break;
+    default:
+        buf[0] = '\0';
+        break;
+    }
+    if (k < n && (r->mask_added || r->mask_removed || r->mask_oscillation))
+        snprintf(buf + k, n - k, "%smask +%d -%d%s", k ? " " : "", r->mask_added, r->mask_removed,
+                 r->mask_oscillation ? " OSCILLATING" : "");
+}
+
+static void monitor(ds_run *run, const ds_event *ev, void *ctx)
+{
+    const struct progress *p = ctx;
+    (void)run;
+    if (p->quiet) return;
+    if (ev->kind == DS_EVENT_ITER && ev->rec) {
+        const ds_iter_record *r = ev->rec;
+        char det[160];
+        step_details(r, det, sizeof det);
+        fprintf(stderr, "iter %6d  gap_rel %.3e  %-13s %-34s inner %d (%.0e)  %8.3f s\n", r->iter, r->gap_rel,
+                ds_step_name(r->kind), det, r->inner_passes, r->inner_resid, r->t_run);
+    } else if (ev->kind == DS_EVENT_MESSAGE && ev->message) {
+        fprintf(stderr, "dillsue: %s\n", ev->message);
+    }
+}
+
+/* ------------------------------------------------------ signals */
+
+/* Lock-free atomics are async-signal-safe and, unlike sig_atomic_t, also
+ * well-defined across threads (the signal may land on any thread). */
+static atomic_int g_stop_signal;
+
+/* Only sets a flag: the watcher thread turns it into ds_run_cancel. A second
+ * signal while the run winds down gets the default action, so a stuck run can
+ * still be killed with another Ctrl-C. */
+static void on_signal(int sig)
+{
+    if (atomic_load(&g_stop_signal)) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    atomic_store(&g_stop_signal, sig);
+}
+
+struct watcher {
+    ds_run *run;
+    atomic_int done;
+};
+
+static void *watch(void *arg)
+{
+    struct watcher *w = arg;
+    const struct timespec tick = {0, 20 * 1000 * 1000};
+    while (!atomic_load(&w->done)) {
+        int sig = atomic_load(&g_stop_signal);
+        if (sig) {
+            fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n",
+                    sig == SIGINT ? "interrupted" : "terminated");
+            ds_run_cancel(w->run);
+            break;
+        }
+        nanosleep(&tick, NULL);
+    }
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* ------------------------------------------------------ the command */
+
+enum {
+    O_NET = 256, O_TRIPS, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_THREADS, O_BACKEND,
+    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP
+};
+
+static const struct option long_opts[] = {
+    {"net", required_argument, 0, O_NET},
+    {"trips", required_argument, 0, O_TRIPS},
+    {"tau", required_argument, 0, O_TAU},
+    {"mu", required_argument, 0, O_MU},
+    {"filter", required_argument, 0, O_FILTER},
+    {"solver", required_argument, 0, O_SOLVER},
+    {"tol", required_argument, 0, O_TOL},
+    {"max-iter", required_argument, 0, O_MAXIT},
+    {"threads", required_argument, 0, O_THREADS},
+    {"backend", required_argument, 0, O_BACKEND},
+    {"cap", required_argument, 0, O_CAP},
+    {"warm", required_argument, 0, O_WARM},
+    {"toll-factor", required_argument, 0, O_TOLLF},
+    {"distance-factor", required_argument, 0, O_DISTF},
+    {"inner-max", required_argument, 0, O_INNER},
+    {"scenario", required_argument, 0, O_SCEN},
+    {"seed", required_argument, 0, O_SEED},
+    {"out", required_argument, 0, O_OUT},
+    {"history", required_argument, 0, O_HIST},
+    {"quiet", no_argument, 0, O_QUIET},
+    {"help", no_argument, 0, O_HELP},
+    {0, 0, 0, 0},
+};
+
+struct solve_opts {
+    const char *net, *trips, *warm, *out, *hist;
+    double tau, mu, tol, cap, tollf, distf;
+    int have_tau, have_mu, have_tollf, have_distf, have_cap;
+    int filter, solver, backend, max_iter, threads, inner_max, have_inner;
+    int scenario, have_scenario, have_seed, quiet;
+    unsigned long long seed;
+};
+
+static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_config *d)
+{
+    int c, rc;
+    o->filter = d->filter;
+    o->solver = d->solver;
+    o->backend = d->backend;
+    o->max_iter = d->max_iter;
+    o->threads = d->threads;
+    o->tol = d->tol;
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+        rc = 0;
+        switch (c) {
+        case O_NET: o->net = optarg; break;
+        case O_TRIPS: o->trips = optarg; break;
+        case O_TAU:
+            rc = cli_double(CMD, "--tau", optarg, &o->tau);
+            if (!rc && o->tau <= 0) rc = cli_usage(CMD, "--tau must be positive, got %s", optarg);
+            o->have_tau = 1;
+            break;
+        case O_MU:
+            rc = cli_double(CMD, "--mu", optarg, &o->mu);
+            if (!rc && o->mu <= 0) rc = cli_usage(CMD, "--mu must be positive, got %s", optarg);
+            o->have_mu = 1;
+            break;
+        case O_FILTER:
+            if ((o->filter = ds_filter_parse(optarg)) < 0)
+                rc = cli_usage(CMD, "unknown --filter '%s'", optarg);
+            break;
+        case O_SOLVER:
+            if ((o->solver = ds_solver_parse(optarg)) < 0)
+                rc = cli_usage(CMD, "unknown --solver '%s'", optarg);
+            break;
+        case O_BACKEND:
+            if ((o->backend = ds_backend_parse(optarg)) < 0)
+                rc = cli_usage(CMD, "unknown --backend '%s'", optarg);
+            break;
+        case O_TOL:
+            rc = cli_double(CMD, "--tol", optarg, &o->tol);
+            if (!rc && o->tol <= 0) rc = cli_usage(CMD, "--tol must be positive, got %s", optarg);
+            break;
+        case O_MAXIT: rc = cli_int(CMD, "--max-iter", optarg, 0, INT_MAX, &o->max_iter); break;
+        case O_THREADS: rc = cli_int(CMD, "--threads", optarg, 0, 4096, &o->threads); break;
+        case O_INNER:
+            rc = cli_int(CMD, "--inner-max", optarg, 1, INT_MAX, &o->inner_max);
+            o->have_inner = 1;
+            break;
+        case O_CAP:
+            rc = cli_double(CMD, "--cap", optarg, &o->cap);
+            if (!rc && o->cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", optarg);
+            o->have_cap = 1;
+            break;
+        case O_TOLLF:
+            rc = cli_double(CMD, "--toll-factor", optarg, &o->tollf);
+            o->have_tollf = 1;
+            break;
+        case O_DISTF:
+            rc = cli_double(CMD, "--distance-factor", optarg, &o->distf);
+            o->have_distf = 1;
+            break;
+        case O_WARM: o->warm = optarg; break;
+        case O_SCEN:
+            rc = cli_int(CMD, "--scenario", optarg, 0, INT_MAX, &o->scenario);
+            o->have_scenario = 1;
+            break;
+        case O_SEED: {
+            char *end;
+            o->seed = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-')
+                rc = cli_usage(CMD, "--seed needs a non-negative integer, got '%s'", optarg);
+            o->have_seed = 1;
+            break;
+        }
+        case O_OUT: o->out = optarg; break;
+        case O_HIST: o->hist = optarg; break;
+        case O_QUIET: o->quiet = 1; break;
+        case 'h':
+        case O_HELP: print_help(); return -1;
+        default: return cli_getopt_error(CMD, c, argv);
+        }
+        if (rc) return rc;
+    }
+    if (optind < argc) return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
+    if (o->trips && !o->net) return cli_usage(CMD, "--trips needs --net");
+    if (o->have_scenario != o->have_seed)
+        return cli_usage(CMD, "--scenario and --seed go together");
+    if (o->out && (rc = cli_check_writable(CMD, "--out", o->out))) return rc;
+    if (o->hist && (rc = cli_check_writable(CMD, "--history", o->hist))) return rc;
+    return 0;
+}
+
+static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last, double secs)
+{
+    char reason[512];
+    ds_run_reason(run, reason, sizeof reason);
+    printf("%s: %s | iterations %d | gap_rel %.6e | time %.3f s | mu %.6g | cbar %.6g\n", ds_status_name(st),
+           reason[0] ? reason : "-", last ? last->iter : 0, last ? last->gap_rel : NAN, secs, ds_run_mu(run),
+           ds_run_cbar(run));
+    fflush(stdout);
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    ds_config cfg;
+    struct solve_opts o = {0};
+    ds_error err = {0};
+    ds_config_default(&cfg);
+    int rc = parse_args(argc, argv, &o, &cfg);
+    if (rc < 0) return 0; /* --help */
+    if (rc) return rc;
+
+    ds_network *net = cli_load_network(o.net, o.trips, &err);
+    if (!net) return cli_input_error(&err);
+    if (o.have_scenario && ds_scenario_apply(net, o.scenario, (uint64_t)o.seed, NULL, &err) != 0) {
+        ds_network_free(net);
+        return cli_input_error(&err);
+    }
+
+    if (o.have_tau) cfg.tau = o.tau, cfg.mu = 0;
+    if (o.have_mu) cfg.mu = o.mu;
+    cfg.filter = (ds_filter)o.filter;
+    cfg.solver = (ds_solver_kind)o.solver;
+    cfg.backend = (ds_backend)o.backend;
+    cfg.tol = o.tol;
+    cfg.max_iter = o.max_iter;
+    cfg.threads = o.threads;
+    if (o.have_inner) cfg.inner_max = o.inner_max;
+    if (o.have_cap) cfg.cost.cap = o.cap;
+    /* TNTP defines generalized cost with the file's factors; flags override. */
+    cfg.cost.toll_factor = o.have_tollf ? o.tollf : net->toll_factor;
+    cfg.cost.distance_factor = o.have_distf ? o.distf : net->distance_factor;
+
+    double *warm = NULL;
+    if (o.warm) {
+        int n = 0;
+        if (ds_flows_read(o.warm, net, &warm, NULL, &n, &err) != 0) {
+            ds_network_free(net);
+            return cli_input_error(&err);
+        }
+        cfg.warm = warm;
+    }
+
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    free(warm);
+    if (!run) {
+        ds_network_free(net);
+        return cli_input_error(&err);
+    }
+    struct progress prog = {o.quiet};
+    ds_run_add_monitor(run, monitor, &prog);
+
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    atomic_store(&g_stop_signal, 0);
+    /* A shell ignores SIGINT for background jobs so that Ctrl-C at the
+     * terminal does not reach them; keep it that way. */
+    sigaction(SIGINT, NULL, &old_int);
+    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, &old_term);
+    struct watcher w = {.run = run};
+    atomic_init(&w.done, 0);
+    pthread_t wt;
+    int have_watcher = pthread_create(&wt, NULL, watch, &w) == 0;
+
+    double t0 = now_s();
+    ds_status st = ds_run_execute(run);
+    double secs = now_s() - t0;
+
+    atomic_store(&w.done, 1);
+    if (have_watcher) pthread_join(wt, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+
+    size_t nrec = ds_run_history_count(run);
+    ds_iter_record *recs = calloc(nrec ? nrec : 1, sizeof *recs);
+    nrec = recs ? ds_run_history_copy(run, 0, recs, nrec) : 0;
+    const ds_iter_record *last = nrec ? &recs[nrec - 1] : NULL;
+    int code = ds_status_exit_code(st);
+    int io_failed = 0;
+
+    const double *flows = ds_run_flows(run), *costs = ds_run_costs(run);
+    /* Ill-posed or failed runs have no meaningful flows: writing them would
+     * hand a script NaNs or a divergent iterate that looks like a result. */
+    int results_usable = st == DS_STATUS_CONVERGED || st == DS_STATUS_MAX_ITER || st == DS_STATUS_CANCELLED;
+    if (o.out) {
+        if (results_usable && flows && costs) {
+            if (ds_flows_write(o.out, net, flows, costs, &err) != 0) io_failed = cli_input_error(&err);
+        } else {
+            fprintf(stderr, "dillsue: no flows written to %s: the run ended %s\n", o.out, ds_status_name(st));
+        }
+    }
+    if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0) io_failed = cli_input_error(&err);
+    if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
+        fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s hold the last iterate\n",
+                ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",
+                o.out && o.hist ? " and " : "", o.hist ? o.hist : "",
+                o.hist ? " (final_status column)" : "");
+
+    print_summary(run, st, last, secs);
+    free(recs);
+    ds_run_free(run);
+    ds_network_free(net);
+    /* Failing to save results is worse than any solver outcome. */
+    return io_failed ? 2 : code;
+}
