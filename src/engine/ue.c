@@ -101,12 +101,17 @@ double ds_ue_beckmann(const ds_network *net, const ds_cost_params *cp, const dou
 /* ------------------------------------------------ all-or-nothing loading */
 
 typedef struct {
+    double key;
+    int node;
+} heap_item;
+
+typedef struct {
     double *dist;
-    int *pred;   /* link into the node on the shortest-path tree */
-    int *heap;   /* binary min-heap of nodes keyed by dist */
-    int *pos;    /* node's index in heap, -1 if not in it */
-    int *order;  /* nodes in the order settled */
-    double *nf;  /* demand still to be pushed up the tree */
+    int *pred;       /* link into the node on the shortest-path tree */
+    heap_item *heap; /* binary min-heap; keys stored inline for locality */
+    int *pos;        /* node's index in heap, -1 if never reached, -2 settled */
+    int *order;      /* nodes in the order settled */
+    double *nf;      /* demand still to be pushed up the tree */
 } sp_work;
 
 typedef struct {
@@ -120,6 +125,10 @@ typedef struct {
     double *cy;       /* [n_chunks * n_links] per-chunk loadings */
     double *csp;      /* [n_chunks] per-chunk sum q * SP */
     int *cbad;        /* [n_chunks] first OD (index into o_*) with no path, or -1 */
+    /* out-links in CSR order, so the scan of a node's links reads memory
+     * sequentially: link id, head node and (per call) cost */
+    int *csr_link, *csr_head;
+    double *csr_t;
     int n_threads;
     sp_work *ws;      /* [n_threads] */
     /* per call */
@@ -127,76 +136,78 @@ typedef struct {
     atomic_int next;
 } aon_ctx;
 
-static void heap_up(int *heap, int *pos, const double *key, int i)
+static void heap_up(heap_item *heap, int *pos, int i)
 {
-    int v = heap[i];
+    heap_item v = heap[i];
     while (i > 0) {
         int p = (i - 1) / 2;
-        if (key[heap[p]] <= key[v]) break;
+        if (heap[p].key <= v.key) break;
         heap[i] = heap[p];
-        pos[heap[i]] = i;
+        pos[heap[i].node] = i;
         i = p;
     }
     heap[i] = v;
-    pos[v] = i;
+    pos[v.node] = i;
 }
 
-static void heap_down(int *heap, int *pos, const double *key, int n, int i)
+static void heap_down(heap_item *heap, int *pos, int n, int i)
 {
-    int v = heap[i];
+    heap_item v = heap[i];
     for (;;) {
         int c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && key[heap[c + 1]] < key[heap[c]]) c++;
-        if (key[v] <= key[heap[c]]) break;
+        if (c + 1 < n && heap[c + 1].key < heap[c].key) c++;
+        if (v.key <= heap[c].key) break;
         heap[i] = heap[c];
-        pos[heap[i]] = i;
+        pos[heap[i].node] = i;
         i = c;
     }
     heap[i] = v;
-    pos[v] = i;
+    pos[v.node] = i;
 }
 
 /* Dijkstra from o until every destination of o is settled. Centroids other
  * than the origin are settled (they may be destinations) but never expanded.
  * Returns the number of nodes settled (in w->order). */
-static int dijkstra_from(const ds_network *net, const double *t, int o, int n_targets,
-                         const unsigned char *is_target, sp_work *w)
+static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned char *is_target,
+                         sp_work *w)
 {
+    const ds_network *net = a->net;
     int n = net->n_nodes, hn = 0, m = 0, left = n_targets;
     for (int i = 0; i < n; i++) {
         w->dist[i] = INFINITY;
         w->pos[i] = -1;
-        w->pred[i] = -1;
     }
     w->dist[o] = 0.0;
-    w->heap[hn++] = o;
+    w->pred[o] = -1;
+    w->heap[hn++] = (heap_item){ 0.0, o };
     w->pos[o] = 0;
     while (hn > 0) {
-        int u = w->heap[0];
-        w->pos[u] = -2; /* settled */
+        int u = w->heap[0].node;
+        double du = w->heap[0].key;
+        w->pos[u] = -2;
         hn--;
         if (hn > 0) {
             w->heap[0] = w->heap[hn];
-            heap_down(w->heap, w->pos, w->dist, hn, 0);
+            heap_down(w->heap, w->pos, hn, 0);
         }
         w->order[m++] = u;
         if (is_target[u] && --left == 0) break;
         if (u != o && ds_node_is_centroid(net, u)) continue;
-        double du = w->dist[u];
         for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
-            int l = net->out_link[k], v = net->head[l];
-            double nd = du + t[l];
+            int v = a->csr_head[k];
+            double nd = du + a->csr_t[k];
             if (nd < w->dist[v]) {
-                if (w->pos[v] == -2) continue; /* cannot happen with t >= 0; be safe */
+                int pv = w->pos[v];
+                if (pv == -2) continue; /* settled: only possible with t < 0 */
                 w->dist[v] = nd;
-                w->pred[v] = l;
-                if (w->pos[v] < 0) {
-                    w->heap[hn] = v;
-                    w->pos[v] = hn;
-                    hn++;
+                w->pred[v] = a->csr_link[k];
+                if (pv < 0) {
+                    pv = hn++;
+                    w->pos[v] = pv;
                 }
-                heap_up(w->heap, w->pos, w->dist, w->pos[v]);
+                w->heap[pv] = (heap_item){ nd, v };
+                heap_up(w->heap, w->pos, pv);
             }
         }
     }
@@ -219,7 +230,7 @@ static void load_chunk(aon_ctx *a, int c, sp_work *w, unsigned char *is_target)
                 is_target[a->o_dest[k]] = 1;
                 nt++;
             }
-        int m = dijkstra_from(net, a->t, o, nt, is_target, w);
+        int m = dijkstra_from(a, o, nt, is_target, w);
         for (int k = a->o_start[i]; k < a->o_start[i + 1]; k++) {
             int d = a->o_dest[k];
             is_target[d] = 0;
@@ -276,6 +287,7 @@ static int aon_load(aon_ctx *a, const double *t, double *y, double *sptt)
 {
     int n_links = a->net->n_links, rc = 0;
     a->t = t;
+    for (int k = 0; k < n_links; k++) a->csr_t[k] = t[a->csr_link[k]];
     atomic_store(&a->next, 0);
     if (a->n_threads <= 1) {
         aon_arg arg = { a, 0 };
@@ -331,6 +343,9 @@ static void aon_free(aon_ctx *a)
     free(a->cy);
     free(a->csp);
     free(a->cbad);
+    free(a->csr_link);
+    free(a->csr_head);
+    free(a->csr_t);
 }
 
 /* Regroup the OD list (sorted by destination) by origin. */
@@ -384,12 +399,20 @@ static int aon_init(aon_ctx *a, const ds_network *net, int threads)
     a->csp = calloc((size_t)a->n_chunks + 1, sizeof(double));
     a->cbad = calloc((size_t)a->n_chunks + 1, sizeof(int));
     a->ws = calloc((size_t)threads, sizeof(sp_work));
-    if (!a->cy || !a->csp || !a->cbad || !a->ws) return -1;
+    size_t nl = (size_t)net->n_links + 1;
+    a->csr_link = malloc(sizeof(int) * nl);
+    a->csr_head = malloc(sizeof(int) * nl);
+    a->csr_t = malloc(sizeof(double) * nl);
+    if (!a->cy || !a->csp || !a->cbad || !a->ws || !a->csr_link || !a->csr_head || !a->csr_t) return -1;
+    for (int k = 0; k < net->out_start[n]; k++) {
+        a->csr_link[k] = net->out_link[k];
+        a->csr_head[k] = net->head[net->out_link[k]];
+    }
     for (int i = 0; i < threads; i++) {
         sp_work *w = &a->ws[i];
         w->dist = malloc(sizeof(double) * (size_t)n);
         w->pred = malloc(sizeof(int) * (size_t)n);
-        w->heap = malloc(sizeof(int) * (size_t)n);
+        w->heap = malloc(sizeof(heap_item) * (size_t)n);
         w->pos = malloc(sizeof(int) * (size_t)n);
         w->order = malloc(sizeof(int) * (size_t)n);
         w->nf = calloc((size_t)n, sizeof(double));
