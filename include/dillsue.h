@@ -167,8 +167,7 @@ typedef struct ds_config {
     int gmres_max;       /* max GMRES iterations per step, default 200 */
     /* edsp */
     int edsp_max_refresh;   /* default 8 */
-    int edsp_hysteresis;    /* 0 = plain rebuild, 1 = hysteretic (keep links within band) */
-    double edsp_band;       /* hysteresis band as a fraction of cost, default 0.05 */
+    double edsp_damping;    /* mask costs = (1-d) previous mask costs + d current; 1 = plain rebuild */
 } ds_config;
 
 void ds_config_default(ds_config *cfg);
@@ -302,6 +301,26 @@ typedef struct ds_load_stats {
     int diverged_dest;                   /* first destination that diverged, or -1 */
 } ds_load_stats;
 void ds_loader_stats(const ds_loader *ld, ds_load_stats *st);
+/* OD pairs without any path in the variant's link set, and their demand. Such
+ * demand cannot be assigned; front ends must say so. */
+void ds_loader_lost_demand(const ds_loader *ld, int *n_od, double *demand);
+/* Keep the converged inner state of each eval so that ds_loader_jv can
+ * differentiate at that point (costs memory ~ links x destinations). */
+int ds_loader_set_keep(ds_loader *ld, int keep);
+/* out = J v, J = df/dx at the x of the last successful ds_loader_eval (which
+ * must have run with keep on): forward derivative through the converged Bellman
+ * values and the absorption (implicit function theorem). Returns 0 or -1. */
+int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out);
+/* eDSP: rebuild the per-destination DAGs by the DSP rule at costs t (the
+ * caller passes damped costs for a damped update). Reports links added and
+ * removed summed over destinations and a signature of the new mask (equal
+ * signatures = equal masks, for oscillation detection). Returns 0 or -1. */
+int ds_loader_refresh_mask(ds_loader *ld, const double *t, long *added, long *removed, uint64_t *signature);
+/* Spectral radius of the exponentiated weight matrix W(t) (w_e = exp(-mu t_e),
+ * usable links, destination rows removed), maximised over destinations.
+ * *lower is a rigorous Collatz-Wielandt lower bound, *estimate the power-
+ * iteration estimate, *dest the destination attaining them. */
+void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest);
 
 #ifdef __cplusplus
 }

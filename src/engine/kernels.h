@@ -1,0 +1,88 @@
+/* kernels.h - the per-element arithmetic of the loading map, in one place.
+ *
+ * Every formula that the CPU backend and the CUDA backend both evaluate lives
+ * here as a function that compiles as plain C and as CUDA __host__ __device__,
+ * so the CPU test suite exercises the very bodies the GPU kernels run.
+ */
+#ifndef DS_KERNELS_H
+#define DS_KERNELS_H
+
+#include <math.h>
+
+#ifdef __CUDACC__
+#define DSK_FN __host__ __device__ static inline
+#else
+#define DSK_FN static inline
+#endif
+
+/* Capped BPR time plus fixed generalized-cost part. Negative flows cost free
+ * flow (trial iterates of Anderson/Newton may dip below zero). */
+DSK_FN double dsk_cost(double x, double cap_c, double t0, double b, double p, double cap, double fixed)
+{
+    double r = x / cap_c, pw;
+    if (!(r > 0)) r = 0;
+    if (cap > 0 && r > cap) r = cap;
+    if (p == 0.0)
+        pw = 1.0;
+    else if (p == 4.0)
+        pw = (r * r) * (r * r);
+    else if (p == 1.0)
+        pw = r;
+    else
+        pw = pow(r, p);
+    return t0 * (1.0 + b * pw) + fixed;
+}
+
+/* d cost / d x; zero where the cap is active (the cost is flat there). */
+DSK_FN double dsk_cost_deriv(double x, double cap_c, double t0, double b, double p, double cap)
+{
+    double r = x / cap_c;
+    if (b == 0 || p == 0) return 0;
+    if (cap > 0 && r >= cap) return 0;
+    if (p == 1.0) return t0 * b / cap_c;
+    if (!(r > 0)) return 0;
+    return t0 * b * p * pow(r, p - 1.0) / cap_c;
+}
+
+/* Reduced weight exp(-mu (t + D(v) - D(u))), in (0,1] when D is the shortest
+ * distance at cost t: the exponentiated Bellman recursion then needs no exp per
+ * pass and cannot overflow. */
+DSK_FN double dsk_reduced_weight(double mu, double t, double dv, double du)
+{
+    return exp(-mu * (t + dv - du));
+}
+
+/* Log-domain Bellman term a = -mu t + V(v). */
+DSK_FN double dsk_bellman_term(double mu, double t, double vv) { return -mu * t + vv; }
+
+/* Stable log-sum-exp of n terms a[0..n-1] (n >= 1); ex[] receives exp(a - max)
+ * and *sum their sum, so that P_k = ex[k] / *sum. Returns the log-sum-exp. */
+DSK_FN double dsk_logsumexp(const double *a, int n, double *ex, double *sum)
+{
+    double m = a[0], s = 0;
+    for (int k = 1; k < n; k++)
+        if (a[k] > m) m = a[k];
+    if (m == -INFINITY) {
+        *sum = 0;
+        for (int k = 0; k < n; k++) ex[k] = 0;
+        return -INFINITY;
+    }
+    for (int k = 0; k < n; k++) {
+        ex[k] = exp(a[k] - m);
+        s += ex[k];
+    }
+    *sum = s;
+    return m + log(s);
+}
+
+/* Choice probability from the exponentiated values: w~ z(v) / z(u). */
+DSK_FN double dsk_choice_prob(double wred, double zv, double zu) { return wred * zv / zu; }
+
+/* Relative change used as the inner stopping test; equals |dV| to first order. */
+DSK_FN double dsk_rel_change(double znew, double zold)
+{
+    double d = znew - zold;
+    if (d < 0) d = -d;
+    return d / znew;
+}
+#endif

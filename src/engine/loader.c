@@ -1,0 +1,536 @@
+/* loader.c - the recursive-logit loading map f(x) on the CPU, all destinations
+ * batched (DESIGN.md 1).
+ *
+ * Work is split into fixed blocks of destinations whose size depends only on
+ * the network, never on the thread count; each block accumulates its link
+ * flows into its own buffer in destination order, and the blocks are summed in
+ * block order. So 1 thread and N threads give bitwise-equal flows.
+ *
+ * Full graph: per destination, Dijkstra at the current costs gives D(n); the
+ * exponentiated values z = exp(V + mu D) >= 1 satisfy the linear recursion
+ * z(u) = sum_e w~_e z(v) with w~_e = exp(-mu (t_e + D(v) - D(u))) in (0,1],
+ * solved by Gauss-Seidel passes in increasing-D order, warm-started from the
+ * previous values: one exp per link and destination, none per pass.
+ * Filtered graphs (dsp, bfs, edsp): one log-domain pass in topological order.
+ * Absorption pushes unabsorbed demand downstream in decreasing-key order; on a
+ * DAG one sweep is exact, on the full graph sweeps repeat until the mass still
+ * in transit is below inner_tol of the destination's demand.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernels.h"
+#include "loader_int.h"
+#include "sp.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------ DAG masks */
+
+static void dag_free(ld_dag *g)
+{
+    free(g->node);
+    free(g->lstart);
+    free(g->link);
+    memset(g, 0, sizeof *g);
+}
+
+/* Per-destination DAG of usable links (u,v) with key(v) < key(u). Keys come
+ * from the free-flow (dsp), current-cost (edsp) or hop (bfs) search; the settle
+ * order of that search is a topological order of the DAG. */
+static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, ld_dag *g)
+{
+    const ds_network *net = ld->net;
+    int d = net->dest_node[di], R, cnt = 0;
+    if (ld->filter == DS_FILTER_BFS) {
+        R = sp_bfs_to(net, d, s->hops, s->order, s->order);
+        for (int i = 0; i < net->n_nodes; i++) s->dist[i] = s->hops[i] < 0 ? INFINITY : 0;
+    } else {
+        R = sp_dijkstra_to(net, t, d, s->dist, s->hops, s->order, &s->sp);
+    }
+    /* rank = position in the settle order: strict total order on reachable nodes */
+    for (int i = 0; i < net->n_nodes; i++) s->rank[i] = -1;
+    for (int i = 0; i < R; i++) s->rank[s->order[i]] = i;
+    g->n = R;
+    g->node = malloc(sizeof(int) * (size_t)R);
+    g->lstart = malloc(sizeof(int) * (size_t)(R + 1));
+    if (!g->node || !g->lstart) return -1;
+    for (int i = 0; i < R; i++) {
+        int u = s->order[i];
+        g->node[i] = u;
+        g->lstart[i] = cnt;
+        if (u == d) continue;
+        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+            int e = net->out_link[k], v = net->head[e];
+            if (s->rank[v] < 0 || !sp_link_usable(net, e, d)) continue;
+            int keep;
+            if (ld->filter == DS_FILTER_BFS)
+                keep = s->hops[v] < s->hops[u];
+            else
+                keep = s->rank[v] < s->rank[u] &&
+                       (s->dist[v] < s->dist[u] || (s->dist[v] == s->dist[u] && s->hops[v] < s->hops[u]));
+            if (keep) s->link_tmp[cnt++] = e;
+        }
+    }
+    g->lstart[R] = cnt;
+    g->n_links = cnt;
+    g->link = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
+    if (!g->link) return -1;
+    memcpy(g->link, s->link_tmp, sizeof(int) * (size_t)cnt);
+    return 0;
+}
+
+struct dag_job {
+    ds_loader *ld;
+    const double *t;
+    ld_dag *out;
+    int failed;
+};
+
+static void dag_job_fn(void *ctx, int worker, int di)
+{
+    struct dag_job *j = ctx;
+    if (dag_build_one(j->ld, di, j->t, &j->ld->scr[worker], &j->out[di]) != 0) j->failed = 1;
+}
+
+int ld_dag_rebuild(ds_loader *ld, const double *t, ld_dag *out)
+{
+    struct dag_job j = {ld, t, out, 0};
+    ds_pool_run(ld->pool, ld->n_dest, dag_job_fn, &j);
+    return j.failed ? -1 : 0;
+}
+
+void ld_dags_free(ds_loader *ld, ld_dag *dags)
+{
+    if (!dags) return;
+    for (int i = 0; i < ld->n_dest; i++) dag_free(&dags[i]);
+    free(dags);
+}
+
+/* ---------------------------------------------------------- per destination */
+
+/* Push the destination's demand downstream. list[0..R-1] is the processing
+ * order (increasing key), links of list[i] are lk[ls[i]..ls[i+1]) with
+ * probabilities P[k] and heads hd[k]. Returns the passes used. */
+static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, const int *lk, const int *hd,
+                  const double *P, double *r, double *phi, double *flow, double *resid_out, int max_pass)
+{
+    const ds_network *net = ld->net;
+    double qtot = 0, left = 0;
+    int pass = 0;
+    for (int i = 0; i < R; i++) {
+        r[list[i]] = 0;
+        phi[list[i]] = 0;
+    }
+    for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
+        int o = net->od_orig[k];
+        if (!(ld->reach_ok[k])) continue;
+        r[o] += net->od_demand[k];
+        qtot += net->od_demand[k];
+    }
+    do {
+        pass++;
+        for (int i = R - 1; i >= 1; i--) {
+            int u = list[i];
+            double m = r[u];
+            if (m == 0) continue;
+            r[u] = 0;
+            phi[u] += m;
+            for (int k = ls[i]; k < ls[i + 1]; k++) {
+                double y = P[k] * m;
+                r[hd[k]] += y;
+                flow[lk[k]] += y;
+            }
+        }
+        left = 0;
+        for (int i = 1; i < R; i++) left += r[list[i]];
+    } while (left > ld->inner_tol * qtot && pass < max_pass);
+    *resid_out = qtot > 0 ? left / qtot : 0;
+    return pass;
+}
+
+/* Filtered variants: one exact log-domain pass on the destination's DAG. */
+static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
+{
+    const ds_network *net = ld->net;
+    const ld_dag *g = &ld->dag[di];
+    const double *t = ld->t;
+    double *V = s->z, mu = ld->mu, *P = s->w;
+    int *hd = s->vi;
+    double t0 = now_s(), t1;
+    V[g->node[0]] = 0;
+    for (int i = 1; i < g->n; i++) {
+        int u = g->node[i], a = g->lstart[i], b = g->lstart[i + 1], n = b - a;
+        double sum;
+        for (int k = a; k < b; k++) {
+            int e = g->link[k];
+            hd[k] = net->head[e];
+            s->a[k - a] = dsk_bellman_term(mu, t[e], V[hd[k]]);
+        }
+        V[u] = dsk_logsumexp(s->a, n, P + a, &sum);
+        for (int k = a; k < b; k++) P[k] = sum > 0 ? P[k] / sum : 0;
+    }
+    t1 = now_s();
+    s->t_bellman += t1 - t0;
+    ld->st_bpass[di] = 1;
+    ld->st_bres[di] = 0;
+    ld->st_diverged[di] = 0;
+    ld->st_apass[di] = absorb(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->r, s->phi, flow,
+                              &ld->st_ares[di], 1);
+    if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->phi) != 0) ld->keep_failed = 1;
+    s->t_absorb += now_s() - t1;
+}
+
+/* Full graph: exponentiated Gauss-Seidel passes at the current costs. */
+static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
+{
+    const ds_network *net = ld->net;
+    const double *t = ld->t;
+    double mu = ld->mu, *D = s->dist, *z = s->z, *w = s->w;
+    double *Vw = ld->V + (size_t)di * (size_t)net->n_nodes;
+    int d = net->dest_node[di], cnt = 0, R, pass = 0, diverged = 0;
+    double delta = INFINITY, prev = INFINITY, t0 = now_s(), t1;
+
+    R = sp_dijkstra_to(net, t, d, D, s->hops, s->order, &s->sp);
+    s->ls[0] = 0;
+    for (int i = 1; i < R; i++) {
+        int u = s->order[i];
+        s->ls[i] = cnt;
+        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+            int e = net->out_link[k], v = net->head[e];
+            if (!(D[v] < INFINITY) || !sp_link_usable(net, e, d)) continue;
+            w[cnt] = dsk_reduced_weight(mu, t[e], D[v], D[u]);
+            s->vi[cnt] = v;
+            s->lk[cnt] = e;
+            cnt++;
+        }
+    }
+    s->ls[R] = cnt;
+    /* warm start: z = exp(V_prev + mu D), at least 1 (the shortest path alone) */
+    z[d] = 1;
+    for (int i = 1; i < R; i++) {
+        int u = s->order[i];
+        double lz = Vw[u] + mu * D[u];
+        z[u] = (lz > 0 && lz < 600) ? exp(lz) : 1.0;
+    }
+    while (pass < ld->inner_max) {
+        pass++;
+        prev = delta;
+        delta = 0;
+        for (int i = 1; i < R; i++) {
+            int u = s->order[i];
+            double acc = 0;
+            for (int k = s->ls[i]; k < s->ls[i + 1]; k++) acc += w[k] * z[s->vi[k]];
+            double rc = dsk_rel_change(acc, z[u]);
+            if (rc > delta) delta = rc;
+            z[u] = acc;
+        }
+        if (!(delta < 1e300) || !(z[s->order[R - 1]] < 1e290)) {
+            diverged = 1;
+            break;
+        }
+        if (delta <= ld->inner_tol) break;
+    }
+    /* Not converged within the cap and not contracting: the spectral radius of
+     * the weight matrix is >= 1 here and the values have no fixed point. */
+    if (!diverged && delta > ld->inner_tol && pass >= 3 && delta >= prev * (1 - 1e-12) && delta > 1e-9)
+        diverged = 1;
+    ld->st_bpass[di] = pass;
+    ld->st_bres[di] = delta;
+    ld->st_diverged[di] = diverged;
+    if (diverged) {
+        s->t_bellman += now_s() - t0;
+        return;
+    }
+    for (int i = 0; i < R; i++) {
+        int u = s->order[i];
+        Vw[u] = log(z[u]) - mu * D[u];
+    }
+    for (int i = 1; i < R; i++) {
+        int u = s->order[i];
+        for (int k = s->ls[i]; k < s->ls[i + 1]; k++) w[k] = dsk_choice_prob(w[k], z[s->vi[k]], z[u]);
+    }
+    t1 = now_s();
+    s->t_bellman += t1 - t0;
+    ld->st_apass[di] = absorb(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->r, s->phi, flow, &ld->st_ares[di],
+                              ld->absorb_max);
+    if (ld->keep && ld_keep_store(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->phi) != 0) ld->keep_failed = 1;
+    s->t_absorb += now_s() - t1;
+}
+
+struct eval_job {
+    ds_loader *ld;
+};
+
+static void eval_block_fn(void *ctx, int worker, int b)
+{
+    struct eval_job *j = ctx;
+    ds_loader *ld = j->ld;
+    ld_scratch *s = &ld->scr[worker];
+    double *flow = ld->partial + (size_t)b * (size_t)ld->net->n_links;
+    int d0 = b * ld->blk, d1 = d0 + ld->blk;
+    if (d1 > ld->n_dest) d1 = ld->n_dest;
+    memset(flow, 0, sizeof(double) * (size_t)ld->net->n_links);
+    for (int di = d0; di < d1; di++) {
+        if (ld->dag)
+            eval_dag(ld, di, s, flow);
+        else
+            eval_full(ld, di, s, flow);
+    }
+}
+
+struct reduce_job {
+    ds_loader *ld;
+    double *f;
+};
+
+static void reduce_fn(void *ctx, int worker, int c)
+{
+    struct reduce_job *j = ctx;
+    ds_loader *ld = j->ld;
+    int m = ld->net->n_links, e0 = c * LD_REDUCE_CHUNK, e1 = e0 + LD_REDUCE_CHUNK;
+    (void)worker;
+    if (e1 > m) e1 = m;
+    for (int e = e0; e < e1; e++) {
+        double acc = 0;
+        for (int b = 0; b < ld->n_blocks; b++) acc += ld->partial[(size_t)b * (size_t)m + (size_t)e];
+        j->f[e] = acc;
+    }
+}
+
+int ld_eval_costs(ds_loader *ld, const double *t, double *f)
+{
+    struct eval_job j = {ld};
+    struct reduce_job r = {ld, f};
+    double t0 = now_s(), tb = 0, ta = 0, wall;
+    int m = ld->net->n_links;
+    ld->t = t;
+    for (int w = 0; w < ds_pool_threads(ld->pool); w++) ld->scr[w].t_bellman = ld->scr[w].t_absorb = 0;
+    ds_pool_run(ld->pool, ld->n_blocks, eval_block_fn, &j);
+    ds_pool_run(ld->pool, (m + LD_REDUCE_CHUNK - 1) / LD_REDUCE_CHUNK, reduce_fn, &r);
+    wall = now_s() - t0;
+    /* Phase wall times: the parallel section's wall time split in proportion to
+     * the thread time each phase took (the phases interleave per destination). */
+    for (int w = 0; w < ds_pool_threads(ld->pool); w++) {
+        tb += ld->scr[w].t_bellman;
+        ta += ld->scr[w].t_absorb;
+    }
+    ld->stats.t_phase[DS_PHASE_BELLMAN] = (tb + ta) > 0 ? wall * tb / (tb + ta) : 0;
+    ld->stats.t_phase[DS_PHASE_ABSORB] = (tb + ta) > 0 ? wall * ta / (tb + ta) : 0;
+    ld->stats.bellman_passes = ld->stats.absorb_passes = 0;
+    ld->stats.bellman_resid = ld->stats.absorb_resid = 0;
+    ld->stats.diverged_dest = -1;
+    for (int di = 0; di < ld->n_dest; di++) {
+        if (ld->st_diverged[di] && ld->stats.diverged_dest < 0) ld->stats.diverged_dest = di;
+        if (ld->st_bpass[di] > ld->stats.bellman_passes) ld->stats.bellman_passes = ld->st_bpass[di];
+        if (ld->st_bres[di] > ld->stats.bellman_resid) ld->stats.bellman_resid = ld->st_bres[di];
+        if (ld->st_apass[di] > ld->stats.absorb_passes) ld->stats.absorb_passes = ld->st_apass[di];
+        if (ld->st_ares[di] > ld->stats.absorb_resid) ld->stats.absorb_resid = ld->st_ares[di];
+    }
+    ld->kept_valid = ld->keep && !ld->keep_failed && ld->stats.diverged_dest < 0;
+    ld->keep_failed = 0;
+    if (ld->stats.diverged_dest >= 0) {
+        /* forget the warm start: it came from diverging passes */
+        for (size_t i = 0; i < (size_t)ld->n_dest * (size_t)ld->net->n_nodes; i++) ld->V[i] = -INFINITY;
+        return 1;
+    }
+    for (int e = 0; e < m; e++)
+        if (!isfinite(f[e])) return 1;
+    return 0;
+}
+
+int ds_loader_eval(ds_loader *ld, const double *x, double *f)
+{
+    double t0 = now_s();
+    ds_costs_eval(ld->net, &ld->cp, x, ld->tbuf);
+    ld->stats.t_phase[DS_PHASE_COSTS] = now_s() - t0;
+    for (int e = 0; e < ld->net->n_links; e++)
+        if (!isfinite(ld->tbuf[e])) return -1;
+    return ld_eval_costs(ld, ld->tbuf, f);
+}
+
+void ds_loader_stats(const ds_loader *ld, ds_load_stats *st) { *st = ld->stats; }
+
+/* ------------------------------------------------------------- lifecycle */
+
+static int scratch_init(ld_scratch *s, int n, int m)
+{
+    memset(s, 0, sizeof *s);
+    if (sp_work_init(&s->sp, n) != 0) return -1;
+    s->dist = malloc(sizeof(double) * (size_t)n);
+    s->z = malloc(sizeof(double) * (size_t)n);
+    s->r = malloc(sizeof(double) * (size_t)n);
+    s->phi = malloc(sizeof(double) * (size_t)n);
+    s->hops = malloc(sizeof(int) * (size_t)n);
+    s->order = malloc(sizeof(int) * (size_t)n);
+    s->rank = malloc(sizeof(int) * (size_t)n);
+    s->ls = malloc(sizeof(int) * (size_t)(n + 1));
+    s->w = malloc(sizeof(double) * (size_t)(m + 1));
+    s->a = malloc(sizeof(double) * (size_t)(m + 1));
+    s->vi = malloc(sizeof(int) * (size_t)(m + 1));
+    s->lk = malloc(sizeof(int) * (size_t)(m + 1));
+    s->link_tmp = malloc(sizeof(int) * (size_t)(m + 1));
+    return (s->dist && s->z && s->r && s->phi && s->hops && s->order && s->rank && s->ls && s->w && s->a &&
+            s->vi && s->lk && s->link_tmp)
+               ? 0
+               : -1;
+}
+
+static void scratch_free(ld_scratch *s)
+{
+    sp_work_free(&s->sp);
+    free(s->dist);
+    free(s->z);
+    free(s->r);
+    free(s->phi);
+    free(s->hops);
+    free(s->order);
+    free(s->rank);
+    free(s->ls);
+    free(s->w);
+    free(s->a);
+    free(s->vi);
+    free(s->lk);
+    free(s->link_tmp);
+}
+
+/* Which OD pairs have a path at all (in the variant's link set). */
+static void find_lost_demand(ds_loader *ld)
+{
+    const ds_network *net = ld->net;
+    sp_work w;
+    double *dist = malloc(sizeof(double) * (size_t)net->n_nodes);
+    int *hops = malloc(sizeof(int) * (size_t)net->n_nodes);
+    ld->lost_od = 0;
+    ld->lost_demand = 0;
+    if (!dist || !hops || sp_work_init(&w, net->n_nodes) != 0) {
+        free(dist);
+        free(hops);
+        return;
+    }
+    for (int di = 0; di < ld->n_dest; di++) {
+        int d = net->dest_node[di];
+        if (ld->dag) {
+            for (int i = 0; i < net->n_nodes; i++) dist[i] = INFINITY;
+            /* in a DAG every listed node has a path (it has a link to a lower node) */
+            for (int i = 0; i < ld->dag[di].n; i++) dist[ld->dag[di].node[i]] = 0;
+        } else {
+            sp_dijkstra_to(net, ld->tff, d, dist, hops, NULL, &w);
+        }
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
+            int o = net->od_orig[k];
+            ld->reach_ok[k] = dist[o] < INFINITY;
+            if (!ld->reach_ok[k]) {
+                ld->lost_od++;
+                ld->lost_demand += net->od_demand[k];
+            }
+        }
+    }
+    sp_work_free(&w);
+    free(dist);
+    free(hops);
+}
+
+ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu,
+                            int threads, int inner_max, double inner_tol, ds_error *err)
+{
+    ds_loader *ld;
+    int m = net->n_links, n = net->n_nodes;
+    if (!(mu > 0) || !isfinite(mu)) {
+        ds_error_set(err, NULL, 0, "dispersion mu must be positive and finite, got %g", mu);
+        return NULL;
+    }
+    if (net->n_dest == 0) {
+        ds_error_set(err, net->net_path, 0, "the network has no demand: nothing to assign");
+        return NULL;
+    }
+    ld = calloc(1, sizeof *ld);
+    if (!ld) goto oom;
+    ld->net = net;
+    ld->cp = *cp;
+    ld->filter = filter;
+    ld->mu = mu;
+    ld->inner_max = inner_max > 0 ? inner_max : 50;
+    ld->inner_tol = inner_tol > 0 ? inner_tol : 1e-13;
+    /* Absorption on the full graph converges at the rate of the choice matrix
+     * (expected cycle traversals), independent of the Bellman cap. */
+    ld->absorb_max = ld->inner_max > 1000 ? ld->inner_max : 1000;
+    ld->n_dest = net->n_dest;
+    ld->blk = (net->n_dest + LD_MAX_BLOCKS - 1) / LD_MAX_BLOCKS;
+    ld->n_blocks = (net->n_dest + ld->blk - 1) / ld->blk;
+    if (threads <= 0) threads = ds_ncores();
+    ld->pool = ds_pool_create(threads);
+    if (!ld->pool) goto oom;
+    ld->scr = calloc((size_t)ds_pool_threads(ld->pool), sizeof(ld_scratch));
+    if (!ld->scr) goto oom;
+    for (int w = 0; w < ds_pool_threads(ld->pool); w++)
+        if (scratch_init(&ld->scr[w], n, m) != 0) goto oom;
+    ld->partial = malloc(sizeof(double) * (size_t)ld->n_blocks * (size_t)m);
+    ld->tbuf = malloc(sizeof(double) * (size_t)(m + 1));
+    ld->tff = malloc(sizeof(double) * (size_t)(m + 1));
+    ld->reach_ok = calloc((size_t)net->n_od + 1, 1);
+    ld->st_bpass = calloc((size_t)ld->n_dest, sizeof(int));
+    ld->st_apass = calloc((size_t)ld->n_dest, sizeof(int));
+    ld->st_diverged = calloc((size_t)ld->n_dest, sizeof(int));
+    ld->st_bres = calloc((size_t)ld->n_dest, sizeof(double));
+    ld->st_ares = calloc((size_t)ld->n_dest, sizeof(double));
+    if (!ld->partial || !ld->tbuf || !ld->tff || !ld->reach_ok || !ld->st_bpass || !ld->st_apass ||
+        !ld->st_diverged || !ld->st_bres || !ld->st_ares)
+        goto oom;
+    {
+        double *zero = calloc((size_t)m + 1, sizeof(double));
+        if (!zero) goto oom;
+        ds_costs_eval(net, cp, zero, ld->tff);
+        free(zero);
+    }
+    if (filter == DS_FILTER_FULL) {
+        ld->V = malloc(sizeof(double) * (size_t)ld->n_dest * (size_t)n);
+        if (!ld->V) goto oom;
+        for (size_t i = 0; i < (size_t)ld->n_dest * (size_t)n; i++) ld->V[i] = -INFINITY;
+    } else {
+        ld->dag = calloc((size_t)ld->n_dest, sizeof(ld_dag));
+        if (!ld->dag || ld_dag_rebuild(ld, ld->tff, ld->dag) != 0) goto oom;
+    }
+    find_lost_demand(ld);
+    return ld;
+oom:
+    ds_error_set(err, NULL, 0, "out of memory setting up the loading map (%d nodes, %d links, %d destinations)", n, m,
+                 net->n_dest);
+    ds_loader_free(ld);
+    return NULL;
+}
+
+void ds_loader_free(ds_loader *ld)
+{
+    if (!ld) return;
+    if (ld->scr && ld->pool)
+        for (int w = 0; w < ds_pool_threads(ld->pool); w++) scratch_free(&ld->scr[w]);
+    ds_pool_free(ld->pool);
+    free(ld->scr);
+    ld_dags_free(ld, ld->dag);
+    ld_keep_free(ld);
+    free(ld->partial);
+    free(ld->tbuf);
+    free(ld->tff);
+    free(ld->reach_ok);
+    free(ld->st_bpass);
+    free(ld->st_apass);
+    free(ld->st_diverged);
+    free(ld->st_bres);
+    free(ld->st_ares);
+    free(ld->V);
+    free(ld);
+}
+
+void ds_loader_lost_demand(const ds_loader *ld, int *n_od, double *demand)
+{
+    if (n_od) *n_od = ld->lost_od;
+    if (demand) *demand = ld->lost_demand;
+}

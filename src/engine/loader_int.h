@@ -1,0 +1,75 @@
+/* loader_int.h - internals of the CPU loading map shared by loader*.c. */
+#ifndef DS_LOADER_INT_H
+#define DS_LOADER_INT_H
+#include "dillsue.h"
+#include "pool.h"
+#include "sp.h"
+
+/* At most this many destination blocks: the block size depends on the network
+ * only, so the summation order (and hence the flows) is thread-count free. */
+#define LD_MAX_BLOCKS 64
+#define LD_REDUCE_CHUNK 1024
+
+typedef struct ld_dag {
+    int n;        /* reachable nodes, topological (increasing key), dest first */
+    int *node;    /* [n] */
+    int *lstart;  /* [n+1] links of node[i] are link[lstart[i] .. lstart[i+1]) */
+    int *link;    /* link ids */
+    int n_links;
+} ld_dag;
+
+typedef struct ld_scratch {
+    sp_work sp;
+    double *dist, *z, *r, *phi; /* [n] */
+    int *hops, *order, *rank;   /* [n] */
+    int *ls;                    /* [n+1] */
+    double *w, *a;              /* [m] */
+    int *vi, *lk, *link_tmp;    /* [m] */
+    double t_bellman, t_absorb, t_deriv;
+    /* derivative passes */
+    double *dv, *dr, *dphi;     /* [n] */
+    double *dp;                 /* [m] */
+} ld_scratch;
+
+/* Converged inner state of one destination, kept for J*v (Newton). */
+typedef struct ld_keep {
+    int R, cnt, cap_R, cap_cnt;
+    int *order, *ls, *lk, *vi;
+    double *P, *phi;
+} ld_keep;
+
+struct ds_loader {
+    const ds_network *net;
+    ds_cost_params cp;
+    ds_filter filter;
+    double mu;
+    int inner_max, absorb_max;
+    double inner_tol;
+    int n_dest, blk, n_blocks;
+    ds_pool *pool;
+    ld_scratch *scr;
+    double *partial;       /* [n_blocks * m] */
+    double *tbuf, *tff;    /* current and free-flow costs */
+    const double *t;       /* costs of the eval in progress */
+    double *V;             /* full: warm-start values [n_dest * n] */
+    ld_dag *dag;           /* filtered variants: per destination */
+    unsigned char *reach_ok; /* per OD pair: has a path */
+    int lost_od;
+    double lost_demand;
+    int *st_bpass, *st_apass, *st_diverged;
+    double *st_bres, *st_ares;
+    ds_load_stats stats;
+    int keep, keep_failed, kept_valid; /* store inner state for J*v */
+    ld_keep *kept;         /* [n_dest] */
+    double *dtv;           /* dt * v for J*v [m] */
+};
+
+int ld_eval_costs(ds_loader *ld, const double *t, double *f);
+int ld_dag_rebuild(ds_loader *ld, const double *t, ld_dag *out);
+void ld_dags_free(ds_loader *ld, ld_dag *dags);
+/* Copy one destination's converged state: processing order, link ranges,
+ * link ids, head nodes, choice probabilities and node demand phi (by node). */
+int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
+                  const double *P, const double *phi_by_node);
+void ld_keep_free(ds_loader *ld);
+#endif

@@ -1,0 +1,333 @@
+/* loader_jv.c - derivative of the loading map (J v), the spectral radius of
+ * the weight matrix, and the eDSP mask refresh.
+ *
+ * J v by implicit differentiation of the converged inner problems: with
+ * dt = t'(x) v,
+ *   dV(u) = sum_e P_e (dV(v) - mu dt_e)                  (Bellman, linear in dV)
+ *   dP_e  = P_e (dV(v) - dV(u) - mu dt_e)
+ *   dphi(v) = sum_{e=(u,v)} (P_e dphi(u) + dP_e phi(u))  (absorption)
+ *   (J v)_e = sum_d dP_e phi(u) + P_e dphi(u)
+ * Both linear systems are solved by the same Gauss-Seidel / push passes as the
+ * loading map itself (one exact pass on a DAG).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "loader_int.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------ keep state */
+
+static int grow(void **p, size_t need, size_t elem)
+{
+    void *q = realloc(*p, need * elem);
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
+                  const double *P, const double *phi_by_node)
+{
+    ld_keep *k = &ld->kept[di];
+    int cnt = ls[R];
+    if (R + 1 > k->cap_R) {
+        if (grow((void **)&k->order, (size_t)R + 1, sizeof(int)) || grow((void **)&k->ls, (size_t)R + 1, sizeof(int)) ||
+            grow((void **)&k->phi, (size_t)R + 1, sizeof(double)))
+            return -1;
+        k->cap_R = R + 1;
+    }
+    if (cnt + 1 > k->cap_cnt) {
+        if (grow((void **)&k->lk, (size_t)cnt + 1, sizeof(int)) || grow((void **)&k->vi, (size_t)cnt + 1, sizeof(int)) ||
+            grow((void **)&k->P, (size_t)cnt + 1, sizeof(double)))
+            return -1;
+        k->cap_cnt = cnt + 1;
+    }
+    k->R = R;
+    k->cnt = cnt;
+    memcpy(k->order, order, sizeof(int) * (size_t)R);
+    memcpy(k->ls, ls, sizeof(int) * (size_t)(R + 1));
+    k->ls[0] = 0;
+    memcpy(k->lk, lk, sizeof(int) * (size_t)cnt);
+    memcpy(k->vi, vi, sizeof(int) * (size_t)cnt);
+    memcpy(k->P, P, sizeof(double) * (size_t)cnt);
+    for (int i = 0; i < R; i++) k->phi[i] = phi_by_node[order[i]];
+    return 0;
+}
+
+void ld_keep_free(ds_loader *ld)
+{
+    if (!ld->kept) return;
+    for (int i = 0; i < ld->n_dest; i++) {
+        ld_keep *k = &ld->kept[i];
+        free(k->order);
+        free(k->ls);
+        free(k->lk);
+        free(k->vi);
+        free(k->P);
+        free(k->phi);
+    }
+    free(ld->kept);
+    ld->kept = NULL;
+}
+
+int ds_loader_set_keep(ds_loader *ld, int keep)
+{
+    if (keep && !ld->kept) {
+        ld->kept = calloc((size_t)ld->n_dest, sizeof(ld_keep));
+        if (!ld->kept) return -1;
+        for (int w = 0; w < ds_pool_threads(ld->pool); w++) {
+            ld_scratch *s = &ld->scr[w];
+            int n = ld->net->n_nodes, m = ld->net->n_links;
+            s->dv = malloc(sizeof(double) * (size_t)n);
+            s->dr = malloc(sizeof(double) * (size_t)n);
+            s->dphi = malloc(sizeof(double) * (size_t)n);
+            s->dp = malloc(sizeof(double) * (size_t)(m + 1));
+            if (!s->dv || !s->dr || !s->dphi || !s->dp) return -1;
+        }
+        ld->dtv = malloc(sizeof(double) * (size_t)(ld->net->n_links + 1));
+        if (!ld->dtv) return -1;
+    }
+    ld->keep = keep;
+    ld->keep_failed = 0;
+    ld->kept_valid = 0;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ J v */
+
+static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
+{
+    const ld_keep *k = &ld->kept[di];
+    const double *dtv = ld->dtv, mu = ld->mu;
+    double *dV = s->dv, *dr = s->dr, *dP = s->dp;
+    int R = k->R, passes = ld->filter == DS_FILTER_FULL ? ld->inner_max * 4 : 1;
+    double delta = 0;
+    for (int i = 0; i < R; i++) {
+        dV[k->order[i]] = 0;
+        dr[k->order[i]] = 0;
+    }
+    /* Bellman derivative: Gauss-Seidel in increasing-key order. */
+    for (int p = 0; p < passes; p++) {
+        double scale = 0;
+        delta = 0;
+        for (int i = 1; i < R; i++) {
+            int u = k->order[i];
+            double acc = 0;
+            for (int j = k->ls[i]; j < k->ls[i + 1]; j++) acc += k->P[j] * (dV[k->vi[j]] - mu * dtv[k->lk[j]]);
+            double ch = fabs(acc - dV[u]);
+            if (ch > delta) delta = ch;
+            if (fabs(acc) > scale) scale = fabs(acc);
+            dV[u] = acc;
+        }
+        if (delta <= 1e-15 * (scale > 1 ? scale : 1)) break;
+    }
+    /* dP and the absorption source term; the first part of (J v)_e. */
+    for (int i = 1; i < R; i++) {
+        int u = k->order[i];
+        double ph = k->phi[i];
+        for (int j = k->ls[i]; j < k->ls[i + 1]; j++) {
+            dP[j] = k->P[j] * (dV[k->vi[j]] - dV[u] - mu * dtv[k->lk[j]]);
+            double y = dP[j] * ph;
+            dr[k->vi[j]] += y;
+            out[k->lk[j]] += y;
+        }
+    }
+    /* Absorption derivative: push dr downstream through P. */
+    double tot = 0;
+    for (int i = 1; i < R; i++) tot += fabs(dr[k->order[i]]);
+    for (int p = 0; p < (ld->filter == DS_FILTER_FULL ? ld->absorb_max : 1); p++) {
+        double left = 0;
+        for (int i = R - 1; i >= 1; i--) {
+            int u = k->order[i];
+            double m = dr[u];
+            if (m == 0) continue;
+            dr[u] = 0;
+            for (int j = k->ls[i]; j < k->ls[i + 1]; j++) {
+                double y = k->P[j] * m;
+                dr[k->vi[j]] += y;
+                out[k->lk[j]] += y;
+            }
+        }
+        for (int i = 1; i < R; i++) left += fabs(dr[k->order[i]]);
+        if (!(left > ld->inner_tol * tot)) break;
+    }
+}
+
+struct jv_job {
+    ds_loader *ld;
+};
+
+static void jv_block_fn(void *ctx, int worker, int b)
+{
+    struct jv_job *j = ctx;
+    ds_loader *ld = j->ld;
+    double *out = ld->partial + (size_t)b * (size_t)ld->net->n_links;
+    int d0 = b * ld->blk, d1 = d0 + ld->blk;
+    if (d1 > ld->n_dest) d1 = ld->n_dest;
+    memset(out, 0, sizeof(double) * (size_t)ld->net->n_links);
+    for (int di = d0; di < d1; di++) jv_dest(ld, di, &ld->scr[worker], out);
+}
+
+int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
+{
+    struct jv_job j = {ld};
+    int m = ld->net->n_links;
+    double t0 = now_s();
+    if (!ld->keep || !ld->kept_valid) return -1;
+    ds_costs_deriv(ld->net, &ld->cp, x, ld->dtv);
+    for (int e = 0; e < m; e++) ld->dtv[e] *= v[e];
+    ds_pool_run(ld->pool, ld->n_blocks, jv_block_fn, &j);
+    for (int e = 0; e < m; e++) {
+        double acc = 0;
+        for (int b = 0; b < ld->n_blocks; b++) acc += ld->partial[(size_t)b * (size_t)m + (size_t)e];
+        out[e] = acc;
+    }
+    ld->stats.t_phase[DS_PHASE_DERIV] = now_s() - t0;
+    return 0;
+}
+
+/* ------------------------------------------------------- spectral radius */
+
+/* Power iteration on (I + W_d) (the shift makes the Perron root dominant even
+ * on periodic graphs), then a Collatz-Wielandt bound on the support of the
+ * iterate: for y > 0 on S, rho(W) >= rho(W_S) >= min_{i in S} (W_S y)_i / y_i. */
+static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, double *est, double *y, double *y2)
+{
+    const ds_network *net = ld->net;
+    int n = net->n_nodes, d = net->dest_node[di];
+    double lam = 0;
+    for (int i = 0; i < n; i++) y[i] = (i == d) ? 0 : 1;
+    for (int it = 0; it < 500; it++) {
+        double nrm = 0;
+        for (int u = 0; u < n; u++) {
+            double acc = y[u];
+            if (u != d)
+                for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+                    int e = net->out_link[k];
+                    if (sp_link_usable(net, e, d) && net->head[e] != d) acc += w[e] * y[net->head[e]];
+                }
+            else
+                acc = 0;
+            y2[u] = acc;
+            if (acc > nrm) nrm = acc;
+        }
+        if (!(nrm > 0) || !isfinite(nrm)) break;
+        double prev = lam;
+        lam = nrm;
+        for (int u = 0; u < n; u++) y[u] = y2[u] / nrm;
+        if (it > 20 && fabs(lam - prev) <= 1e-12 * lam) break;
+    }
+    *est = lam > 0 ? lam - 1 : 0;
+    /* Collatz-Wielandt on S = {y_i > 1e-9} */
+    double lb = INFINITY;
+    for (int u = 0; u < n; u++) {
+        if (u == d || !(y[u] > 1e-9)) continue;
+        double acc = 0;
+        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+            int e = net->out_link[k], v = net->head[e];
+            if (sp_link_usable(net, e, d) && v != d && y[v] > 1e-9) acc += w[e] * y[v];
+        }
+        double r = acc / y[u];
+        if (r < lb) lb = r;
+    }
+    *lower = isfinite(lb) ? lb : 0;
+}
+
+void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest)
+{
+    const ds_network *net = ld->net;
+    int m = net->n_links, n = net->n_nodes;
+    double *w = malloc(sizeof(double) * (size_t)(m + 1));
+    double *y = malloc(sizeof(double) * (size_t)n), *y2 = malloc(sizeof(double) * (size_t)n);
+    *lower = 0;
+    *estimate = 0;
+    *dest = -1;
+    if (w && y && y2) {
+        for (int e = 0; e < m; e++) w[e] = exp(-ld->mu * t[e]);
+        for (int di = 0; di < ld->n_dest; di++) {
+            double lb, est;
+            rho_dest(ld, w, di, &lb, &est, y, y2);
+            if (est > *estimate) {
+                *estimate = est;
+                *dest = di;
+            }
+            if (lb > *lower) *lower = lb;
+            if (lb >= 1.0) break; /* a proof of ill-posedness is enough */
+        }
+    }
+    free(w);
+    free(y);
+    free(y2);
+}
+
+/* ------------------------------------------------------------ eDSP refresh */
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+/* Links of a destination's DAG as a sorted id list (for diffing masks). */
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int ds_loader_refresh_mask(ds_loader *ld, const double *t, long *added, long *removed, uint64_t *signature)
+{
+    ld_dag *fresh;
+    long add = 0, rem = 0;
+    uint64_t sig = 1469598103934665603ULL;
+    int m = ld->net->n_links;
+    unsigned char *mark;
+    if (!ld->dag) return -1;
+    fresh = calloc((size_t)ld->n_dest, sizeof(ld_dag));
+    mark = calloc((size_t)m + 1, 1);
+    if (!fresh || !mark || ld_dag_rebuild(ld, t, fresh) != 0) {
+        free(mark);
+        ld_dags_free(ld, fresh);
+        return -1;
+    }
+    for (int di = 0; di < ld->n_dest; di++) {
+        ld_dag *o = &ld->dag[di], *f = &fresh[di];
+        for (int k = 0; k < o->n_links; k++) mark[o->link[k]] = 1;
+        for (int k = 0; k < f->n_links; k++) {
+            if (mark[f->link[k]] == 1)
+                mark[f->link[k]] = 2;
+            else
+                add++;
+        }
+        for (int k = 0; k < o->n_links; k++) {
+            if (mark[o->link[k]] == 1) rem++;
+            mark[o->link[k]] = 0;
+        }
+        for (int k = 0; k < f->n_links; k++) mark[f->link[k]] = 0;
+        int *tmp = malloc(sizeof(int) * (size_t)(f->n_links + 1));
+        if (tmp) {
+            memcpy(tmp, f->link, sizeof(int) * (size_t)f->n_links);
+            qsort(tmp, (size_t)f->n_links, sizeof(int), cmp_int);
+            sig = mix64(sig, (uint64_t)di);
+            for (int k = 0; k < f->n_links; k++) sig = mix64(sig, (uint64_t)tmp[k]);
+            free(tmp);
+        }
+    }
+    free(mark);
+    ld_dags_free(ld, ld->dag);
+    ld->dag = fresh;
+    ld->kept_valid = 0;
+    if (added) *added = add;
+    if (removed) *removed = rem;
+    if (signature) *signature = sig;
+    return 0;
+}

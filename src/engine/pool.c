@@ -1,0 +1,135 @@
+/* pool.c - persistent worker threads; the caller works as worker 0.
+ * Workers block all signals so that only the front end's thread sees them. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "pool.h"
+
+struct ds_pool {
+    int threads;
+    pthread_t *tid;
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    long generation; /* bumped for every job */
+    int quit;
+    int busy;        /* workers still in the current job */
+    ds_pool_fn fn;
+    void *ctx;
+    int n_items;
+    atomic_int next;
+};
+
+struct worker_arg {
+    ds_pool *p;
+    int id;
+};
+
+static void run_items(ds_pool *p, int id)
+{
+    for (;;) {
+        int i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+        if (i >= p->n_items) break;
+        p->fn(p->ctx, id, i);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker_arg *wa = arg;
+    ds_pool *p = wa->p;
+    int id = wa->id;
+    long seen = 0;
+    free(wa);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->quit && p->generation == seen) pthread_cond_wait(&p->go, &p->mu);
+        if (p->quit) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        seen = p->generation;
+        pthread_mutex_unlock(&p->mu);
+        run_items(p, id);
+        pthread_mutex_lock(&p->mu);
+        if (--p->busy == 0) pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+int ds_ncores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+ds_pool *ds_pool_create(int threads)
+{
+    ds_pool *p = calloc(1, sizeof *p);
+    sigset_t all, old;
+    if (!p) return NULL;
+    if (threads < 1) threads = 1;
+    p->threads = threads;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->tid = calloc((size_t)threads, sizeof(pthread_t));
+    if (!p->tid) {
+        free(p);
+        return NULL;
+    }
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    for (int i = 1; i < threads; i++) {
+        struct worker_arg *wa = malloc(sizeof *wa);
+        wa->p = p;
+        wa->id = i;
+        if (pthread_create(&p->tid[i], NULL, worker_main, wa) != 0) {
+            free(wa);
+            p->threads = i; /* run with what we got */
+            break;
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return p;
+}
+
+int ds_pool_threads(const ds_pool *p) { return p->threads; }
+
+void ds_pool_run(ds_pool *p, int n_items, ds_pool_fn fn, void *ctx)
+{
+    p->fn = fn;
+    p->ctx = ctx;
+    p->n_items = n_items;
+    atomic_store(&p->next, 0);
+    if (p->threads == 1 || n_items <= 1) {
+        run_items(p, 0);
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    p->busy = p->threads - 1;
+    p->generation++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    run_items(p, 0);
+    pthread_mutex_lock(&p->mu);
+    while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void ds_pool_free(ds_pool *p)
+{
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    p->quit = 1;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 1; i < p->threads; i++) pthread_join(p->tid[i], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+    free(p->tid);
+    free(p);
+}

@@ -1,0 +1,570 @@
+/* run.c - the run: configuration, the outer loop, telemetry, control, results.
+ *
+ * The engine thread appends one immutable ds_iter_record per outer iteration
+ * to a chunked log; readers on other threads copy published records without
+ * locks (the count is stored with release semantics after the record). The
+ * engine never waits on a reader: the snapshot for stall diagnosis is taken
+ * with trylock and skipped if a reader holds it.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "run_int.h"
+
+double run_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double wall_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ds_config_default(ds_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->tau = 10;
+    c->mu = 0;
+    c->filter = DS_FILTER_FULL;
+    c->solver = DS_SOLVER_NEWTON;
+    c->tol = 1e-7;
+    c->max_iter = 10000;
+    c->threads = 1;
+    c->backend = DS_BACKEND_CPU;
+    c->cost.cap = 100;
+    c->cost.toll_factor = NAN; /* NAN = take the network's metadata */
+    c->cost.distance_factor = NAN;
+    c->inner_max = 50;
+    c->inner_tol = 1e-13;
+    c->aa_window = 5;
+    c->aa_reg = 1e-10;
+    c->newton_warm = 5;
+    c->gmres_restart = 30;
+    c->gmres_max = 200;
+    c->edsp_max_refresh = 8;
+    c->edsp_damping = 1.0;
+}
+
+static const solver_ops *solver_table(ds_solver_kind k)
+{
+    switch (k) {
+    case DS_SOLVER_MSA: return &solver_msa_ops;
+    case DS_SOLVER_SRA: return &solver_sra_ops;
+    case DS_SOLVER_ANDERSON: return &solver_anderson_ops;
+    case DS_SOLVER_NEWTON: return &solver_newton_ops;
+    default: return NULL;
+    }
+}
+
+ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err)
+{
+    ds_run *run;
+    int n = net->n_links;
+    if (!(cfg->tol > 0)) return ds_error_set(err, NULL, 0, "tolerance must be positive, got %g", cfg->tol), NULL;
+    if (cfg->max_iter < 0) return ds_error_set(err, NULL, 0, "max iterations must be >= 0"), NULL;
+    if (cfg->mu <= 0 && !(cfg->tau > 0 && isfinite(cfg->tau)))
+        return ds_error_set(err, NULL, 0, "tau must be positive and finite, got %g", cfg->tau), NULL;
+    if ((int)cfg->filter < 0 || cfg->filter >= DS_FILTER_N || !solver_table(cfg->solver))
+        return ds_error_set(err, NULL, 0, "unknown filter or solver"), NULL;
+    if (cfg->backend != DS_BACKEND_CPU)
+        return ds_error_set(err, NULL, 0, "backend %s is not available in this build (GPU: none)",
+                            ds_backend_name(cfg->backend)),
+               NULL;
+    if (cfg->cost.cap < 0) return ds_error_set(err, NULL, 0, "cap must be >= 0, got %g", cfg->cost.cap), NULL;
+    run = calloc(1, sizeof *run);
+    if (!run) return ds_error_set(err, NULL, 0, "out of memory"), NULL;
+    pthread_mutex_init(&run->pause_mu, NULL);
+    pthread_cond_init(&run->pause_cv, NULL);
+    pthread_mutex_init(&run->snap_mu, NULL);
+    run->net = net;
+    run->cfg = *cfg;
+    if (isnan(run->cfg.cost.toll_factor)) run->cfg.cost.toll_factor = net->toll_factor;
+    if (isnan(run->cfg.cost.distance_factor)) run->cfg.cost.distance_factor = net->distance_factor;
+    if (run->cfg.threads <= 0) run->cfg.threads = 0;
+    run->n = n;
+    run->x = calloc((size_t)n + 1, sizeof(double));
+    run->fx = calloc((size_t)n + 1, sizeof(double));
+    run->r = calloc((size_t)n + 1, sizeof(double));
+    run->xt = calloc((size_t)n + 1, sizeof(double));
+    run->ft = calloc((size_t)n + 1, sizeof(double));
+    run->tcost = calloc((size_t)n + 1, sizeof(double));
+    run->snap_x = calloc((size_t)n + 1, sizeof(double));
+    run->snap_fx = calloc((size_t)n + 1, sizeof(double));
+    run->snap_cost = calloc((size_t)n + 1, sizeof(double));
+    if (cfg->warm) {
+        run->warm = malloc(sizeof(double) * (size_t)(n + 1));
+        if (run->warm) memcpy(run->warm, cfg->warm, sizeof(double) * (size_t)n);
+    }
+    run->cfg.warm = NULL;
+    if (!run->x || !run->fx || !run->r || !run->xt || !run->ft || !run->tcost || !run->snap_x || !run->snap_fx ||
+        !run->snap_cost || (cfg->warm && !run->warm)) {
+        ds_run_free(run);
+        return ds_error_set(err, NULL, 0, "out of memory"), NULL;
+    }
+    run->snap_iter = -1;
+    atomic_store(&run->status, DS_STATUS_PENDING);
+    run->cbar = ds_network_cbar(net, &run->cfg.cost);
+    run->mu = cfg->mu > 0 ? cfg->mu : cfg->tau / run->cbar;
+    if (!(run->mu > 0) || !isfinite(run->mu)) {
+        ds_error_set(err, net->net_path, 0, "cannot derive mu from tau %g: cbar is %g (no OD pair has a path?)",
+                     cfg->tau, run->cbar);
+        ds_run_free(run);
+        return NULL;
+    }
+    return run;
+}
+
+void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx)
+{
+    if (run->n_mon < RUN_MAX_MONITORS) {
+        run->mon[run->n_mon] = fn;
+        run->mon_ctx[run->n_mon] = ctx;
+        run->n_mon++;
+    }
+}
+
+static void emit(ds_run *run, const ds_event *ev)
+{
+    for (int i = 0; i < run->n_mon; i++) run->mon[i](run, ev, run->mon_ctx[i]);
+}
+
+void run_message(ds_run *run, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    ds_event ev = {DS_EVENT_MESSAGE, NULL, buf, DS_STATUS_RUNNING};
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    emit(run, &ev);
+}
+
+int run_cancelled(const ds_run *run) { return atomic_load(&((ds_run *)run)->cancel) != 0; }
+
+static double norm2(const double *a, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) s += a[i] * a[i];
+    return s;
+}
+
+int run_eval(ds_run *run, const double *x, double *fx, double *merit)
+{
+    ds_load_stats st;
+    int rc;
+    if (run_cancelled(run)) return EV_CANCELLED;
+    rc = ds_loader_eval(run->ld, x, fx);
+    run->evals++;
+    ds_loader_stats(run->ld, &st);
+    run->cur.t_phase[DS_PHASE_COSTS] += st.t_phase[DS_PHASE_COSTS];
+    run->cur.t_phase[DS_PHASE_BELLMAN] += st.t_phase[DS_PHASE_BELLMAN];
+    run->cur.t_phase[DS_PHASE_ABSORB] += st.t_phase[DS_PHASE_ABSORB];
+    run->cur.inner_passes = st.bellman_passes;
+    run->cur.inner_resid = st.bellman_resid;
+    run->cur.absorb_passes = st.absorb_passes;
+    if (rc < 0) return EV_ERROR;
+    if (rc > 0) return EV_UNDEFINED;
+    double s = 0;
+    for (int i = 0; i < run->n; i++) {
+        double d = fx[i] - x[i];
+        s += d * d;
+    }
+    *merit = s;
+    return EV_OK;
+}
+
+void run_accept(ds_run *run, const double *xt, const double *ft, double merit)
+{
+    if (xt != run->x) memcpy(run->x, xt, sizeof(double) * (size_t)run->n);
+    if (ft != run->fx) memcpy(run->fx, ft, sizeof(double) * (size_t)run->n);
+    for (int i = 0; i < run->n; i++) run->r[i] = run->fx[i] - run->x[i];
+    run->merit = merit;
+    double nx = sqrt(norm2(run->x, run->n));
+    run->gap = nx > 0 ? sqrt(merit) / nx : (merit > 0 ? INFINITY : 0);
+}
+
+/* ------------------------------------------------------------ telemetry */
+
+static void publish(ds_run *run, ds_iter_record *rec)
+{
+    size_t c = atomic_load_explicit(&run->count, memory_order_relaxed);
+    size_t ci = c / TL_CHUNK;
+    double now = run_now();
+    rec->iter = run->iter;
+    rec->gap_rel = run->gap;
+    rec->merit = run->merit;
+    rec->evals = run->evals;
+    rec->jv = run->jvs;
+    rec->backend = run->cfg.backend;
+    rec->t_run = now - run->t_start;
+    rec->timestamp = wall_clock();
+    {
+        double used = 0, wall = now - run->t_iter0;
+        for (int p = 0; p < DS_PHASE_OTHER; p++) used += rec->t_phase[p];
+        rec->t_phase[DS_PHASE_OTHER] = wall > used ? wall - used : 0;
+    }
+    run->t_iter0 = now;
+    if (ci < TL_MAX_CHUNKS) {
+        if (!run->chunks[ci]) run->chunks[ci] = malloc(sizeof(ds_iter_record) * TL_CHUNK);
+        if (run->chunks[ci]) {
+            run->chunks[ci][c % TL_CHUNK] = *rec;
+            atomic_store_explicit(&run->count, c + 1, memory_order_release);
+        }
+    }
+    if (pthread_mutex_trylock(&run->snap_mu) == 0) {
+        memcpy(run->snap_x, run->x, sizeof(double) * (size_t)run->n);
+        memcpy(run->snap_fx, run->fx, sizeof(double) * (size_t)run->n);
+        ds_costs_eval(run->net, &run->cfg.cost, run->x, run->snap_cost);
+        run->snap_iter = run->iter;
+        pthread_mutex_unlock(&run->snap_mu);
+    }
+    ds_event ev = {DS_EVENT_ITER, rec, NULL, DS_STATUS_RUNNING};
+    emit(run, &ev);
+}
+
+size_t ds_run_history_count(const ds_run *run)
+{
+    return atomic_load_explicit(&((ds_run *)run)->count, memory_order_acquire);
+}
+
+size_t ds_run_history_copy(const ds_run *run, size_t from, ds_iter_record *out, size_t max)
+{
+    size_t c = ds_run_history_count(run), k = 0;
+    for (size_t i = from; i < c && k < max; i++, k++) out[k] = run->chunks[i / TL_CHUNK][i % TL_CHUNK];
+    return k;
+}
+
+int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost)
+{
+    ds_run *r = (ds_run *)run;
+    int it;
+    pthread_mutex_lock(&r->snap_mu);
+    it = r->snap_iter;
+    if (it >= 0) {
+        if (x) memcpy(x, r->snap_x, sizeof(double) * (size_t)r->n);
+        if (fx) memcpy(fx, r->snap_fx, sizeof(double) * (size_t)r->n);
+        if (cost) memcpy(cost, r->snap_cost, sizeof(double) * (size_t)r->n);
+    }
+    pthread_mutex_unlock(&r->snap_mu);
+    return it;
+}
+
+/* -------------------------------------------------------------- control */
+
+void ds_run_cancel(ds_run *run)
+{
+    atomic_store(&run->cancel, 1);
+    pthread_mutex_lock(&run->pause_mu);
+    pthread_cond_broadcast(&run->pause_cv);
+    pthread_mutex_unlock(&run->pause_mu);
+}
+
+void ds_run_pause(ds_run *run, int paused)
+{
+    pthread_mutex_lock(&run->pause_mu);
+    atomic_store(&run->paused, paused ? 1 : 0);
+    pthread_cond_broadcast(&run->pause_cv);
+    pthread_mutex_unlock(&run->pause_mu);
+}
+
+int ds_run_is_paused(const ds_run *run) { return atomic_load(&((ds_run *)run)->paused); }
+ds_status ds_run_status(const ds_run *run) { return (ds_status)atomic_load(&((ds_run *)run)->status); }
+void ds_run_reason(const ds_run *run, char *buf, size_t n) { snprintf(buf, n, "%s", run->reason); }
+const ds_config *ds_run_config(const ds_run *run) { return &run->cfg; }
+const ds_network *ds_run_network(const ds_run *run) { return run->net; }
+double ds_run_mu(const ds_run *run) { return run->mu; }
+double ds_run_cbar(const ds_run *run) { return run->cbar; }
+const double *ds_run_flows(const ds_run *run) { return run->res_flows; }
+const double *ds_run_costs(const ds_run *run) { return run->res_costs; }
+
+static void wait_if_paused(ds_run *run)
+{
+    pthread_mutex_lock(&run->pause_mu);
+    while (atomic_load(&run->paused) && !atomic_load(&run->cancel)) pthread_cond_wait(&run->pause_cv, &run->pause_mu);
+    pthread_mutex_unlock(&run->pause_mu);
+}
+
+/* ---------------------------------------------------------- start point */
+
+/* Full graph: prove ill-posedness when even the largest costs the cap allows
+ * leave the weight matrix with spectral radius >= 1 (W only shrinks as costs
+ * grow, so no flow vector can help). */
+static int check_ill_posed(ds_run *run)
+{
+    double lb, est;
+    int d;
+    double *tmax = run->tcost;
+    ds_costs_max(run->net, &run->cfg.cost, tmax);
+    ds_loader_rho(run->ld, tmax, &lb, &est, &d);
+    if (lb >= 1.0) {
+        snprintf(run->reason, sizeof run->reason,
+                 "no fixed point exists: at the largest costs the cap allows (x/c = %g) the weight matrix "
+                 "exp(-mu t) has spectral radius >= %.6g (Collatz-Wielandt bound; power iteration %.6g, "
+                 "destination %d), so the Bellman values diverge for every flow vector (mu = %.6g)",
+                 run->cfg.cost.cap, lb, est, d >= 0 ? run->net->dest_node[d] + 1 : 0, run->mu);
+        return 1;
+    }
+    return 0;
+}
+
+/* f does not exist at the start point: load every link to s times its capacity
+ * for growing s. When the cap is on, s = cap gives the largest costs, where
+ * rho < 1 has been checked, so the search ends. */
+static int find_start(ds_run *run)
+{
+    double lb, est;
+    int d, rc;
+    ds_costs_eval(run->net, &run->cfg.cost, run->x, run->tcost);
+    ds_loader_rho(run->ld, run->tcost, &lb, &est, &d);
+    double top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6;
+    for (double s = 0.25;; s *= 2) {
+        if (s > top) s = top;
+        for (int e = 0; e < run->n; e++) run->xt[e] = s * run->net->capacity[e];
+        rc = run_eval(run, run->xt, run->ft, &run->merit);
+        if (rc == EV_OK) {
+            run_message(run, "f(x) does not exist at the start point (spectral radius of exp(-mu t) ~ %.4g there); "
+                        "starting from x = %g x capacity instead",
+                        est, s);
+            run_accept(run, run->xt, run->ft, run->merit);
+            return EV_OK;
+        }
+        if (rc != EV_UNDEFINED) return rc;
+        if (s >= top) break;
+    }
+    snprintf(run->reason, sizeof run->reason,
+             "the Bellman values diverge at the start point (spectral radius ~ %.4g) and at every loaded start up to "
+             "x = %g x capacity; no fixed point was found (not a proof: %s)",
+             est, top, run->cfg.cost.cap > 0 ? "rounding near rho = 1" : "with --cap 0 costs are unbounded");
+    return EV_UNDEFINED;
+}
+
+/* ---------------------------------------------------------------- eDSP */
+
+typedef struct edsp_state {
+    int refresh;
+    uint64_t sigs[64];
+    int n_sigs;
+    double *tmask; /* costs the current mask was built from (for damping) */
+} edsp_state;
+
+/* Returns 1 if the mask changed (solve again), 0 if it is final. */
+static int edsp_refresh(ds_run *run, edsp_state *es, ds_iter_record *note)
+{
+    long add = 0, rem = 0;
+    uint64_t sig = 0;
+    double dmp = run->cfg.edsp_damping;
+    if (es->refresh >= run->cfg.edsp_max_refresh) return 0;
+    ds_costs_eval(run->net, &run->cfg.cost, run->x, run->tcost);
+    if (!(dmp > 0 && dmp <= 1)) dmp = 1;
+    for (int e = 0; e < run->n; e++) es->tmask[e] = (1 - dmp) * es->tmask[e] + dmp * run->tcost[e];
+    if (ds_loader_refresh_mask(run->ld, es->tmask, &add, &rem, &sig) != 0) return -1;
+    es->refresh++;
+    note->mask_refresh = es->refresh;
+    note->mask_added = (int)add;
+    note->mask_removed = (int)rem;
+    for (int i = 0; i < es->n_sigs; i++)
+        if (es->sigs[i] == sig && (add || rem)) note->mask_oscillation = 1;
+    if (es->n_sigs < 64) es->sigs[es->n_sigs++] = sig;
+    run_message(run, "eDSP refresh %d: %ld links added, %ld removed%s", es->refresh, add, rem,
+                note->mask_oscillation ? " (mask repeats an earlier one: oscillation)" : "");
+    if (note->mask_oscillation) return 0;
+    return (add || rem) ? 1 : 0;
+}
+
+/* --------------------------------------------------------------- execute */
+
+static void finish(ds_run *run, ds_status st)
+{
+    int n = run->n;
+    run->res_flows = malloc(sizeof(double) * (size_t)(n + 1));
+    run->res_costs = malloc(sizeof(double) * (size_t)(n + 1));
+    if (run->res_flows && run->res_costs) {
+        memcpy(run->res_flows, run->x, sizeof(double) * (size_t)n);
+        ds_costs_eval(run->net, &run->cfg.cost, run->x, run->res_costs);
+    }
+    atomic_store(&run->status, st);
+    ds_event ev = {DS_EVENT_DONE, NULL, run->reason, st};
+    emit(run, &ev);
+}
+
+ds_status ds_run_execute(ds_run *run)
+{
+    const solver_ops *ops = solver_table(run->cfg.solver);
+    void *state = NULL;
+    ds_error err = {{0}, 0, {0}};
+    ds_status st = DS_STATUS_ERROR;
+    ds_filter lf = run->cfg.filter == DS_FILTER_EDSP ? DS_FILTER_DSP : run->cfg.filter;
+    edsp_state es = {0, {0}, 0, NULL};
+    int rc, lost_od = 0;
+    double lost = 0;
+
+    run->t_start = run->t_iter0 = run_now();
+    atomic_store(&run->status, DS_STATUS_RUNNING);
+    run->ld = ds_loader_create(run->net, &run->cfg.cost, lf, run->mu, run->cfg.threads, run->cfg.inner_max,
+                               run->cfg.inner_tol, &err);
+    if (!run->ld) {
+        ds_error_format(&err, run->reason, sizeof run->reason);
+        finish(run, DS_STATUS_ERROR);
+        return DS_STATUS_ERROR;
+    }
+    if (run->cfg.solver == DS_SOLVER_NEWTON && ds_loader_set_keep(run->ld, 1) != 0) {
+        snprintf(run->reason, sizeof run->reason, "out of memory keeping the inner state for Newton");
+        finish(run, DS_STATUS_ERROR);
+        return DS_STATUS_ERROR;
+    }
+    ds_loader_lost_demand(run->ld, &lost_od, &lost);
+    if (lost_od > 0)
+        run_message(run, "%d OD pairs (demand %.6g of %.6g) have no path under the %s filter and are not assigned",
+                    lost_od, lost, run->net->total_demand, ds_filter_name(run->cfg.filter));
+    if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run)) {
+        finish(run, DS_STATUS_ILL_POSED);
+        return DS_STATUS_ILL_POSED;
+    }
+    if (run->cfg.filter == DS_FILTER_EDSP) {
+        es.tmask = malloc(sizeof(double) * (size_t)(run->n + 1));
+        if (!es.tmask) {
+            snprintf(run->reason, sizeof run->reason, "out of memory");
+            finish(run, DS_STATUS_ERROR);
+            return DS_STATUS_ERROR;
+        }
+        double *zero = run->xt;
+        memset(zero, 0, sizeof(double) * (size_t)run->n);
+        ds_costs_eval(run->net, &run->cfg.cost, zero, es.tmask);
+    }
+
+    /* start point: x0 = 0 (paper) or the warm start */
+    memset(&run->cur, 0, sizeof run->cur);
+    if (run->warm) memcpy(run->x, run->warm, sizeof(double) * (size_t)run->n);
+    rc = run_eval(run, run->x, run->fx, &run->merit);
+    if (rc == EV_OK) run_accept(run, run->x, run->fx, run->merit);
+    if (rc == EV_UNDEFINED) rc = find_start(run);
+    if (rc != EV_OK) {
+        if (rc == EV_CANCELLED) {
+            st = DS_STATUS_CANCELLED;
+            snprintf(run->reason, sizeof run->reason, "cancelled before the first iteration");
+        } else if (rc == EV_UNDEFINED) {
+            st = DS_STATUS_ILL_POSED;
+        } else {
+            st = DS_STATUS_ERROR;
+            snprintf(run->reason, sizeof run->reason, "non-finite costs at the start point");
+        }
+        goto done;
+    }
+    run->iter = 0;
+    run->cur.kind = DS_STEP_START;
+    publish(run, &run->cur);
+
+    if (ops->init(run, &state) != 0) {
+        snprintf(run->reason, sizeof run->reason, "out of memory setting up the %s solver", ops->name);
+        st = DS_STATUS_ERROR;
+        goto done;
+    }
+    for (;;) {
+        wait_if_paused(run);
+        if (run_cancelled(run)) {
+            st = DS_STATUS_CANCELLED;
+            snprintf(run->reason, sizeof run->reason, "cancelled at iteration %d (gap_rel %.3g)", run->iter, run->gap);
+            break;
+        }
+        if (run->gap < run->cfg.tol) {
+            if (run->cfg.filter == DS_FILTER_EDSP) {
+                memset(&run->cur, 0, sizeof run->cur);
+                int ch = edsp_refresh(run, &es, &run->cur);
+                if (ch < 0) {
+                    st = DS_STATUS_ERROR;
+                    snprintf(run->reason, sizeof run->reason, "out of memory rebuilding the eDSP mask");
+                    break;
+                }
+                if (ch > 0) {
+                    /* the iterate's image changes with the mask: re-evaluate */
+                    rc = run_eval(run, run->x, run->fx, &run->merit);
+                    if (rc != EV_OK) {
+                        st = rc == EV_CANCELLED ? DS_STATUS_CANCELLED : DS_STATUS_ERROR;
+                        snprintf(run->reason, sizeof run->reason, "loading failed after the eDSP refresh");
+                        break;
+                    }
+                    run_accept(run, run->x, run->fx, run->merit);
+                    if (ops->reset) ops->reset(run, state);
+                    run->cur.kind = DS_STEP_MASK_REFRESH;
+                    publish(run, &run->cur);
+                    continue;
+                }
+                snprintf(run->reason, sizeof run->reason,
+                         "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes", run->gap,
+                         run->cfg.tol, run->iter,
+                         run->cur.mask_oscillation ? "oscillates (kept the last)"
+                         : es.refresh >= run->cfg.edsp_max_refresh ? "still changing at the refresh limit"
+                                                                    : "unchanged",
+                         es.refresh);
+            } else {
+                snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations", run->gap,
+                         run->cfg.tol, run->iter);
+            }
+            st = DS_STATUS_CONVERGED;
+            break;
+        }
+        if (run->iter >= run->cfg.max_iter) {
+            st = DS_STATUS_MAX_ITER;
+            snprintf(run->reason, sizeof run->reason, "stopped at the iteration limit %d with gap_rel %.3g (tol %.3g)",
+                     run->cfg.max_iter, run->gap, run->cfg.tol);
+            break;
+        }
+        int keep_mask = run->cur.mask_refresh;
+        memset(&run->cur, 0, sizeof run->cur);
+        run->cur.mask_refresh = keep_mask;
+        rc = ops->step(run, state, &run->cur);
+        if (rc == EV_CANCELLED) continue; /* reported at the top of the loop */
+        if (rc != EV_OK) {
+            st = DS_STATUS_ERROR;
+            if (!run->reason[0])
+                snprintf(run->reason, sizeof run->reason,
+                         "the loading map does not exist at any trial point of iteration %d", run->iter + 1);
+            break;
+        }
+        run->iter++;
+        publish(run, &run->cur);
+    }
+    if (run->cur.inner_resid > 1e-8 && run->cfg.filter == DS_FILTER_FULL && st == DS_STATUS_CONVERGED) {
+        size_t l = strlen(run->reason);
+        snprintf(run->reason + l, sizeof run->reason - l,
+                 "; note: Bellman values not converged within %d passes (max |dV| %.2g): raise --inner-max",
+                 run->cfg.inner_max, run->cur.inner_resid);
+    }
+done:
+    if (state) ops->free(state);
+    free(es.tmask);
+    finish(run, st);
+    return st;
+}
+
+void ds_run_free(ds_run *run)
+{
+    if (!run) return;
+    ds_loader_free(run->ld);
+    for (int i = 0; i < TL_MAX_CHUNKS; i++) free(run->chunks[i]);
+    free(run->warm);
+    free(run->x);
+    free(run->fx);
+    free(run->r);
+    free(run->xt);
+    free(run->ft);
+    free(run->tcost);
+    free(run->snap_x);
+    free(run->snap_fx);
+    free(run->snap_cost);
+    free(run->res_flows);
+    free(run->res_costs);
+    pthread_mutex_destroy(&run->pause_mu);
+    pthread_cond_destroy(&run->pause_cv);
+    pthread_mutex_destroy(&run->snap_mu);
+    free(run);
+}

@@ -1,0 +1,83 @@
+/* run_int.h - the run object, as the outer solvers see it (engine-internal). */
+#ifndef DS_RUN_INT_H
+#define DS_RUN_INT_H
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "dillsue.h"
+
+#define RUN_MAX_MONITORS 8
+#define TL_CHUNK 4096
+#define TL_MAX_CHUNKS 4096
+
+/* Result of one loading-map evaluation inside a run. */
+enum { EV_OK = 0, EV_UNDEFINED = 1, EV_CANCELLED = 2, EV_ERROR = -1 };
+
+struct ds_run {
+    const ds_network *net;
+    ds_config cfg;
+    double *warm;
+    double mu, cbar;
+    ds_loader *ld;
+    int n;                   /* links */
+    /* the iterate */
+    double *x, *fx, *r;      /* x_l, f(x_l), f(x_l) - x_l */
+    double merit, gap;
+    int iter;                /* l */
+    double *xt, *ft;         /* trial point and its image (line searches) */
+    double *tcost;           /* scratch costs */
+    /* per-iteration accounting, filled by run_eval and the solvers */
+    ds_iter_record cur;
+    int evals, jvs;
+    /* control */
+    atomic_int status, cancel, paused;
+    pthread_mutex_t pause_mu;
+    pthread_cond_t pause_cv;
+    char reason[1024];
+    /* telemetry: chunks never move once allocated; count is published last */
+    ds_iter_record *chunks[TL_MAX_CHUNKS];
+    atomic_size_t count;
+    /* snapshot for the front end */
+    pthread_mutex_t snap_mu;
+    double *snap_x, *snap_fx, *snap_cost;
+    int snap_iter;
+    /* monitors */
+    ds_monitor_fn mon[RUN_MAX_MONITORS];
+    void *mon_ctx[RUN_MAX_MONITORS];
+    int n_mon;
+    double t_start, t_iter0;
+    /* results */
+    double *res_flows, *res_costs;
+};
+
+/* Evaluate f at x into fx and its merit ||fx - x||^2; accumulates phase times
+ * and the eval count into run->cur. */
+int run_eval(ds_run *run, const double *x, double *fx, double *merit);
+/* Accept (xt, ft, merit) as the new iterate. */
+void run_accept(ds_run *run, const double *xt, const double *ft, double merit);
+void run_message(ds_run *run, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int run_cancelled(const ds_run *run);
+double run_now(void);
+
+/* Outer solvers: step advances x_l to x_{l+1} (run->x/fx/merit updated) and
+ * fills the record's kind/step/halvings/solver fields. Returns an EV_ code. */
+typedef struct solver_ops {
+    const char *name;
+    int (*init)(ds_run *run, void **state);
+    int (*step)(ds_run *run, void *state, ds_iter_record *rec);
+    void (*reset)(ds_run *run, void *state); /* forget history (eDSP mask change) */
+    void (*free)(void *state);
+} solver_ops;
+
+extern const solver_ops solver_msa_ops, solver_sra_ops, solver_anderson_ops, solver_newton_ops;
+
+/* The safeguarded SRA step, shared by SRA, Anderson's fallback and Newton's
+ * warm start. */
+int solver_sra_step(ds_run *run, ds_iter_record *rec);
+/* The harmonic (MSA) step 1/(l+1), halved only where f does not exist. */
+int solver_msa_step(ds_run *run, ds_iter_record *rec);
+#endif

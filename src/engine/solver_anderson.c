@@ -1,0 +1,139 @@
+/* solver_anderson.c - safeguarded type-II Anderson mixing (Walker & Ni 2011).
+ *
+ * gamma = argmin ||r - dR gamma|| from Tikhonov-regularised normal equations
+ * (dR^T dR + lambda I) gamma = dR^T r, lambda = aa_reg * trace(dR^T dR) / k,
+ * solved by Cholesky (LAPACKE_dposv); candidate x + r - (dX + dR) gamma,
+ * projected onto x >= 0, accepted only if it lowers W, else the SRA step.
+ */
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_int.h"
+
+typedef struct aa_state {
+    int m, k, head;  /* window, columns held, next slot */
+    double *dX, *dR; /* n x m, column j at j*n */
+    double *xprev, *rprev;
+    int have_prev;
+} aa_state;
+
+static int aa_init(ds_run *run, void **state)
+{
+    aa_state *s = calloc(1, sizeof *s);
+    int n = run->n;
+    if (!s) return -1;
+    s->m = run->cfg.aa_window > 0 ? run->cfg.aa_window : 5;
+    if (s->m > 50) s->m = 50;
+    s->dX = malloc(sizeof(double) * (size_t)n * (size_t)s->m);
+    s->dR = malloc(sizeof(double) * (size_t)n * (size_t)s->m);
+    s->xprev = malloc(sizeof(double) * (size_t)(n + 1));
+    s->rprev = malloc(sizeof(double) * (size_t)(n + 1));
+    if (!s->dX || !s->dR || !s->xprev || !s->rprev) {
+        free(s->dX), free(s->dR), free(s->xprev), free(s->rprev), free(s);
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+static void aa_free(void *state)
+{
+    aa_state *s = state;
+    if (!s) return;
+    free(s->dX), free(s->dR), free(s->xprev), free(s->rprev), free(s);
+}
+
+static void aa_reset(ds_run *run, void *state)
+{
+    aa_state *s = state;
+    (void)run;
+    s->k = 0;
+    s->head = 0;
+    s->have_prev = 0;
+}
+
+/* Candidate into run->xt. Returns 0, or -1 if the normal equations failed. */
+static int aa_candidate(ds_run *run, aa_state *s, ds_iter_record *rec)
+{
+    int n = run->n, k = s->k;
+    double G[50 * 50], rhs[50], tr = 0;
+    memcpy(run->xt, run->x, sizeof(double) * (size_t)n);
+    cblas_daxpy(n, 1.0, run->r, 1, run->xt, 1);
+    rec->aa_used = k;
+    if (k == 0) return 0;
+    /* G = dR^T dR (k x k, column-major), rhs = dR^T r */
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, k, n, 1.0, s->dR, n, s->dR, n, 0.0, G, k);
+    cblas_dgemv(CblasColMajor, CblasTrans, n, k, 1.0, s->dR, n, run->r, 1, 0.0, rhs, 1);
+    for (int j = 0; j < k; j++) tr += G[j * k + j];
+    double lam = run->cfg.aa_reg * (tr > 0 ? tr / k : 1.0);
+    for (int j = 0; j < k; j++) G[j * k + j] += lam;
+    rec->aa_reg = lam;
+    if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'U', k, 1, G, k, rhs, k) != 0) return -1;
+    /* xt -= (dX + dR) gamma */
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, k, -1.0, s->dX, n, rhs, 1, 1.0, run->xt, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, k, -1.0, s->dR, n, rhs, 1, 1.0, run->xt, 1);
+    return 0;
+}
+
+static void aa_push(ds_run *run, aa_state *s)
+{
+    int n = run->n;
+    if (s->have_prev) {
+        /* keep columns in age order: shift when full (m is tiny) */
+        if (s->k == s->m) {
+            memmove(s->dX, s->dX + n, sizeof(double) * (size_t)n * (size_t)(s->m - 1));
+            memmove(s->dR, s->dR + n, sizeof(double) * (size_t)n * (size_t)(s->m - 1));
+            s->k--;
+        }
+        double *cx = s->dX + (size_t)s->k * n, *cr = s->dR + (size_t)s->k * n;
+        for (int i = 0; i < n; i++) {
+            cx[i] = run->x[i] - s->xprev[i];
+            cr[i] = run->r[i] - s->rprev[i];
+        }
+        s->k++;
+    }
+    memcpy(s->xprev, run->x, sizeof(double) * (size_t)n);
+    memcpy(s->rprev, run->r, sizeof(double) * (size_t)n);
+    s->have_prev = 1;
+}
+
+static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
+{
+    aa_state *s = state;
+    double W;
+    int rc;
+    if (!s->have_prev) aa_push(run, s);
+    if (aa_candidate(run, s, rec) != 0) {
+        rec->aa_restart = 1;
+        aa_reset(run, s);
+        aa_push(run, s);
+        rc = solver_sra_step(run, rec);
+        if (rc == EV_OK) rec->kind = DS_STEP_ANDERSON_REJ;
+        if (rc == EV_OK) aa_push(run, s);
+        return rc;
+    }
+    for (int i = 0; i < run->n; i++)
+        if (run->xt[i] < 0) run->xt[i] = 0;
+    rc = run_eval(run, run->xt, run->ft, &W);
+    if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
+    if (rc == EV_OK && W < run->merit) {
+        rec->kind = DS_STEP_ANDERSON_OK;
+        rec->step = 1;
+        run_accept(run, run->xt, run->ft, W);
+    } else {
+        int h_aa = rec->aa_used;
+        double reg = rec->aa_reg;
+        rc = solver_sra_step(run, rec);
+        if (rc != EV_OK) return rc;
+        rec->aa_used = h_aa;
+        rec->aa_reg = reg;
+        rec->kind = DS_STEP_ANDERSON_REJ;
+    }
+    aa_push(run, s);
+    return EV_OK;
+}
+
+const solver_ops solver_anderson_ops = {"anderson", aa_init, aa_step, aa_reset, aa_free};

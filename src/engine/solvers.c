@@ -1,0 +1,81 @@
+/* solvers.c - MSA and self-regulating averaging (SRA), paper section 2.2.2.
+ * Both use the direction r = f(x) - x; they differ in the step length. */
+#include <math.h>
+#include <string.h>
+
+#include "run_int.h"
+
+/* x + a r into run->xt */
+static void trial_point(ds_run *run, double a)
+{
+    for (int i = 0; i < run->n; i++) run->xt[i] = run->x[i] + a * run->r[i];
+}
+
+/* Harmonic step 1/(l+1). Halved only where f(x) does not exist at the trial
+ * point (full graph near the spectral-radius boundary). */
+int solver_msa_step(ds_run *run, ds_iter_record *rec)
+{
+    double a = 1.0 / (double)(run->iter + 1), W;
+    for (int h = 0; h <= 30; h++, a *= 0.5) {
+        trial_point(run, a);
+        int rc = run_eval(run, run->xt, run->ft, &W);
+        if (rc == EV_UNDEFINED) continue;
+        if (rc != EV_OK) return rc;
+        rec->kind = DS_STEP_MSA;
+        rec->step = a;
+        rec->halvings = h;
+        run_accept(run, run->xt, run->ft, W);
+        return EV_OK;
+    }
+    return EV_UNDEFINED;
+}
+
+/* Step 1 halved while W(x + a r) >= W(x), at most 8 halvings, else the
+ * harmonic step 1/l (Liu et al. 2009). A trial where f does not exist counts
+ * as a failed trial. */
+int solver_sra_step(ds_run *run, ds_iter_record *rec)
+{
+    double a = 1.0, W;
+    for (int h = 0; h <= 8; h++, a *= 0.5) {
+        trial_point(run, a);
+        int rc = run_eval(run, run->xt, run->ft, &W);
+        if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
+        if (rc == EV_OK && W < run->merit) {
+            rec->kind = DS_STEP_SRA;
+            rec->step = a;
+            rec->halvings = h;
+            run_accept(run, run->xt, run->ft, W);
+            return EV_OK;
+        }
+    }
+    int rc = solver_msa_step(run, rec);
+    /* the harmonic fallback is 1/l with l >= 1 the iteration being formed */
+    if (rc == EV_OK) {
+        rec->kind = DS_STEP_SRA_HARMONIC;
+        rec->halvings = 8;
+    }
+    return rc;
+}
+
+static int noop_init(ds_run *run, void **state)
+{
+    (void)run;
+    *state = NULL;
+    return 0;
+}
+static void noop_free(void *state) { (void)state; }
+
+static int msa_step(ds_run *run, void *state, ds_iter_record *rec)
+{
+    (void)state;
+    return solver_msa_step(run, rec);
+}
+
+static int sra_step(ds_run *run, void *state, ds_iter_record *rec)
+{
+    (void)state;
+    return solver_sra_step(run, rec);
+}
+
+const solver_ops solver_msa_ops = {"msa", noop_init, msa_step, NULL, noop_free};
+const solver_ops solver_sra_ops = {"sra", noop_init, sra_step, NULL, noop_free};

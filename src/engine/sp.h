@@ -1,0 +1,33 @@
+/* sp.h - shortest paths to a destination (engine-internal). */
+#ifndef DS_SP_H
+#define DS_SP_H
+#include "dillsue.h"
+
+/* Reusable heap workspace for one thread. */
+typedef struct sp_work {
+    int n;
+    int *heap; /* node ids */
+    int *pos;  /* position in heap or -1 */
+} sp_work;
+
+int sp_work_init(sp_work *w, int n);
+void sp_work_free(sp_work *w);
+
+/* Reverse Dijkstra from dest with lexicographic key (dist, hops): a route never
+ * passes through a centroid other than dest. Fills dist (+INF unreachable),
+ * hops (-1 unreachable; may be NULL) and order (settled nodes, dest first, in
+ * increasing key; may be NULL). Returns the number of settled nodes. */
+int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops,
+                   int *order, sp_work *w);
+
+/* Reverse BFS by link count with the same centroid rule; order = BFS order. */
+int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue);
+
+/* A link (u,v) may be used on the way to dest: u is not dest and v may be
+ * entered (v is dest or not a centroid). */
+static inline int sp_link_usable(const ds_network *net, int e, int dest)
+{
+    int u = net->tail[e], v = net->head[e];
+    return u != dest && (v == dest || !ds_node_is_centroid(net, v));
+}
+#endif
