@@ -128,8 +128,14 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
         const ds_iter_record *r = ev->rec;
         char det[160];
         step_details(r, det, sizeof det);
-        fprintf(stderr, "iter %6d  gap_rel %.3e  %-13s %-34s inner %d (%.0e)  %8.3f s\n", r->iter, r->gap_rel,
-                ds_step_name(r->kind), det, r->inner_passes, r->inner_resid, r->t_run);
+        char inner[48];
+        /* The residual only says something when the Bellman passes iterate (full graph). */
+        if (r->inner_passes > 1 || r->inner_resid > 0)
+            snprintf(inner, sizeof inner, "inner %d (%.0e)", r->inner_passes, r->inner_resid);
+        else
+            snprintf(inner, sizeof inner, "inner %d", r->inner_passes);
+        fprintf(stderr, "iter %6d  gap_rel %.3e  %-13s %-34s %-17s %8.3f s\n", r->iter, r->gap_rel,
+                ds_step_name(r->kind), det, inner, r->t_run);
     } else if (ev->kind == DS_EVENT_MESSAGE && ev->message) {
         fprintf(stderr, "dillsue: %s\n", ev->message);
     }
@@ -321,9 +327,9 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
 {
     char reason[512];
     ds_run_reason(run, reason, sizeof reason);
-    printf("%s: %s | iterations %d | gap_rel %.6e | time %.3f s | mu %.6g | cbar %.6g\n", ds_status_name(st),
-           reason[0] ? reason : "-", last ? last->iter : 0, last ? last->gap_rel : NAN, secs, ds_run_mu(run),
-           ds_run_cbar(run));
+    printf("%s | iterations %d | gap_rel %.6e | time %.3f s | mu %.6g | cbar %.6g | %s\n", ds_status_name(st),
+           last ? last->iter : 0, last ? last->gap_rel : NAN, secs, ds_run_mu(run), ds_run_cbar(run),
+           reason[0] ? reason : "-");
     fflush(stdout);
 }
 
@@ -422,10 +428,10 @@ int cmd_solve(int argc, char **argv)
     }
     if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0) io_failed = cli_input_error(&err);
     if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
-        fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s hold the last iterate\n",
+        fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s %s the last iterate\n",
                 ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",
                 o.out && o.hist ? " and " : "", o.hist ? o.hist : "",
-                o.hist ? " (final_status column)" : "");
+                o.hist ? " (final_status column)" : "", o.out && o.hist ? "hold" : "holds");
 
     print_summary(run, st, last, secs);
     free(recs);

@@ -1,0 +1,196 @@
+#!/bin/sh
+# t_cli.sh - the dillsue command line end to end: help texts that are true,
+# usage and input errors (exit 2), solve on Sioux Falls with flow and history
+# CSV outputs, warm start, max-iterations (exit 1, results still written),
+# cancel by signal (exit 4), info and compare.
+BUILD=${BUILD:-build}
+D=$BUILD/dillsue
+TNTP=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
+SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+tmp=$(mktemp -d /tmp/t_cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+if [ ! -x "$D" ]; then
+    fail cli_binary "$D not built"
+    exit 0
+fi
+
+# run NAME: runs the rest of the command line, leaving $rc, $tmp/out, $tmp/err.
+run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+
+# ------------------------------------------------------------ help and version
+run "$D" --version
+if [ $rc -eq 0 ] && grep -q '^dillsue [0-9]' "$tmp/out"; then pass cli_version
+else fail cli_version "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+
+run "$D" --help
+ok=1
+for c in tui solve ue info compare help --version; do grep -q -- "$c" "$tmp/out" || ok=0; done
+if [ $rc -eq 0 ] && [ $ok -eq 1 ]; then pass cli_help_top; else fail cli_help_top "rc $rc or a command missing"; fi
+
+# Every option of DESIGN.md 3 must be in the help; every option the help
+# names must be accepted by the parser (a flag followed by a bogus option
+# fails on the bogus one; an option with an argument, given none, says so).
+opts_solve="--net --trips --tau --mu --filter --solver --tol --max-iter --threads --backend --cap
+ --warm --toll-factor --distance-factor --inner-max --scenario --seed --out --history --quiet --help"
+opts_info="--net --trips --cap --scenario --seed --help"
+opts_compare="--net --flow-dependent-only --min-ref --help"
+opts_ue="--net --gap --out --help"
+flags="--quiet --flow-dependent-only"
+for cmd in solve info compare ue; do
+    eval "want=\$opts_$cmd"
+    run "$D" "$cmd" --help
+    cp "$tmp/out" "$tmp/help"
+    hrc=$rc
+    missing=""
+    for o in $want; do grep -q -- "$o\b" "$tmp/help" || missing="$missing $o"; done
+    run "$D" help "$cmd"
+    if [ $hrc -ne 0 ] || [ $rc -ne 0 ]; then fail "cli_help_$cmd" "exit $hrc / $rc"
+    elif [ -n "$missing" ]; then fail "cli_help_$cmd" "help does not mention:$missing"
+    elif ! cmp -s "$tmp/out" "$tmp/help"; then fail "cli_help_$cmd" "'help $cmd' differs from '$cmd --help'"
+    else pass "cli_help_$cmd"; fi
+    [ "$cmd" = ue ] && continue # its parser belongs to cmd_ue.c; only the documented options are checked
+    bad=""
+    for o in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help" | sort -u); do
+        [ "$o" = --help ] && continue
+        case " $flags " in
+        *" $o "*)
+            run "$D" "$cmd" "$o" --zz-bogus
+            grep -q "'--zz-bogus'" "$tmp/err" || bad="$bad $o" ;;
+        *)
+            run "$D" "$cmd" "$o"
+            { [ $rc -eq 2 ] && grep -q "needs an argument" "$tmp/err"; } || bad="$bad $o" ;;
+        esac
+    done
+    if [ -n "$bad" ]; then fail "cli_help_true_$cmd" "named in help but not accepted:$bad"
+    else pass "cli_help_true_$cmd"; fi
+done
+
+# ------------------------------------------------------------ usage errors
+usage_case() { # name expected-rc command...
+    name=$1; want=$2; shift 2
+    run "$@"
+    if [ $rc -ne "$want" ]; then fail "$name" "exit $rc, want $want ($(head -c 300 "$tmp/err"))"
+    elif [ "$want" -eq 2 ] && ! [ -s "$tmp/err" ]; then fail "$name" "no message on stderr"
+    else pass "$name"; fi
+}
+usage_case cli_bad_option 2 "$D" solve --bogus
+grep -q -- "--help" "$tmp/err" || fail cli_bad_option_hint "no hint to --help: $(cat "$tmp/err")"
+[ "$(grep -c . "$tmp/err")" -le 2 ] || fail cli_bad_option_short "more than message + hint"
+usage_case cli_bad_command 2 "$D" frobnicate
+usage_case cli_bad_number 2 "$D" solve --tau abc
+usage_case cli_bad_filter 2 "$D" solve --filter nosuch
+usage_case cli_tau_and_mu 2 "$D" solve --tau 1 --mu 1
+usage_case cli_stray_arg 2 "$D" solve extra
+usage_case cli_compare_one_file 2 "$D" compare only.csv
+usage_case cli_compare_dep_needs_net 2 "$D" compare a.csv b.csv --flow-dependent-only
+usage_case cli_missing_net 2 "$D" solve --net "$tmp/nonexistent_net.tntp"
+grep -q "^dillsue: $tmp/nonexistent_net.tntp" "$tmp/err" || fail cli_missing_net_msg "$(cat "$tmp/err")"
+usage_case cli_missing_warm 2 "$D" solve --warm "$tmp/nonexistent.csv"
+grep -q "nonexistent.csv" "$tmp/err" || fail cli_missing_warm_msg "$(cat "$tmp/err")"
+usage_case cli_unwritable_out 2 "$D" solve --out /nonexistent-dir/x.csv
+usage_case cli_info_default 0 "$D" info
+grep -q "^GPU: none" "$tmp/out" || fail cli_info_gpu "no GPU line: $(cat "$tmp/out")"
+
+# ------------------------------------------------------------ Sioux Falls
+if [ ! -r "$SF" ]; then
+    skip cli_sioux_falls "$SF not found (set DILLSUE_TNTP_DIR)"
+    exit 0
+fi
+nlinks=$(sed -n 's/.*<NUMBER OF LINKS>[[:space:]]*\([0-9]*\).*/\1/p' "$SF")
+nnodes=$(sed -n 's/.*<NUMBER OF NODES>[[:space:]]*\([0-9]*\).*/\1/p' "$SF")
+S="$D solve --net $SF --tau 10 --filter dsp --solver sra"
+
+# csv_ok FILE: exact header, $nlinks data rows, 4 numeric fields each.
+csv_ok() {
+    [ "$(head -n 1 "$1")" = "init_node,term_node,flow,cost" ] || { echo "header: $(head -n 1 "$1")"; return 1; }
+    awk -F, -v n="$nlinks" '
+        NR > 1 { rows++
+                 if (NF != 4) { print "line " NR ": " NF " fields"; bad = 1; exit }
+                 for (i = 1; i <= 4; i++) if ($i !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) {
+                     print "line " NR ": field " i " = " $i; bad = 1; exit } }
+        END { if (bad) exit 1; if (rows != n) { print rows " data rows, want " n; exit 1 } }' "$1"
+}
+# hist_ok FILE STATUS: header + one row per iteration 0..N in order, the last
+# row's final_status = STATUS. Prints N.
+hist_ok() {
+    awk -F, -v st="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "iter") ci = i; if ($i == "final_status") cs = i }
+                  if (!ci || !cs) { print "no iter/final_status column"; exit 1 } next }
+        { if ($ci != NR - 2) { print "line " NR ": iter " $ci ", want " NR - 2; bad = 1; exit }
+          last = $cs; n = $ci }
+        END { if (bad) exit 1; if (last != st) { print "final_status \"" last "\", want " st; exit 1 }
+              print n }' "$1"
+}
+
+run $S --out "$tmp/a.csv" --history "$tmp/h.csv"
+if [ $rc -ne 0 ]; then fail cli_solve_sf "exit $rc: $(tail -n 3 "$tmp/err")"
+elif ! msg=$(csv_ok "$tmp/a.csv"); then fail cli_solve_sf "flows CSV: $msg"
+elif ! n=$(hist_ok "$tmp/h.csv" converged); then fail cli_solve_sf "history: $n"
+else
+    pass cli_solve_sf
+    # One progress line per history row (iteration 0 included), and a summary on stdout.
+    np=$(grep -c '^iter ' "$tmp/err")
+    if [ "$np" -eq $((n + 1)) ]; then pass cli_progress_lines
+    else fail cli_progress_lines "$np progress lines, history has $((n + 1)) rows"; fi
+    if grep -q '^converged' "$tmp/out" && grep -q 'cbar' "$tmp/out"; then pass cli_summary
+    else fail cli_summary "stdout: $(cat "$tmp/out")"; fi
+fi
+
+run $S --quiet --out "$tmp/q.csv"
+if [ $rc -eq 0 ] && ! grep -q '^iter ' "$tmp/err" && cmp -s "$tmp/a.csv" "$tmp/q.csv"; then pass cli_quiet
+else fail cli_quiet "rc $rc, progress lines or different flows"; fi
+
+run $S --quiet --warm "$tmp/a.csv" --out "$tmp/w.csv" --history "$tmp/hw.csv"
+if [ $rc -ne 0 ]; then fail cli_warm_start "exit $rc: $(tail -n 3 "$tmp/err")"
+elif ! n=$(hist_ok "$tmp/hw.csv" converged); then fail cli_warm_start "history: $n"
+elif [ "$n" -gt 1 ]; then fail cli_warm_start "took $n iterations from a converged start, want at most 1"
+else pass cli_warm_start; fi
+
+run "$D" compare "$tmp/a.csv" "$tmp/a.csv"
+if [ $rc -eq 0 ] && grep -q '^MAPE: *0 %' "$tmp/out" && grep -q '^R^2: *1$' "$tmp/out" &&
+    grep -q '^max abs diff: *0$' "$tmp/out" && grep -q "^links: *$nlinks of $nlinks" "$tmp/out"; then
+    pass cli_compare_self
+else fail cli_compare_self "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+
+run "$D" compare "$tmp/a.csv" "$tmp/w.csv" --net "$SF" --flow-dependent-only
+ndep=$(awk '/^~/ { next } NF >= 6 && $1 ~ /^[0-9]+$/ && $6 + 0 > 0 && $7 + 0 > 0 { n++ } END { print n + 0 }' "$SF")
+if [ $rc -eq 0 ] && grep -q "^links: *$ndep of $nlinks (flow-dependent only)" "$tmp/out"; then pass cli_compare_dep
+else fail cli_compare_dep "rc $rc, want $ndep links: $(cat "$tmp/out" "$tmp/err")"; fi
+
+# A flow file of another network is refused with file and line.
+awk -F, 'NR == 3 { $1 = $1 + 1 } { print }' OFS=, "$tmp/a.csv" >"$tmp/bad.csv"
+run $S --quiet --warm "$tmp/bad.csv"
+if [ $rc -eq 2 ] && grep -q "bad.csv:3:" "$tmp/err"; then pass cli_warm_mismatch
+else fail cli_warm_mismatch "rc $rc: $(cat "$tmp/err")"; fi
+
+run $S --quiet --max-iter 2 --out "$tmp/m.csv" --history "$tmp/mh.csv"
+if [ $rc -ne 1 ]; then fail cli_max_iter "exit $rc, want 1: $(tail -n 3 "$tmp/err")"
+elif ! msg=$(csv_ok "$tmp/m.csv"); then fail cli_max_iter "flows CSV: $msg"
+elif ! n=$(hist_ok "$tmp/mh.csv" max-iterations); then fail cli_max_iter "history: $n"
+elif ! grep -q "NOT CONVERGED" "$tmp/err"; then fail cli_max_iter "no warning on stderr"
+else pass cli_max_iter; fi
+
+run "$D" info --net "$SF"
+if [ $rc -eq 0 ] && grep -q "^nodes: *$nnodes$" "$tmp/out" && grep -q "^links: *$nlinks$" "$tmp/out" &&
+    grep -q '^cbar: *[0-9]' "$tmp/out" && grep -q '^GPU: none (built without CUDA)' "$tmp/out"; then
+    pass cli_info_sf
+else fail cli_info_sf "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+
+# SIGTERM stops the run after the current iteration; outputs written, exit 4.
+$S --quiet --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/c.csv" --history "$tmp/ch.csv" \
+    >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ $rc -ne 4 ]; then fail cli_cancel "exit $rc, want 4: $(tail -n 3 "$tmp/err")"
+elif ! msg=$(csv_ok "$tmp/c.csv"); then fail cli_cancel "flows CSV: $msg"
+elif ! n=$(hist_ok "$tmp/ch.csv" cancelled); then fail cli_cancel "history: $n"
+else pass cli_cancel; fi
+exit 0
