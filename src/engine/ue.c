@@ -13,14 +13,12 @@
  * chunk order, so the thread count never changes a bit of the result.
  */
 #include "ds_ue.h"
+#include "pool.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 /* Upper bound on the number of origin chunks: more would only cost memory
  * (one n_links buffer each) once every thread has a few chunks to balance. */
@@ -112,6 +110,7 @@ typedef struct {
     int *pos;        /* node's index in heap, -1 if never reached, -2 settled */
     int *order;      /* nodes in the order settled */
     double *nf;      /* demand still to be pushed up the tree */
+    unsigned char *is_target; /* destinations of the current origin */
 } sp_work;
 
 typedef struct {
@@ -131,9 +130,7 @@ typedef struct {
     double *csr_t;
     int n_threads;
     sp_work *ws;      /* [n_threads] */
-    /* per call */
-    const double *t;
-    atomic_int next;
+    ds_pool *pool;
 } aon_ctx;
 
 static void heap_up(heap_item *heap, int *pos, int i)
@@ -214,8 +211,11 @@ static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned 
     return m;
 }
 
-static void load_chunk(aon_ctx *a, int c, sp_work *w, unsigned char *is_target)
+static void load_chunk(void *ctx, int worker, int c)
 {
+    aon_ctx *a = ctx;
+    sp_work *w = &a->ws[worker];
+    unsigned char *is_target = w->is_target;
     const ds_network *net = a->net;
     double *y = a->cy + (size_t)c * (size_t)net->n_links;
     double sp = 0.0;
@@ -259,59 +259,13 @@ static void load_chunk(aon_ctx *a, int c, sp_work *w, unsigned char *is_target)
     a->cbad[c] = bad;
 }
 
-typedef struct {
-    aon_ctx *a;
-    int tid;
-} aon_arg;
-
-static void *aon_worker(void *p)
-{
-    aon_arg *arg = p;
-    aon_ctx *a = arg->a;
-    sp_work *w = &a->ws[arg->tid];
-    unsigned char *is_target = calloc((size_t)a->net->n_nodes, 1);
-    if (!is_target) return (void *)1;
-    for (;;) {
-        int c = atomic_fetch_add(&a->next, 1);
-        if (c >= a->n_chunks) break;
-        load_chunk(a, c, w, is_target);
-    }
-    free(is_target);
-    return NULL;
-}
-
-/* y = all-or-nothing loading at costs t; *sptt = sum q * SP. Returns 0, -1
- * on no memory / thread failure, or 1 + index into o_* of an OD pair with
- * no path. */
+/* y = all-or-nothing loading at costs t; *sptt = sum q * SP. Returns 0, or
+ * 1 + index into o_* of an OD pair with no path. */
 static int aon_load(aon_ctx *a, const double *t, double *y, double *sptt)
 {
-    int n_links = a->net->n_links, rc = 0;
-    a->t = t;
+    int n_links = a->net->n_links;
     for (int k = 0; k < n_links; k++) a->csr_t[k] = t[a->csr_link[k]];
-    atomic_store(&a->next, 0);
-    if (a->n_threads <= 1) {
-        aon_arg arg = { a, 0 };
-        if (aon_worker(&arg)) return -1;
-    } else {
-        pthread_t th[UE_MAX_CHUNKS];
-        aon_arg args[UE_MAX_CHUNKS];
-        int started = 0;
-        for (int i = 1; i < a->n_threads; i++) {
-            args[i].a = a;
-            args[i].tid = i;
-            if (pthread_create(&th[i], NULL, aon_worker, &args[i]) != 0) break;
-            started = i;
-        }
-        args[0].a = a;
-        args[0].tid = 0;
-        if (aon_worker(&args[0])) rc = -1;
-        for (int i = 1; i <= started; i++) {
-            void *r = NULL;
-            pthread_join(th[i], &r);
-            if (r) rc = -1;
-        }
-        if (rc) return rc;
-    }
+    ds_pool_run(a->pool, a->n_chunks, load_chunk, a);
     double sp = 0.0;
     memset(y, 0, sizeof(double) * (size_t)n_links);
     for (int c = 0; c < a->n_chunks; c++) {
@@ -334,7 +288,9 @@ static void aon_free(aon_ctx *a)
             free(a->ws[i].pos);
             free(a->ws[i].order);
             free(a->ws[i].nf);
+            free(a->ws[i].is_target);
         }
+    if (a->pool) ds_pool_free(a->pool);
     free(a->ws);
     free(a->orig);
     free(a->o_start);
@@ -416,8 +372,12 @@ static int aon_init(aon_ctx *a, const ds_network *net, int threads)
         w->pos = malloc(sizeof(int) * (size_t)n);
         w->order = malloc(sizeof(int) * (size_t)n);
         w->nf = calloc((size_t)n, sizeof(double));
-        if (!w->dist || !w->pred || !w->heap || !w->pos || !w->order || !w->nf) return -1;
+        w->is_target = calloc((size_t)n, 1);
+        if (!w->dist || !w->pred || !w->heap || !w->pos || !w->order || !w->nf || !w->is_target)
+            return -1;
     }
+    a->pool = ds_pool_create(threads);
+    if (!a->pool) return -1;
     return 0;
 }
 
@@ -524,10 +484,7 @@ int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
             return DS_UE_ERROR;
         }
     int threads = cfg->threads;
-    if (threads <= 0) {
-        long nc = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = nc > 0 ? (int)nc : 1;
-    }
+    if (threads <= 0) threads = ds_ncores();
     if (threads > UE_MAX_CHUNKS) threads = UE_MAX_CHUNKS;
 
     int n = net->n_links, rc = DS_UE_ERROR;
@@ -647,9 +604,7 @@ int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
     goto done;
 
 aon_failed:
-    if (ar < 0) ds_error_set(err, "", 0, "out of memory or threads for the UE loading");
-    else fail_od(net, &A, ar - 1, err);
-    rc = DS_UE_ERROR;
+    fail_od(net, &A, ar - 1, err);
     goto out;
 
 done:
