@@ -1,0 +1,72 @@
+/* draw.c - clipped text, boxes and number formats shared by the panels. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "tui.h"
+
+void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    int room;
+    if (row < 0 || row >= r.h || col < 0 || col >= r.w) return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    room = r.w - col;
+    attron(attr);
+    mvaddnstr(r.y + row, r.x + col, buf, room);
+    attroff(attr);
+}
+
+void draw_fill(tui_rect r, attr_t attr)
+{
+    attron(attr);
+    for (int i = 0; i < r.h; i++) mvhline(r.y + i, r.x, ' ', r.w);
+    attroff(attr);
+}
+
+tui_rect draw_inner(tui_rect r)
+{
+    tui_rect in = {r.y + 1, r.x + 1, r.h - 2, r.w - 2};
+    if (in.h < 0) in.h = 0;
+    if (in.w < 0) in.w = 0;
+    return in;
+}
+
+void draw_box(const tui_app *app, tui_rect r, const char *title)
+{
+    if (r.w < 2 || r.h < 2) return;
+    attr_t a = term_attr(app, ROLE_DIM);
+    attron(a);
+    mvhline(r.y, r.x + 1, ACS_HLINE, r.w - 2);
+    mvhline(r.y + r.h - 1, r.x + 1, ACS_HLINE, r.w - 2);
+    mvvline(r.y + 1, r.x, ACS_VLINE, r.h - 2);
+    mvvline(r.y + 1, r.x + r.w - 1, ACS_VLINE, r.h - 2);
+    mvaddch(r.y, r.x, ACS_ULCORNER);
+    mvaddch(r.y, r.x + r.w - 1, ACS_URCORNER);
+    mvaddch(r.y + r.h - 1, r.x, ACS_LLCORNER);
+    mvaddch(r.y + r.h - 1, r.x + r.w - 1, ACS_LRCORNER);
+    attroff(a);
+    if (title) {
+        tui_rect top = {r.y, r.x + 2, 1, r.w - 4};
+        draw_text(top, 0, 0, term_attr(app, ROLE_TITLE), " %s ", title);
+    }
+}
+
+void fmt_gap(double v, char *buf, size_t n)
+{
+    if (isnan(v)) snprintf(buf, n, "nan");
+    else if (isinf(v)) snprintf(buf, n, v > 0 ? "inf" : "-inf");
+    else snprintf(buf, n, "%.2e", v);
+}
+
+void fmt_secs(double s, char *buf, size_t n)
+{
+    if (!(s >= 0)) snprintf(buf, n, "-");
+    else if (s < 1e-3) snprintf(buf, n, "%.0f us", s * 1e6);
+    else if (s < 1) snprintf(buf, n, "%.1f ms", s * 1e3);
+    else if (s < 600) snprintf(buf, n, "%.2f s", s);
+    else snprintf(buf, n, "%.0f min", s / 60);
+}

@@ -1,0 +1,50 @@
+/* panel_header.c - network, run configuration and run status (two lines). */
+#include <math.h>
+#include <unistd.h>
+
+#include "tui.h"
+
+static int any_gpu(const tui_app *app)
+{
+    for (int i = 0; i < app->s.n_runs; i++) {
+        const tui_run *r = app->s.runs[i];
+        if (r->n && r->rec[r->n - 1].backend == DS_BACKEND_CUDA) return 1;
+    }
+    return 0;
+}
+
+static const char *run_state(const tui_run *r)
+{
+    if (r->joined) return ds_status_name(r->status);
+    return ds_run_is_paused(r->run) ? "paused" : "running";
+}
+
+void panel_header_draw(tui_app *app, tui_rect r)
+{
+    const ds_network *net = app->s.net;
+    tui_run *run = app_focus_run(app);
+    const ds_config *c = run ? &run->cfg : &app->s.next;
+    int threads = c->threads > 0 ? c->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    char gap[32], el[32];
+
+    draw_fill(r, A_NORMAL);
+    draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue %s", DS_VERSION);
+    if (net)
+        draw_text(r, 0, 14, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s %d thr | GPU: %s",
+                  net->name, net->n_nodes, net->n_links, net->n_zones, net->n_od,
+                  ds_backend_name(c->backend), threads, any_gpu(app) ? "cuda" : "none");
+    if (!run) {
+        draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press r to start",
+                  app->s.next.tau, ds_filter_name(app->s.next.filter), ds_solver_name(app->s.next.solver));
+        return;
+    }
+    double el_s = (run->joined ? run->t_end : session_now()) - run->t_start;
+    const ds_iter_record *last = run->n ? &run->rec[run->n - 1] : NULL;
+    fmt_gap(last ? last->gap_rel : NAN, gap, sizeof gap);
+    fmt_secs(el_s, el, sizeof el);
+    tui_role role = run->joined && run->status != DS_STATUS_CONVERGED ? ROLE_WARN : ROLE_LABEL;
+    draw_text(r, 1, 0, term_attr(app, role), "#%d %s", run->id, run_state(run));
+    draw_text(r, 1, 16, A_NORMAL, "| tau %g mu %.4g | %s | %s | iter %d gap %s | %s", run->cfg.tau,
+              run->mu, ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver),
+              last ? last->iter : 0, gap, el);
+}

@@ -1,0 +1,105 @@
+/* panel_links.c - stall diagnosis: the links where the fixed point is most
+ * violated now (largest |x - f(x)| in the latest published snapshot) with
+ * their v/c and cost, and a stall warning with a hint. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tui.h"
+
+#define SNAP_EVERY 0.5 /* seconds: the snapshot copies 3 n_links doubles */
+
+int panel_links_stalled(const tui_run *r)
+{
+    if (r->n <= TUI_STALL_K) return -1;
+    double now = r->gap[r->n - 1], then = r->gap[r->n - 1 - TUI_STALL_K];
+    if (!(isfinite(now) && isfinite(then))) return 1;
+    return now > 0.5 * then;
+}
+
+static const char *hint(const tui_run *r)
+{
+    switch (r->cfg.solver) {
+    case DS_SOLVER_MSA: return "hint: MSA is slow; try sra or anderson (m)";
+    case DS_SOLVER_SRA: return "hint: try newton or anderson (m)";
+    case DS_SOLVER_ANDERSON: return "hint: try newton (m) or lower tau (t)";
+    default: return r->cfg.filter == DS_FILTER_FULL ? "hint: lower tau (t) or the dsp filter (f)"
+                                                    : "hint: lower tau (t), warm start (w)";
+    }
+}
+
+static void snapshot(tui_app *app, tui_run *run)
+{
+    int n = run->net->n_links;
+    double now = session_now();
+    int iter_now = run->n ? run->rec[run->n - 1].iter : -1;
+    if (run->id == app->snap_run_id && (iter_now == app->snap_iter || now - app->snap_time < SNAP_EVERY)) return;
+    if (n != app->snap_n) {
+        free(app->snap_x); free(app->snap_fx); free(app->snap_cost);
+        app->snap_x = malloc(n * sizeof(double));
+        app->snap_fx = malloc(n * sizeof(double));
+        app->snap_cost = malloc(n * sizeof(double));
+        app->snap_n = (app->snap_x && app->snap_fx && app->snap_cost) ? n : 0;
+        if (!app->snap_n) return;
+    }
+    app->snap_iter = ds_run_snapshot(run->run, app->snap_x, app->snap_fx, app->snap_cost);
+    app->snap_run_id = run->id;
+    app->snap_time = now;
+}
+
+void panel_links_done(tui_app *app)
+{
+    free(app->snap_x); free(app->snap_fx); free(app->snap_cost);
+    app->snap_x = app->snap_fx = app->snap_cost = NULL;
+    app->snap_n = 0;
+}
+
+void panel_links_draw(tui_app *app, tui_rect r)
+{
+    tui_rect in = draw_inner(r);
+    tui_run *run = app_focus_run(app);
+    int y = 0, top[64], ntop = 0;
+    char title[48];
+    snprintf(title, sizeof title, run ? "links |x-f(x)| #%d" : "links (no run)", run ? run->id : 0);
+    draw_box(app, r, title);
+    if (!run) return;
+    int st = panel_links_stalled(run);
+    if (run->joined && run->status == DS_STATUS_CONVERGED) st = 0;
+    if (st == 1) {
+        draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "! stall: gap not halved in %d it", TUI_STALL_K);
+        draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "%s", hint(run));
+    } else {
+        draw_text(in, y++, 0, A_DIM, st < 0 ? "stall test after %d iterations" : "no stall (gap halved in %d it)",
+                  TUI_STALL_K);
+    }
+    snapshot(app, run);
+    if (app->snap_run_id != run->id || app->snap_iter < 0 || app->snap_n != run->net->n_links) {
+        draw_text(in, y, 0, A_DIM, "no iterate published yet");
+        return;
+    }
+    const ds_network *net = run->net;
+    int want = in.h - y - 1;
+    if (want > 64) want = 64;
+    /* partial selection: keep the `want` largest residuals, sorted */
+    for (int e = 0; e < net->n_links && want > 0; e++) {
+        double d = fabs(app->snap_x[e] - app->snap_fx[e]);
+        if (!(d == d)) d = INFINITY;
+        int k = ntop < want ? ntop++ : want;
+        if (k == want) {
+            double dl = fabs(app->snap_x[top[want - 1]] - app->snap_fx[top[want - 1]]);
+            if (!(d > dl)) continue;
+            k = want - 1;
+        }
+        while (k > 0 && d > fabs(app->snap_x[top[k - 1]] - app->snap_fx[top[k - 1]])) { top[k] = top[k - 1]; k--; }
+        top[k] = e;
+    }
+    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s %9s %9s %5s %8s", "link", "|x-f(x)|", "x", "v/c",
+              "cost");
+    for (int i = 0; i < ntop && y < in.h; i++, y++) {
+        int e = top[i];
+        double x = app->snap_x[e];
+        char lk[24];
+        snprintf(lk, sizeof lk, "%d-%d", net->tail[e] + 1, net->head[e] + 1);
+        draw_text(in, y, 0, A_NORMAL, "%-9s %9.3g %9.4g %5.2f %8.4g", lk, fabs(x - app->snap_fx[e]), x,
+                  net->capacity[e] > 0 ? x / net->capacity[e] : 0.0, app->snap_cost[e]);
+    }
+}

@@ -1,0 +1,130 @@
+/* tui.h - shared state of the ncurses front end (UI thread only).
+ *
+ * Module map: session.c (engine threads, run list), layout.c and plot.c
+ * (pure, tested without a terminal), keys.c (the one key table), actions.c
+ * (what keys do, dialogs, export), term.c (terminal, signals, colour roles),
+ * draw.c (clipped text and boxes), panel_*.c (one file per panel), tui_main.c
+ * (options and the frame loop). */
+#ifndef TUI_H
+#define TUI_H
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <curses.h>
+#include <signal.h>
+
+#include "layout.h"
+#include "plot.h"
+#include "session.h"
+
+/* Colour roles: each maps to a colour pair, or to bold/reverse/dim when
+ * colour is off (NO_COLOR, --no-color or a terminal without colours). */
+typedef enum {
+    ROLE_NORMAL = 0, ROLE_TITLE, ROLE_LABEL, ROLE_CURVE, ROLE_CURVE_OLD, ROLE_CURVE_OLD2,
+    ROLE_CURVE_OLD3, ROLE_TOL, ROLE_ACCEPT, ROLE_REJECT, ROLE_WARN, ROLE_SELECT, ROLE_STATUS,
+    ROLE_DIM, ROLE_N
+} tui_role;
+
+typedef enum {
+    PROMPT_NONE = 0, PROMPT_TAU, PROMPT_TOL, PROMPT_MAXITER, PROMPT_THREADS, PROMPT_NET, PROMPT_EXPORT
+} tui_prompt_kind;
+
+/* Steps kept for the "last N" columns and the stall test. */
+#define TUI_LAST_N 20
+#define TUI_STALL_K 50
+
+typedef struct tui_app {
+    tui_session s;
+    tui_layout lo;
+    int side_first;          /* Tab position among side panels */
+    plot_glyphset gs;
+    int color;               /* colours in use */
+    int sel;                 /* selected row of the run list (index into s.runs) */
+    int cmp[2];              /* runs marked for comparison (index), -1 = none */
+    int show_help, show_compare;
+    int quit;
+    char msg[512];           /* status-line message */
+    double msg_until;
+    int msg_error;
+    tui_prompt_kind prompt;
+    char prompt_label[96];
+    char prompt_buf[512];
+    int prompt_len;
+    int export_run;          /* run index the export prompt is for */
+    int delay_ms;            /* minimum time between frames */
+    /* stall diagnosis snapshot of the focused run */
+    double *snap_x, *snap_fx, *snap_cost;
+    int snap_n, snap_iter, snap_run_id;
+    double snap_time;
+} tui_app;
+
+/* term.c */
+extern volatile sig_atomic_t tui_sig_quit;
+int term_start(tui_app *app, int want_color);
+void term_stop(void);
+void term_install_signals(tui_session *s);
+attr_t term_attr(const tui_app *app, tui_role role);
+
+/* draw.c: text clipped to a rect; col/row relative to the rect. */
+void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void draw_box(const tui_app *app, tui_rect r, const char *title);
+tui_rect draw_inner(tui_rect r);
+void draw_fill(tui_rect r, attr_t attr);
+/* Human-friendly numbers: "1.23e-07", "12.3 s", "1.2 ms". */
+void fmt_gap(double v, char *buf, size_t n);
+void fmt_secs(double s, char *buf, size_t n);
+
+/* keys.c */
+typedef enum {
+    ACT_NONE = 0, ACT_QUIT, ACT_START, ACT_PAUSE, ACT_ABORT, ACT_TAU, ACT_TAU1, ACT_TAU3,
+    ACT_TAU10, ACT_TAU30, ACT_TAU100, ACT_FILTER, ACT_SOLVER, ACT_THREADS, ACT_THREADS_UP,
+    ACT_THREADS_DOWN, ACT_BACKEND, ACT_TOL, ACT_MAXITER, ACT_WARM, ACT_NET, ACT_EXPORT,
+    ACT_UP, ACT_DOWN, ACT_SHOW, ACT_COMPARE, ACT_TAB, ACT_GLYPHS, ACT_HELP, ACT_REDRAW,
+    ACT_CLOSE
+} tui_action;
+typedef struct tui_key {
+    int key;                 /* curses key code */
+    const char *name;        /* as shown to people */
+    tui_action act;
+    const char *help;        /* one line for the help overlay */
+    const char *bar;         /* short label for the status bar, NULL = not shown */
+} tui_key;
+extern const tui_key tui_keys[];
+extern const int tui_n_keys;
+tui_action keys_lookup(int ch);
+
+/* actions.c */
+void app_message(tui_app *app, int error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void app_action(tui_app *app, tui_action act);
+void app_prompt_key(tui_app *app, int ch);
+/* The run the side panels describe: the active one, else the selected one. */
+tui_run *app_focus_run(const tui_app *app);
+tui_run *app_latest_run(const tui_app *app);
+
+/* panels: one file each, all with the same draw signature */
+typedef struct tui_panel {
+    const char *title;
+    void (*draw)(tui_app *app, tui_rect r);
+} tui_panel;
+void panel_header_draw(tui_app *app, tui_rect r);
+void panel_residuals_draw(tui_app *app, tui_rect r);
+void panel_safeguards_draw(tui_app *app, tui_rect r);
+void panel_timings_draw(tui_app *app, tui_rect r);
+void panel_mask_draw(tui_app *app, tui_rect r);
+void panel_links_draw(tui_app *app, tui_rect r);
+void panel_runs_draw(tui_app *app, tui_rect r);
+void panel_status_draw(tui_app *app, tui_rect r);
+void panel_help_draw(tui_app *app);
+void panel_compare_draw(tui_app *app);
+void panel_links_done(tui_app *app);
+/* Stall test over the last TUI_STALL_K records: 1 stalled, 0 not, -1 too few. */
+int panel_links_stalled(const tui_run *r);
+#endif

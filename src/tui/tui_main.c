@@ -1,0 +1,217 @@
+/* tui_main.c - options, start-up and the frame loop of the ncurses front end.
+ *
+ * The loop sleeps in poll() on the terminal and the wake pipe; the timeout is
+ * the time left to the next frame. A frame is drawn only when something
+ * changed (new telemetry, a key, a resize, the clock of a running run) and at
+ * most once per --delay milliseconds (default 100: 10 frames a second), with
+ * one doupdate(). While a frame is pending the wake pipe is not watched, so
+ * a fast engine cannot make the UI spin. */
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../cli/cli.h"
+#include "tui.h"
+
+static const tui_panel tui_panels[TUI_P_N] = {
+    [TUI_P_HEADER] = {"header", panel_header_draw},
+    [TUI_P_RESIDUALS] = {"residuals", panel_residuals_draw},
+    [TUI_P_SAFEGUARDS] = {"safeguards", panel_safeguards_draw},
+    [TUI_P_TIMINGS] = {"timings", panel_timings_draw},
+    [TUI_P_MASK] = {"mask", panel_mask_draw},
+    [TUI_P_LINKS] = {"links", panel_links_draw},
+    [TUI_P_RUNS] = {"runs", panel_runs_draw},
+    [TUI_P_STATUS] = {"status", panel_status_draw},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dillsue tui [--net NET] [--trips TRIPS] [--tau T] [--filter full|dsp|bfs|edsp]\n"
+            "                   [--solver msa|sra|anderson|newton] [--threads N] [--ascii]\n"
+            "                   [--no-color] [--delay MS]\n"
+            "Without --net the embedded default network is opened. Press ? inside for keys.\n"
+            "--delay MS is the minimum time between screen updates (default 100; raise it on\n"
+            "slow links). NO_COLOR in the environment also turns colour off.\n");
+}
+
+typedef struct tui_opts {
+    const char *net, *trips;
+    double tau;
+    int filter, solver, threads;
+    int ascii, no_color, delay_ms;
+} tui_opts;
+
+static int parse_opts(int argc, char **argv, tui_opts *o)
+{
+    *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, 100};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end;
+        int takes = 1;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 1; }
+        else if (!strcmp(a, "--ascii")) { o->ascii = 1; takes = 0; }
+        else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) { o->no_color = 1; takes = 0; }
+        else if (!v) { fprintf(stderr, "dillsue tui: %s needs a value (or is unknown)\n", a); return 2; }
+        else if (!strcmp(a, "--net")) o->net = v;
+        else if (!strcmp(a, "--trips")) o->trips = v;
+        else if (!strcmp(a, "--tau")) {
+            o->tau = strtod(v, &end);
+            if (*end || !(o->tau > 0) || o->tau > 1e300) { fprintf(stderr, "dillsue tui: --tau must be a number > 0, got '%s'\n", v); return 2; }
+        } else if (!strcmp(a, "--filter")) {
+            if ((o->filter = ds_filter_parse(v)) < 0) { fprintf(stderr, "dillsue tui: unknown filter '%s' (full|dsp|bfs|edsp)\n", v); return 2; }
+        } else if (!strcmp(a, "--solver")) {
+            if ((o->solver = ds_solver_parse(v)) < 0) { fprintf(stderr, "dillsue tui: unknown solver '%s' (msa|sra|anderson|newton)\n", v); return 2; }
+        } else if (!strcmp(a, "--threads")) {
+            long t = strtol(v, &end, 10);
+            if (*end || t < 0 || t > 4096) { fprintf(stderr, "dillsue tui: --threads must be 0..4096, got '%s'\n", v); return 2; }
+            o->threads = (int)t;
+        } else if (!strcmp(a, "--delay")) {
+            long d = strtol(v, &end, 10);
+            if (*end || d < 10 || d > 60000) { fprintf(stderr, "dillsue tui: --delay must be 10..60000 ms, got '%s'\n", v); return 2; }
+            o->delay_ms = (int)d;
+        } else { fprintf(stderr, "dillsue tui: unknown option '%s'\n", a); usage(stderr); return 2; }
+        i += takes;
+    }
+    return 0;
+}
+
+static void draw_too_small(tui_app *app)
+{
+    char msg[96];
+    int n = snprintf(msg, sizeof msg, "terminal too small: need %dx%d, have %dx%d", TUI_MIN_W, TUI_MIN_H,
+                     app->lo.w, app->lo.h);
+    int y = app->lo.h / 2, x = (app->lo.w - n) / 2;
+    mvaddnstr(y < 0 ? 0 : y, x < 0 ? 0 : x, msg, app->lo.w);
+}
+
+static void draw_frame(tui_app *app)
+{
+    erase();
+    tui_layout_compute(COLS, LINES, app->side_first, &app->lo);
+    if (app->lo.too_small) {
+        draw_too_small(app);
+    } else {
+        for (int i = 0; i < TUI_P_N; i++)
+            if (app->lo.p[i].w > 0 && tui_panels[i].draw) tui_panels[i].draw(app, app->lo.p[i]);
+        if (app->show_compare) panel_compare_draw(app);
+        if (app->show_help) panel_help_draw(app);
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+static void handle_key(tui_app *app, int ch)
+{
+    if (ch == KEY_RESIZE) return;
+    if (app->prompt) { app_prompt_key(app, ch); return; }
+    tui_action act = keys_lookup(ch);
+    if (act == ACT_NONE) return;
+    /* With an overlay open, only keys that make sense there pass. */
+    if (app->show_help && act != ACT_QUIT) { app->show_help = 0; if (act == ACT_HELP || act == ACT_CLOSE) return; }
+    app_action(app, act);
+}
+
+static int run_loop(tui_app *app)
+{
+    double frame_dt = app->delay_ms / 1000.0, last_frame = -1e9;
+    int dirty = 1, msg_shown = 0;
+    while (!app->quit) {
+        if (tui_sig_quit) break;
+        if (session_poll(&app->s)) dirty = 1;
+        double now = session_now();
+        tui_run *active = session_active(&app->s);
+        /* the clock of a running run ticks once a second; messages expire */
+        if (active && now - last_frame >= 1.0) dirty = 1;
+        if (msg_shown && now >= app->msg_until) { dirty = 1; msg_shown = 0; }
+        if (dirty && now - last_frame >= frame_dt) {
+            draw_frame(app);
+            last_frame = now;
+            dirty = 0;
+            msg_shown = app->msg[0] && now < app->msg_until;
+        }
+        int timeout;
+        if (dirty) timeout = (int)((frame_dt - (now - last_frame)) * 1000) + 1;
+        else if (active) timeout = (int)((1.0 - (now - last_frame)) * 1000) + 1;
+        else timeout = 250; /* notices resizes that arrive between polls */
+        if (msg_shown) {
+            int t = (int)((app->msg_until - now) * 1000) + 1;
+            if (t < timeout) timeout = t;
+        }
+        if (timeout < 1) timeout = 1;
+        struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {app->s.wake_fd[0], POLLIN, 0}};
+        poll(pf, dirty ? 1 : 2, timeout);
+        if (pf[1].revents) session_drain(&app->s);
+        int ch;
+        while ((ch = getch()) != ERR) {
+            handle_key(app, ch);
+            dirty = 1;
+            if (app->quit) break;
+        }
+    }
+    return 0;
+}
+
+static plot_glyphset pick_glyphs(int ascii)
+{
+    const char *cs = nl_langinfo(CODESET);
+    if (ascii) return PLOT_ASCII;
+    if (cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"))) {
+        /* The Linux console has no braille font; half blocks it has. */
+        const char *term = getenv("TERM");
+        return term && !strcmp(term, "linux") ? PLOT_BLOCK : PLOT_BRAILLE;
+    }
+    return PLOT_ASCII;
+}
+
+int tui_main(int argc, char **argv)
+{
+    static tui_app app; /* static: signal-time cleanup never sees a dangling stack object */
+    tui_opts o;
+    ds_error err = {0};
+    char msg[700];
+    int rc = parse_opts(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : 2;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "dillsue tui: needs a terminal; use `dillsue solve` for batch runs\n");
+        return 2;
+    }
+    setlocale(LC_ALL, "");
+    memset(&app, 0, sizeof app);
+    app.cmp[0] = app.cmp[1] = -1;
+    app.snap_run_id = -1;
+    app.delay_ms = o.delay_ms;
+    app.gs = pick_glyphs(o.ascii);
+    if (session_init(&app.s, &err) != 0 || session_open(&app.s, o.net, o.trips, &err) != 0) {
+        ds_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "dillsue tui: %s\n", msg);
+        session_free(&app.s);
+        return 2;
+    }
+    if (o.tau > 0) app.s.next.tau = o.tau;
+    if (o.filter >= 0) app.s.next.filter = (ds_filter)o.filter;
+    if (o.solver >= 0) app.s.next.solver = (ds_solver_kind)o.solver;
+    if (o.threads >= 0) app.s.next.threads = o.threads;
+
+    term_install_signals(&app.s);
+    if (term_start(&app, !o.no_color) != 0) {
+        fprintf(stderr, "dillsue tui: cannot initialise the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+        session_free(&app.s);
+        return 2;
+    }
+    app_message(&app, 0, "%s loaded: r starts a run, ? lists the keys", app.s.net->name);
+    run_loop(&app);
+    if (session_active(&app.s)) {
+        app_message(&app, 0, "cancelling the running run ...");
+        draw_frame(&app);
+    }
+    session_stop(&app.s);
+    term_stop();
+    panel_links_done(&app);
+    session_free(&app.s);
+    return 0;
+}
