@@ -51,8 +51,9 @@ static void ue_on_iter(int iter, double gap, void *ctx)
     p->last_iter = iter;
     p->last_gap = gap;
     if (p->quiet) return;
-    /* every iteration at first, then every 10th or at least once a second */
-    if (iter < 10 || iter % 10 == 0 || now - p->t_last >= 1.0) {
+    /* every iteration at first, every 10th up to 100, then once a second:
+     * fast networks run thousands of iterations a second */
+    if (iter < 10 || (iter < 100 && iter % 10 == 0) || now - p->t_last >= 1.0) {
         fprintf(stderr, "ue iter %7d  rel_gap %.6e  %9.3f s\n", iter, gap, now - p->t_start);
         p->t_last = now;
     }
