@@ -146,6 +146,29 @@ static int split_ws(char *s, char **tok, int max)
     }
 }
 
+/* s as it may appear inside a one-line message: whitespace runs (tabs!)
+ * collapsed to one space, cut at about 40 characters. */
+static const char *snippet(const char *s, char *buf, size_t n)
+{
+    size_t k = 0;
+    int space = 0;
+    for (; *s && k + 4 < n && k < 40; s++) {
+        if (is_ws((unsigned char)*s)) {
+            space = k > 0;
+            continue;
+        }
+        if (space) buf[k++] = ' ';
+        space = 0;
+        buf[k++] = *s;
+    }
+    if (*s && k + 4 <= n) {
+        memcpy(buf + k, "...", 3);
+        k += 3;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 /* A row ends at ';'. Text after it would be silently lost, so it is an error. */
 static int cut_semicolon(text *t, char *s, ds_error *err)
 {
@@ -236,9 +259,12 @@ static int read_metadata(text *t, meta *m, ds_error *err)
 
         s = trim(s);
         if (!*s) continue;
-        if (*s != '<')
+        if (*s != '<') {
+            char sn[64];
             return ds_error_set(err, t->name, t->line,
-                                "expected '<KEY> value' or <END OF METADATA> in the header, got '%.40s'", s);
+                                "expected '<KEY> value' or <END OF METADATA> in the header, got '%s'",
+                                snippet(s, sn, sizeof sn));
+        }
         close = strchr(s, '>');
         if (!close) return ds_error_set(err, t->name, t->line, "metadata key without '>': '%.40s'", s);
         *close = '\0';
@@ -578,7 +604,11 @@ static int trips_entry(text *t, const ds_network *net, trips_state *st, char *se
     seg = trim(seg);
     if (!*seg) return 0;
     colon = strchr(seg, ':');
-    if (!colon) return ds_error_set(err, t->name, t->line, "expected 'destination : demand', got '%.40s'", seg);
+    if (!colon) {
+        char sn[64];
+        return ds_error_set(err, t->name, t->line, "expected 'destination : demand', got '%s'",
+                            snippet(seg, sn, sizeof sn));
+    }
     *colon = '\0';
     ds = trim(seg);
     qs = trim(colon + 1);
