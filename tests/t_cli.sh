@@ -181,6 +181,37 @@ if [ $rc -eq 0 ] && grep -q "^nodes: *$nnodes$" "$tmp/out" && grep -q "^links: *
     pass cli_info_sf
 else fail cli_info_sf "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
 
+# Results must not depend on the thread count (DESIGN.md 2): bitwise-equal files.
+run $S --quiet --threads 3 --out "$tmp/t3.csv"
+if [ $rc -eq 0 ] && cmp -s "$tmp/a.csv" "$tmp/t3.csv"; then pass cli_threads_bitwise
+else fail cli_threads_bitwise "rc $rc or flows differ from 1 thread"; fi
+
+# A scenario is reproducible and differs from the base network.
+run $S --quiet --scenario 3 --seed 7 --out "$tmp/s1.csv"
+rc1=$rc
+run $S --quiet --scenario 3 --seed 7 --out "$tmp/s2.csv"
+if [ $rc1 -ne 0 ] || [ $rc -ne 0 ]; then fail cli_scenario "exit $rc1 / $rc: $(tail -n 2 "$tmp/err")"
+elif ! cmp -s "$tmp/s1.csv" "$tmp/s2.csv"; then fail cli_scenario "same scenario, different flows"
+elif cmp -s "$tmp/s1.csv" "$tmp/a.csv"; then fail cli_scenario "scenario 3 equals the base network"
+else pass cli_scenario; fi
+run "$D" info --net "$SF" --scenario 3 --seed 7
+if [ $rc -eq 0 ] && grep -q '^scenario: *3 seed 7' "$tmp/out"; then pass cli_info_scenario
+else fail cli_info_scenario "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+
+# An ill-posed model (DESIGN.md 1: Barcelona full graph at tau 1 has no fixed
+# point under the cap) exits 3 with the evidence, and writes no flows.
+BCN=$TNTP/Barcelona/Barcelona_net.tntp
+if [ -r "$BCN" ]; then
+    run "$D" solve --net "$BCN" --tau 1 --filter full --quiet --out "$tmp/ip.csv" --history "$tmp/iph.csv"
+    if [ $rc -ne 3 ]; then fail cli_ill_posed "exit $rc, want 3: $(cat "$tmp/out")"
+    elif [ -e "$tmp/ip.csv" ]; then fail cli_ill_posed "flows written for an ill-posed model"
+    elif ! grep -q '^ill-posed .*spectral radius' "$tmp/out"; then fail cli_ill_posed "summary: $(cat "$tmp/out")"
+    elif ! grep -q "no flows written" "$tmp/err"; then fail cli_ill_posed "no note on stderr"
+    else pass cli_ill_posed; fi
+else
+    skip cli_ill_posed "$BCN not found"
+fi
+
 # SIGTERM stops the run after the current iteration; outputs written, exit 4.
 $S --quiet --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/c.csv" --history "$tmp/ch.csv" \
     >"$tmp/out" 2>"$tmp/err" &

@@ -327,9 +327,10 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
 {
     char reason[512];
     ds_run_reason(run, reason, sizeof reason);
-    printf("%s | iterations %d | gap_rel %.6e | time %.3f s | mu %.6g | cbar %.6g | %s\n", ds_status_name(st),
-           last ? last->iter : 0, last ? last->gap_rel : NAN, secs, ds_run_mu(run), ds_run_cbar(run),
-           reason[0] ? reason : "-");
+    char gap[32] = "n/a";
+    if (last) snprintf(gap, sizeof gap, "%.6e", last->gap_rel);
+    printf("%s | iterations %d | gap_rel %s | time %.3f s | mu %.6g | cbar %.6g | %s\n", ds_status_name(st),
+           last ? last->iter : 0, gap, secs, ds_run_mu(run), ds_run_cbar(run), reason[0] ? reason : "-");
     fflush(stdout);
 }
 
@@ -360,9 +361,9 @@ int cmd_solve(int argc, char **argv)
     cfg.threads = o.threads;
     if (o.have_inner) cfg.inner_max = o.inner_max;
     if (o.have_cap) cfg.cost.cap = o.cap;
-    /* TNTP defines generalized cost with the file's factors; flags override. */
-    cfg.cost.toll_factor = o.have_tollf ? o.tollf : net->toll_factor;
-    cfg.cost.distance_factor = o.have_distf ? o.distf : net->distance_factor;
+    /* Left unset, the engine takes the net file's factors (TNTP generalized cost). */
+    if (o.have_tollf) cfg.cost.toll_factor = o.tollf;
+    if (o.have_distf) cfg.cost.distance_factor = o.distf;
 
     double *warm = NULL;
     if (o.warm) {
