@@ -105,6 +105,13 @@ nlinks=$(sed -n 's/.*<NUMBER OF LINKS>[[:space:]]*\([0-9]*\).*/\1/p' "$SF")
 nnodes=$(sed -n 's/.*<NUMBER OF NODES>[[:space:]]*\([0-9]*\).*/\1/p' "$SF")
 S="$D solve --net $SF --tau 10 --filter dsp --solver sra"
 
+# An input error names file and line: "dillsue: FILE:LINE: msg", exit 2.
+cp "$TNTP/SiouxFalls/SiouxFalls_trips.tntp" "$tmp/bad_trips.tntp"
+awk 'NR == 20 { $3 = "abc" } { print }' "$SF" >"$tmp/bad_net.tntp"
+run "$D" solve --net "$tmp/bad_net.tntp"
+if [ $rc -eq 2 ] && grep -q "^dillsue: $tmp/bad_net.tntp:20: .*abc" "$tmp/err"; then pass cli_input_error_line
+else fail cli_input_error_line "rc $rc: $(cat "$tmp/err")"; fi
+
 # csv_ok FILE: exact header, $nlinks data rows, 4 numeric fields each.
 csv_ok() {
     [ "$(head -n 1 "$1")" = "init_node,term_node,flow,cost" ] || { echo "header: $(head -n 1 "$1")"; return 1; }
