@@ -738,7 +738,7 @@ static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error 
         ds_error_set(err, t->name, 0, "too many OD pairs");
         goto out;
     }
-    qsort(st.od, st.n_od, sizeof *st.od, od_cmp);
+    if (st.n_od > 1) qsort(st.od, st.n_od, sizeof *st.od, od_cmp);
     net->n_od = (int)st.n_od;
     net->od_orig = xcalloc(st.n_od, sizeof(int));
     net->od_dest = xcalloc(st.n_od, sizeof(int));
