@@ -179,7 +179,12 @@ static void toggle_compare(tui_app *app)
     if (app->cmp[0] == i) { app->cmp[0] = app->cmp[1]; app->cmp[1] = -1; return; }
     if (app->cmp[1] == i) { app->cmp[1] = -1; return; }
     if (app->cmp[0] < 0) app->cmp[0] = i;
-    else { app->cmp[1] = i; app->show_compare = 1; }
+    else {
+        app->cmp[1] = i;
+        app->show_compare = 1;
+        app_message(app, 0, "comparing run #%d with run #%d (Esc closes)", app->cmp[0] + 1, i + 1);
+        return;
+    }
     if (!app->show_compare) app_message(app, 0, "run #%d marked; mark one more with c to compare", i + 1);
 }
 

@@ -28,9 +28,9 @@ void panel_header_draw(tui_app *app, tui_rect r)
     char gap[32], el[32];
 
     draw_fill(r, A_NORMAL);
-    draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue %s", DS_VERSION);
+    draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue");
     if (net)
-        draw_text(r, 0, 14, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s %d thr | GPU: %s",
+        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s %d thr | GPU: %s",
                   net->name, net->n_nodes, net->n_links, net->n_zones, net->n_od,
                   ds_backend_name(c->backend), threads, any_gpu(app) ? "cuda" : "none");
     if (!run) {
@@ -43,8 +43,9 @@ void panel_header_draw(tui_app *app, tui_rect r)
     fmt_gap(last ? last->gap_rel : NAN, gap, sizeof gap);
     fmt_secs(el_s, el, sizeof el);
     tui_role role = run->joined && run->status != DS_STATUS_CONVERGED ? ROLE_WARN : ROLE_LABEL;
-    draw_text(r, 1, 0, term_attr(app, role), "#%d %s", run->id, run_state(run));
-    draw_text(r, 1, 16, A_NORMAL, "| tau %g mu %.4g | %s | %s | iter %d gap %s | %s", run->cfg.tau,
-              run->mu, ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver),
-              last ? last->iter : 0, gap, el);
+    char head[48];
+    int n = snprintf(head, sizeof head, "#%d %s", run->id, run_state(run));
+    draw_text(r, 1, 0, term_attr(app, role), "%s", head);
+    draw_text(r, 1, n, A_NORMAL, " | tau %g mu %.4g | %s | %s | it %d gap %s | %s", run->cfg.tau, run->mu,
+              ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver), last ? last->iter : 0, gap, el);
 }

@@ -19,11 +19,11 @@ int panel_links_stalled(const tui_run *r)
 static const char *hint(const tui_run *r)
 {
     switch (r->cfg.solver) {
-    case DS_SOLVER_MSA: return "hint: MSA is slow; try sra or anderson (m)";
-    case DS_SOLVER_SRA: return "hint: try newton or anderson (m)";
-    case DS_SOLVER_ANDERSON: return "hint: try newton (m) or lower tau (t)";
-    default: return r->cfg.filter == DS_FILTER_FULL ? "hint: lower tau (t) or the dsp filter (f)"
-                                                    : "hint: lower tau (t), warm start (w)";
+    case DS_SOLVER_MSA: return "hint: try sra/anderson (m)";
+    case DS_SOLVER_SRA: return "hint: try newton/anderson (m)";
+    case DS_SOLVER_ANDERSON: return "hint: newton (m), lower tau (t)";
+    default: return r->cfg.filter == DS_FILTER_FULL ? "hint: lower tau (t), dsp (f)"
+                                                    : "hint: lower tau (t), warm (w)";
     }
 }
 
@@ -65,10 +65,10 @@ void panel_links_draw(tui_app *app, tui_rect r)
     int st = panel_links_stalled(run);
     if (run->joined && run->status == DS_STATUS_CONVERGED) st = 0;
     if (st == 1) {
-        draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "! stall: gap not halved in %d it", TUI_STALL_K);
+        draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "! stall: <2x better in %d it", TUI_STALL_K);
         draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "%s", hint(run));
     } else {
-        draw_text(in, y++, 0, A_DIM, st < 0 ? "stall test after %d iterations" : "no stall (gap halved in %d it)",
+        draw_text(in, y++, 0, A_DIM, st < 0 ? "stall test after %d it" : "no stall (2x better in %d it)",
                   TUI_STALL_K);
     }
     snapshot(app, run);
@@ -92,14 +92,21 @@ void panel_links_draw(tui_app *app, tui_rect r)
         while (k > 0 && d > fabs(app->snap_x[top[k - 1]] - app->snap_fx[top[k - 1]])) { top[k] = top[k - 1]; k--; }
         top[k] = e;
     }
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s %9s %9s %5s %8s", "link", "|x-f(x)|", "x", "v/c",
-              "cost");
+    int wide = in.w >= 46; /* the flow column only where it fits */
+    if (wide)
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s %9s %9s %5s %8s", "link", "|x-f(x)|", "x",
+                  "v/c", "cost");
+    else
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-7s %8s %5s %7s", "link", "|x-f(x)|", "v/c", "cost");
     for (int i = 0; i < ntop && y < in.h; i++, y++) {
         int e = top[i];
         double x = app->snap_x[e];
         char lk[24];
         snprintf(lk, sizeof lk, "%d-%d", net->tail[e] + 1, net->head[e] + 1);
-        draw_text(in, y, 0, A_NORMAL, "%-9s %9.3g %9.4g %5.2f %8.4g", lk, fabs(x - app->snap_fx[e]), x,
-                  net->capacity[e] > 0 ? x / net->capacity[e] : 0.0, app->snap_cost[e]);
+        double vc = net->capacity[e] > 0 ? x / net->capacity[e] : 0.0, d = fabs(x - app->snap_fx[e]);
+        if (wide)
+            draw_text(in, y, 0, A_NORMAL, "%-9s %9.3g %9.4g %5.2f %8.4g", lk, d, x, vc, app->snap_cost[e]);
+        else
+            draw_text(in, y, 0, A_NORMAL, "%-7s %8.2g %5.2f %7.3g", lk, d, vc, app->snap_cost[e]);
     }
 }

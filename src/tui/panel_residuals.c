@@ -48,6 +48,10 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
     }
     if (tol < 0) tol = s->next.tol;
     xmax = plot_nice_max(xmax);
+    /* A gap_rel above 100 says only "far away"; showing its decade would
+     * squash the part of the curve that matters. Off-scale values get ^. */
+    if (vmax > 1e2) vmax = 1e2;
+    if (vmin > vmax) vmin = vmax;
     plot_decade_range(vmin, vmax, tol, &lo, &hi);
     if (plot_canvas_init(&cv, cols, rows, app->gs, lo, hi, xmax) != 0) return;
     plot_canvas_hline(&cv, tol);

@@ -15,6 +15,7 @@ static void run_summary(const tui_run *r, char *gap, size_t ng, char *el, size_t
 
 static const char *state(const tui_run *r)
 {
+    if (r->joined && r->status == DS_STATUS_MAX_ITER) return "max-iter";
     if (r->joined) return ds_status_name(r->status);
     return ds_run_is_paused(r->run) ? "paused" : "running";
 }
@@ -32,8 +33,13 @@ void panel_runs_draw(tui_app *app, tui_rect r)
               "next: tau %g | %s | %s | tol %g | max %d | thr %d | %s | warm %s", c->tau,
               ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol, c->max_iter, c->threads,
               ds_backend_name(c->backend), s->warm_next ? "on" : "off");
-    draw_text(in, y++, 0, A_DIM, "   #  %-12s %-8s %-6s %6s %8s %7s %-9s %-14s %9s", "network", "solver", "filter",
-              "tau", "tol", "iters", "gap", "status", "time");
+    int wide = in.w >= 100; /* the tolerance column only where it fits */
+    if (wide)
+        draw_text(in, y++, 0, A_DIM, "   #  %-12s %-8s %-4s %6s %8s %7s %-9s %-9s %9s", "network", "solver",
+                  "filt", "tau", "tol", "iters", "gap", "status", "time");
+    else
+        draw_text(in, y++, 0, A_DIM, "   #  %-10s %-8s %-4s %5s %7s %-9s %-9s %8s", "network", "solver", "filt",
+                  "tau", "iters", "gap", "status", "time");
     rows = in.h - y;
     if (rows <= 0) return;
     first = app->sel - rows + 1;
@@ -48,9 +54,14 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         mark[2] = run->shown ? ' ' : '-';
         attr_t a = i == app->sel ? term_attr(app, ROLE_SELECT) : A_NORMAL;
         if (i != app->sel && run->joined && run->status != DS_STATUS_CONVERGED) a = term_attr(app, ROLE_REJECT);
-        draw_text(in, y, 0, a, "%s%-2d %-12.12s %-8s %-6s %6g %8.1e %7d %-9s %-14s %9s%s", mark, run->id,
-                  run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
-                  run->cfg.tau, run->cfg.tol, iters, gap, state(run), el, run->warm ? " warm" : "");
+        if (wide)
+            draw_text(in, y, 0, a, "%s%-2d %-12.12s %-8s %-4s %6g %8.1e %7d %-9s %-9s %9s%s", mark, run->id,
+                      run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
+                      run->cfg.tau, run->cfg.tol, iters, gap, state(run), el, run->warm ? " warm" : "");
+        else
+            draw_text(in, y, 0, a, "%s%-2d %-10.10s %-8s %-4s %5g %7d %-9s %-9s %8s%s", mark, run->id,
+                      run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
+                      run->cfg.tau, iters, gap, state(run), el, run->warm ? " warm" : "");
     }
     if (!s->n_runs) draw_text(in, y, 3, A_DIM, "no runs yet: r starts one with the settings above");
 }

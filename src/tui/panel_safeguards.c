@@ -43,19 +43,19 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
     count(run->rec, 0, run->n, &t);
     count(run->rec, from, run->n, &l);
     attr_t ok = term_attr(app, ROLE_ACCEPT), bad = term_attr(app, ROLE_REJECT);
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-17s%7s %7s", "step", "total", "last" "20");
-    draw_text(in, y++, 0, A_NORMAL, "%-17s%7d %7d", "MSA steps", t.msa, l.msa);
-    draw_text(in, y++, 0, ok, "%-17s%7d %7d", "SRA accepted", t.sra, l.sra);
-    draw_text(in, y++, 0, A_NORMAL, "%-17s%7d %7d", " halvings", t.halvings, l.halvings);
-    draw_text(in, y++, 0, t.harmonic ? bad : A_NORMAL, "%-17s%7d %7d", " harmonic fallbk", t.harmonic, l.harmonic);
-    draw_text(in, y, 0, ok, "%-17s%3d", "Anderson acc/rej", t.aa_ok);
-    draw_text(in, y, 20, t.aa_rej ? bad : A_NORMAL, "/%-3d", t.aa_rej);
-    draw_text(in, y++, 24, A_NORMAL, "%3d/%-3d", l.aa_ok, l.aa_rej);
-    draw_text(in, y, 0, ok, "%-17s%3d", "Newton acc/rej", t.nt_ok);
-    draw_text(in, y, 20, t.nt_rej ? bad : A_NORMAL, "/%-3d", t.nt_rej);
-    draw_text(in, y++, 24, A_NORMAL, "%3d/%-3d", l.nt_ok, l.nt_rej);
-    draw_text(in, y++, 0, A_NORMAL, "%-17s%7d %7d", " SRA warm steps", t.nt_warm, l.nt_warm);
-    draw_text(in, y++, 0, A_NORMAL, "%-17s%7d %7d", "GMRES iters", t.gmres, l.gmres);
+    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-16s%6s %6s", "step", "total", "last20");
+    draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", "MSA steps", t.msa, l.msa);
+    draw_text(in, y++, 0, ok, "%-16s%6d %6d", "SRA accepted", t.sra, l.sra);
+    draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", " halvings", t.halvings, l.halvings);
+    draw_text(in, y++, 0, t.harmonic ? bad : A_NORMAL, "%-16s%6d %6d", " harmonic fallb.", t.harmonic, l.harmonic);
+    draw_text(in, y, 0, ok, "%-16s%3d", "Anderson ok/rej", t.aa_ok);
+    draw_text(in, y, 19, t.aa_rej ? bad : A_NORMAL, "/%-3d", t.aa_rej);
+    draw_text(in, y++, 23, A_NORMAL, "%2d/%-3d", l.aa_ok, l.aa_rej);
+    draw_text(in, y, 0, ok, "%-16s%3d", "Newton ok/rej", t.nt_ok);
+    draw_text(in, y, 19, t.nt_rej ? bad : A_NORMAL, "/%-3d", t.nt_rej);
+    draw_text(in, y++, 23, A_NORMAL, "%2d/%-3d", l.nt_ok, l.nt_rej);
+    draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", " SRA warm steps", t.nt_warm, l.nt_warm);
+    draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", "GMRES iters", t.gmres, l.gmres);
     if (run->n) {
         const ds_iter_record *x = &run->rec[run->n - 1];
         draw_text(in, y++, 0, A_DIM, "last: %s a=%.3g inner %d/%d evals %d", ds_step_name(x->kind),

@@ -207,6 +207,14 @@ void plot_canvas_series(plot_canvas *c, const plot_series *s, int *end_col, int 
             have_prev = 0;
             continue;
         }
+        if (log10(v) > c->yhi + 1e-9) {
+            /* above the axis: drawn like +inf (off scale high), curve broken */
+            special_at(c, dx / c->sub_x, 0, PLOT_SP_INF, s->series, s->mark);
+            *end_col = dx / c->sub_x;
+            *end_row = 0;
+            have_prev = 0;
+            continue;
+        }
         int dy = plot_y_to_dot(log10(v), c->ylo, c->yhi, ny);
         if (have_prev)
             line(c, px, py, dx, dy, s->series, s->mark);

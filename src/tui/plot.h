@@ -69,7 +69,8 @@ void plot_canvas_free(plot_canvas *c);
 void plot_canvas_clear(plot_canvas *c);
 /* Horizontal tolerance line at value tol (> 0). */
 void plot_canvas_hline(plot_canvas *c, double tol);
-/* Draw a series, consecutive points joined by straight lines. Returns the
+/* Draw a series, consecutive points joined by straight lines; values above
+ * the axis get the +inf glyph (off scale) on the top row. Returns the
  * cell (*end_col, *end_row) of its last drawable point, or -1s if none. */
 void plot_canvas_series(plot_canvas *c, const plot_series *s, int *end_col, int *end_row);
 /* Set one dot (out-of-range dots ignored). */

@@ -1,0 +1,180 @@
+#!/bin/sh
+# t_tui.sh - drive the real TUI in a private tmux server: open Sioux Falls,
+# run, read the result off the screen, steer (bad and good input), run again,
+# compare, export, resize, help, quit and Ctrl-C. Prints PASS/FAIL/SKIP lines.
+BUILD=${BUILD:-build}
+DIR=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
+NET="$DIR/SiouxFalls/SiouxFalls_net.tntp"
+PROG="$PWD/$BUILD/dillsue"
+case "$BUILD" in /*) PROG="$BUILD/dillsue" ;; esac
+
+if ! command -v tmux >/dev/null 2>&1; then echo "SKIP tui_tmux: tmux not installed"; exit 0; fi
+if [ ! -r "$NET" ]; then echo "SKIP tui_tmux: $NET missing (set DILLSUE_TNTP_DIR)"; exit 0; fi
+if [ ! -x "$PROG" ]; then echo "FAIL tui_tmux: $PROG not built"; exit 0; fi
+case "$NET" in /*) ;; *) NET="$PWD/$NET" ;; esac
+
+SOCK="dillsue-test-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+TMP=$(mktemp -d)
+trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+
+screen() { $T capture-pane -p -t "$1" 2>/dev/null; }
+# wait_for TARGET REGEX SECONDS: poll the pane until the regex shows up.
+wait_for() {
+    i=0
+    while [ "$i" -lt $(($3 * 10)) ]; do
+        if screen "$1" | grep -Eq -- "$2"; then return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+check() { # check NAME CONDITION-EXIT-STATUS WHY
+    if [ "$2" -eq 0 ]; then echo "PASS $1"; else echo "FAIL $1: $3"; screen main | sed 's/^/    | /'; fi
+}
+keys() { $T send-keys -t main "$@"; sleep 0.15; }
+typed() { # typed KEY TEXT: open a dialog, clear it, type, Enter
+    keys "$1"; keys C-u; $T send-keys -t main -l -- "$2"; keys Enter
+}
+
+$T new-session -d -s main -x 120 -y 40 -c "$PWD" \
+    "TERM=xterm-256color '$PROG' tui --net '$NET' --solver sra --ascii; echo EXIT=\$?; sleep 60"
+wait_for main 'runs \(0\)' 10
+check tui_start $? "the screen did not come up"
+
+# first run: sra at the default tau, to convergence
+keys r
+wait_for main '^#1 converged' 20
+check tui_run_converges $? "run #1 did not converge within 20 s"
+gap=$(screen main | sed -n 's/^#1 converged.* gap \([^ ]*\) .*/\1/p')
+awk -v g="$gap" 'BEGIN { exit !(g != "" && g + 0 > 0 && g + 0 < 1e-7) }'
+check tui_gap_on_screen $? "gap read off the header is '$gap', want 0 < gap < 1e-7"
+
+# bad input changes nothing and says why
+typed t "-1"
+wait_for main 'tau must be a number > 0' 3
+r1=$?
+screen main | grep -q 'next: tau 10 '
+check tui_bad_tau_rejected $((r1 + $?)) "tau = -1 was not refused with a message"
+typed t "abc"
+wait_for main 'got "abc"; unchanged' 3
+r1=$?
+screen main | grep -q 'next: tau 10 '
+check tui_bad_tau_text_rejected $((r1 + $?)) "tau = abc was not refused"
+typed n "$TMP/no_such_net.tntp"
+wait_for main 'cannot open network \(unchanged\)' 5
+r1=$?
+screen main | grep -q '^dillsue SiouxFalls'
+check tui_missing_network $((r1 + $?)) "a missing network file was not reported or changed the network"
+
+# steer: tau 3 typed, solver sra -> anderson -> newton -> msa, 2000 iterations at most
+typed t "3"
+keys m; keys m; keys m
+typed i 2000
+wait_for main 'next: tau 3 \| full \| msa \| tol 1e-07 \| max 2000' 3
+check tui_steering $? "the next-run line does not show tau 3, msa, max 2000"
+keys r
+wait_for main '^#2 (converged|max-iter|ill-posed)' 30
+check tui_second_run $? "run #2 did not finish"
+s=$(screen main)
+rows=$(printf '%s\n' "$s" | grep -cE '[> C-]{3}[12]  +SiouxFalls +(sra|msa) ')
+[ "$rows" -eq 2 ]
+check tui_two_rows $? "run list shows $rows rows, want 2"
+printf '%s\n' "$s" | grep -q '\*#2 msa t3' && printf '%s\n' "$s" | grep -q 'o#1 sra t10'
+check tui_two_curves_legend $? "legend does not list both runs"
+# both curves on the plot: the latest run's mark * and run 1's mark o inside the plot area
+plot=$(printf '%s\n' "$s" | sed -n '4,30p' | cut -c8-80)
+printf '%s\n' "$plot" | grep -q '\*' && printf '%s\n' "$plot" | grep -q 'o'
+check tui_two_curves_plot $? "plot area lacks one of the curve marks"
+
+# compare the two runs
+keys c; keys k; keys c
+wait_for main 'compare \(Esc closes\)' 3
+r1=$?
+screen main | grep -Eq 'solver +msa +sra|solver +sra +msa'
+check tui_compare $((r1 + $?)) "comparison overlay missing or wrong"
+keys Escape
+
+# export run 1 (selected) and check the CSV; then a failing export
+keys x
+wait_for main 'export flows to: SiouxFalls-run1-sra-full-tau10-flows.csv' 3
+check tui_export_default_name $? "no default export name"
+keys C-u; $T send-keys -t main -l -- "$TMP/sf-flows.csv"; keys Enter
+wait_for main 'flows ->' 5
+f="$TMP/sf-flows.csv"
+[ -f "$f" ] && [ "$(head -1 "$f")" = "init_node,term_node,flow,cost" ] && [ "$(wc -l < "$f")" -eq 77 ] &&
+    awk -F, 'NR > 1 && ($3 + 0 < 0 || NF != 4) { bad = 1 } END { exit bad }' "$f" && [ -s "$TMP/sf-history.csv" ]
+check tui_export_csv $? "flows CSV missing or malformed (or no history file)"
+typed x "$TMP/no/such/dir/f.csv"
+wait_for main 'export failed, nothing written' 3
+check tui_export_failure_reported $? "a failing export was not reported"
+
+# resize: minimum, large, too small, back
+$T resize-window -t main -x 80 -y 24; sleep 0.5
+s=$(screen main)
+printf '%s\n' "$s" | grep -q 'runs (2)' && printf '%s\n' "$s" | grep -q 'gap_rel' && [ "$(printf '%s\n' "$s" | wc -l)" -le 24 ]
+check tui_resize_80x24 $? "80x24 screen incomplete"
+$T resize-window -t main -x 200 -y 60; sleep 0.5
+s=$(screen main)
+printf '%s\n' "$s" | grep -q 'safeguards' && printf '%s\n' "$s" | grep -q 'timings' &&
+    printf '%s\n' "$s" | grep -q 'eDSP mask' && printf '%s\n' "$s" | grep -q 'links'
+check tui_resize_200x60 $? "200x60 does not show all side panels"
+$T resize-window -t main -x 60 -y 20
+wait_for main 'terminal too small: need 80x24, have 60x20' 3
+check tui_too_small $? "no too-small message at 60x20"
+$T resize-window -t main -x 120 -y 40
+wait_for main 'runs \(2\)' 3
+check tui_resize_back $? "screen did not come back at 120x40"
+
+# help lists the keys from the key table
+keys '?'
+wait_for main 'keys \(\? or Esc closes\)' 3
+r1=$?
+screen main | grep -q 'quit (cancels a running run first)'
+check tui_help $((r1 + $?)) "help overlay missing"
+keys Escape
+
+# quit restores the terminal: the shell line is back, the TUI is gone
+keys q
+wait_for main '^EXIT=0' 10
+r1=$?
+screen main | grep -q 'runs (2)'
+r2=$?
+[ $r1 -eq 0 ] && [ $r2 -ne 0 ]
+check tui_quit_restores_terminal $? "no clean exit (EXIT=0) or the TUI is still on screen"
+
+# Ctrl-C during a long run on vt100 (no colour) cancels, joins and exits 0
+$T new-session -d -s cc -x 80 -y 24 -c "$PWD" \
+    "TERM=vt100 '$PROG' tui --net '$NET' --solver msa --tau 3; echo EXIT=\$?; sleep 60"
+wait_for cc 'runs \(0\)' 10
+$T send-keys -t cc i C-u 100000000 Enter r
+wait_for cc '^#1 running' 10
+r1=$?
+# the UI thread (tid = pid) must stay under 5% of a core while the engine works
+shpid=$($T list-panes -t cc -F '#{pane_pid}')
+pid=$(pgrep -P "$shpid" dillsue | head -1)
+if [ -n "$pid" ] && [ -r "/proc/$pid/task/$pid/stat" ]; then
+    ticks() { sed 's/.*) //' "/proc/$pid/task/$pid/stat" | awk '{ print $12 + $13 }'; }
+    all() { sed 's/.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }'; }
+    a=$(ticks); b=$(all); sleep 3; a2=$(ticks); b2=$(all)
+    hz=$(getconf CLK_TCK)
+    ui=$(awk -v d=$((a2 - a)) -v hz="$hz" 'BEGIN { printf "%.1f", 100 * d / hz / 3 }')
+    eng=$(awk -v d=$((b2 - b - a2 + a)) -v hz="$hz" 'BEGIN { printf "%.1f", 100 * d / hz / 3 }')
+    awk -v u="$ui" -v e="$eng" 'BEGIN { exit !(u < 5 && e > 50) }'
+    echo "note: UI thread $ui% of a core, engine $eng%"
+    check tui_ui_thread_cpu $? "UI thread used $ui% of a core (engine $eng%), want < 5% while the engine works"
+else
+    echo "SKIP tui_ui_thread_cpu: no /proc task stats for the program"
+fi
+$T send-keys -t cc C-c
+wait_for cc '^EXIT=0' 10
+check tui_ctrl_c_during_run $((r1 + $?)) "Ctrl-C during a run did not exit cleanly"
+
+# NO_COLOR and screen: starts, draws, quits
+$T new-session -d -s nc -x 100 -y 30 -c "$PWD" "NO_COLOR=1 TERM=screen '$PROG'; echo EXIT=\$?; sleep 60"
+wait_for nc 'runs \(0\)' 10
+r1=$?
+$T send-keys -t nc q
+wait_for nc '^EXIT=0' 10
+check tui_default_network_no_color $((r1 + $?)) "dillsue with no arguments (NO_COLOR, TERM=screen) did not start and quit"
+exit 0
