@@ -160,7 +160,7 @@ if [ -n "$pid" ] && [ -r "/proc/$pid/task/$pid/stat" ]; then
     hz=$(getconf CLK_TCK)
     ui=$(awk -v d=$((a2 - a)) -v hz="$hz" 'BEGIN { printf "%.1f", 100 * d / hz / 3 }')
     eng=$(awk -v d=$((b2 - b - a2 + a)) -v hz="$hz" 'BEGIN { printf "%.1f", 100 * d / hz / 3 }')
-    awk -v u="$ui" -v e="$eng" 'BEGIN { exit !(u < 5 && e > 50) }'
+    awk -v u="$ui" -v e="$eng" 'BEGIN { exit !(u < 5 && e > 20) }'
     echo "note: UI thread $ui% of a core, engine $eng%"
     check tui_ui_thread_cpu $? "UI thread used $ui% of a core (engine $eng%), want < 5% while the engine works"
 else
