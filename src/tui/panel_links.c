@@ -32,7 +32,10 @@ static void snapshot(tui_app *app, tui_run *run)
     int n = run->net->n_links;
     double now = session_now();
     int iter_now = run->n ? run->rec[run->n - 1].iter : -1;
-    if (run->id == app->snap_run_id && (iter_now == app->snap_iter || now - app->snap_time < SNAP_EVERY)) return;
+    int stale_final = run->joined && app->snap_time < run->t_end; /* last state of a finished run */
+    if (run->id == app->snap_run_id && !stale_final &&
+        (iter_now == app->snap_iter || now - app->snap_time < SNAP_EVERY))
+        return;
     if (n != app->snap_n) {
         free(app->snap_x); free(app->snap_fx); free(app->snap_cost);
         app->snap_x = malloc(n * sizeof(double));
@@ -92,9 +95,9 @@ void panel_links_draw(tui_app *app, tui_rect r)
         while (k > 0 && d > fabs(app->snap_x[top[k - 1]] - app->snap_fx[top[k - 1]])) { top[k] = top[k - 1]; k--; }
         top[k] = e;
     }
-    int wide = in.w >= 46; /* the flow column only where it fits */
+    int wide = in.w >= 42; /* the flow column only where it fits */
     if (wide)
-        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s %9s %9s %5s %8s", "link", "|x-f(x)|", "x",
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-8s %8s %9s %5s %8s", "link", "|x-f(x)|", "x",
                   "v/c", "cost");
     else
         draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-7s %8s %5s %7s", "link", "|x-f(x)|", "v/c", "cost");
@@ -105,7 +108,7 @@ void panel_links_draw(tui_app *app, tui_rect r)
         snprintf(lk, sizeof lk, "%d-%d", net->tail[e] + 1, net->head[e] + 1);
         double vc = net->capacity[e] > 0 ? x / net->capacity[e] : 0.0, d = fabs(x - app->snap_fx[e]);
         if (wide)
-            draw_text(in, y, 0, A_NORMAL, "%-9s %9.3g %9.4g %5.2f %8.4g", lk, d, x, vc, app->snap_cost[e]);
+            draw_text(in, y, 0, A_NORMAL, "%-8s %8.3g %9.4g %5.2f %8.4g", lk, d, x, vc, app->snap_cost[e]);
         else
             draw_text(in, y, 0, A_NORMAL, "%-7s %8.2g %5.2f %7.3g", lk, d, vc, app->snap_cost[e]);
     }

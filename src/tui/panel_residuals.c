@@ -83,11 +83,23 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
             mvaddstr(in.y + y, in.x + LABEL_W + x, g);
             attroff(a);
         }
-    /* "#id" tags right of each curve's end, where there is room */
-    for (i = 0; i < ne; i++) {
+    /* "#id" tags right of each curve's end; a tag that would cover an
+     * earlier one moves to the nearest free row. */
+    int tags[64][2], nt = 0;
+    for (i = ne - 1; i >= 0; i--) {
+        static const int dy[] = {0, -1, 1, -2, 2, -3, 3};
         tui_run *run = s->runs[ends[i][0]];
-        int x = ends[i][1] + 1, y = ends[i][2];
-        if (x + 3 > cols) x = cols - 3;
+        int x = ends[i][1] + 1, y = ends[i][2], w = run->id >= 10 ? 3 : 2;
+        if (x + w + 1 > cols) x = cols - w - 1;
+        for (int k = 0; k < 7; k++) {
+            int yy = y + dy[k], clash = yy < 0 || yy >= rows;
+            for (int t = 0; t < nt && !clash; t++)
+                clash = tags[t][0] == yy && abs(tags[t][1] - x) <= w + 1;
+            if (!clash) { y = yy; break; }
+        }
+        tags[nt][0] = y;
+        tags[nt][1] = x;
+        nt++;
         tui_rect pr = {in.y, in.x + LABEL_W, rows, cols};
         draw_text(pr, y, x, term_attr(app, run_role(run, run == latest)), "#%d", run->id);
     }
