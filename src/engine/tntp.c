@@ -20,6 +20,9 @@
 #define MAX_NODES 100000000L
 #define NET_COLUMNS 10
 #define TOTAL_OD_RTOL 1e-6
+/* Berlin-Center, the largest shared network, is 3.4 MB; this only stops
+ * /dev/zero or a runaway pipe from eating all memory. */
+#define MAX_FILE_BYTES ((size_t)1 << 30)
 
 /* ------------------------------------------------------------ text lines */
 
@@ -834,6 +837,10 @@ static char *read_file(const char *path, const char *what, size_t *len, int *mis
         size_t got;
         if (n == cap) {
             size_t nc = cap ? 2 * cap : 65536;
+            if (cap >= MAX_FILE_BYTES) {
+                ds_error_set(err, path, 0, "%s is larger than %zu MiB; not a TNTP file?", what, MAX_FILE_BYTES >> 20);
+                goto fail;
+            }
             char *p = realloc(buf, nc + 1);
             if (!p) {
                 ds_error_set(err, path, 0, "out of memory reading %s", what);
