@@ -70,3 +70,41 @@ format:
 
 clean:
 	rm -rf build build-asan
+
+# --- CUDA ---
+# The GPU backend (cuda/, src/engine/gpu.c). The CPU emulation of the kernels is
+# part of the engine library; the device code is a separate shared object that
+# the program loads at run time, built only where nvcc exists.
+ifeq ($(origin NVCC),undefined)
+NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+endif
+NVCCFLAGS ?= -O2 -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra -cudart static \
+             -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_90,code=compute_90
+LDLIBS += -ldl
+CUDA_HDR := $(wildcard cuda/*.h) src/engine/kernels.h
+
+# the emulation joins the engine library ($^ of the library rule takes it in)
+$(B)/libdillsue.a: $(B)/obj/cuda/emul.o
+$(B)/obj/cuda/emul.o $(B)/obj/src/engine/gpu.o: $(CUDA_HDR)
+
+ifneq ($(NVCC),)
+all: $(B)/libdillsue_cuda.so
+$(B)/libdillsue_cuda.so: cuda/gpu_cuda.cu $(CUDA_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -shared -Iinclude -Isrc/engine -Icuda -o $@ $<
+GPU_SO := $(B)/libdillsue_cuda.so
+else
+$(info note: nvcc not found: building without the CUDA backend (the program says "GPU: none"))
+GPU_SO :=
+endif
+
+.PHONY: gpu-check
+$(B)/tools/gpu_check: tools/gpu_check.c $(B)/libdillsue.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libdillsue.a $(LDLIBS) $(LDFLAGS)
+all: $(B)/tools/gpu_check
+# Compares GPU and CPU flows on every TNTP network; says so and exits 0 without a GPU.
+gpu-check: $(B)/tools/gpu_check $(GPU_SO)
+	$(B)/tools/gpu_check $(GPU_CHECK_ARGS)
+# --- end CUDA ---

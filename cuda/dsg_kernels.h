@@ -1,0 +1,397 @@
+/* dsg_kernels.h - the kernel bodies of the GPU loading map, shared by the CUDA
+ * build (cuda/gpu_cuda.cu wraps each in a __global__ launcher) and the CPU
+ * emulation (cuda/emul.c loops over the same grid and block indices).
+ *
+ * Invariant that makes the sequential emulation exact: within one launch every
+ * output element is written by exactly one thread, and no thread reads what
+ * another thread of the same launch writes (Jacobi passes read one buffer and
+ * write the other; level passes read lower levels only; reductions are two
+ * launches). No shared memory, no atomics, no __syncthreads. So the order in
+ * which the emulation visits (block, thread) cannot change a result, and every
+ * sum is taken in a fixed order: results are deterministic on both.
+ *
+ * Index conventions: node arrays are per destination, [d * n + node]; full-
+ * graph link arrays are [d * m + k] with k the CSR out-position of the link;
+ * DAG link arrays are indexed by the flattened DAG link k (all destinations'
+ * DAGs concatenated), DAG items (destination, node) are sorted by level.
+ */
+#ifndef DS_DSG_KERNELS_H
+#define DS_DSG_KERNELS_H
+
+#include "kernels.h"
+#include "kernels_dev.h"
+
+#define DSG_BLOCK 128 /* threads per block of every launch */
+
+/* reductions: max of |x| (NaN wins, so divergence is never hidden) or sum of |x| */
+enum { DSG_RED_MAXABS = 0, DSG_RED_SUMABS = 1 };
+
+/* Everything a kernel may touch: device pointers and scalars, passed by value.
+ * The "role" pointers (vin, vout, rin, ...) are set by the host per launch. */
+typedef struct dsg_k {
+    int n, m, n_dest;
+    double mu, cap;
+    /* network */
+    const int *tail, *head, *out_start, *out_link, *in_start, *in_link;
+    const int *pos;              /* [m] CSR out-position of each link */
+    const double *cap_c, *t0, *bpr_b, *bpr_p, *fixed;
+    const int *dest_node;        /* [n_dest] */
+    const unsigned char *usable; /* [n_dest * m] by CSR position */
+    const double *Q;             /* [n_dest * n] demand with a path, by origin */
+    /* per call */
+    const double *x, *v;
+    double *t, *dtv, *f;         /* [m] */
+    /* per destination and node */
+    const double *vin;
+    double *vout, *delta;
+    const double *rin;
+    double *rout, *phi, *dphi;
+    const double *phi_c;         /* phi read-only (derivative passes) */
+    /* per destination and link */
+    double *A, *P, *dP;
+    int want_p;                  /* Bellman full: write normalized P this pass */
+    /* DAG (filtered variants) */
+    int lv0, lv1;                /* item range of the level in this launch */
+    int n_flat;                  /* flattened DAG links */
+    const int *it_dest, *it_node, *it_l0, *it_l1, *it_i0, *it_i1;
+    const int *fl_link, *fl_dest, *in_k, *red_start, *red_k;
+    /* reductions, copies */
+    const double *src;
+    double *dst, *part, *red;
+    long len;
+    int red_mode;
+    double fill;
+} dsg_k;
+
+/* ------------------------------------------------------------------ costs */
+
+DSK_FN void dsg_k_costs(const dsg_k *p, int b, int th)
+{
+    int e = b * DSG_BLOCK + th;
+    if (e >= p->m) return;
+    p->t[e] = dsk_cost(p->x[e], p->cap_c[e], p->t0[e], p->bpr_b[e], p->bpr_p[e], p->cap, p->fixed[e]);
+}
+
+/* dt_e v_e, the cost direction of J v (same product order as loader_jv.c). */
+DSK_FN void dsg_k_dtv(const dsg_k *p, int b, int th)
+{
+    int e = b * DSG_BLOCK + th;
+    double d;
+    if (e >= p->m) return;
+    d = dsk_cost_deriv(p->x[e], p->cap_c[e], p->t0[e], p->bpr_b[e], p->bpr_p[e], p->cap);
+    p->dtv[e] = d * p->v[e];
+}
+
+/* ------------------------------------------------------- generic helpers */
+
+DSK_FN void dsg_k_fill(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    if (g < p->len) p->dst[g] = p->fill;
+}
+
+DSK_FN void dsg_k_copy(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    if (g < p->len) p->dst[g] = p->src[g];
+}
+
+/* Per-destination reduction, stage 1: block d, thread th folds elements
+ * th, th + DSG_BLOCK, ... of row d of src (row length len). */
+DSK_FN void dsg_k_red1(const dsg_k *p, int b, int th)
+{
+    const double *row = p->src + (long)b * p->len;
+    double acc = 0;
+    if (b >= p->n_dest) return;
+    for (long i = th; i < p->len; i += DSG_BLOCK) {
+        double x = row[i];
+        x = x < 0 ? -x : x;
+        acc = p->red_mode == DSG_RED_MAXABS ? dsk_max_nan(acc, x) : acc + x;
+    }
+    p->part[(long)b * DSG_BLOCK + th] = acc;
+}
+
+/* Stage 2: one thread per destination folds its DSG_BLOCK partials in order. */
+DSK_FN void dsg_k_red2(const dsg_k *p, int b, int th)
+{
+    int d = b * DSG_BLOCK + th;
+    double acc = 0;
+    if (d >= p->n_dest) return;
+    for (int i = 0; i < DSG_BLOCK; i++) {
+        double x = p->part[(long)d * DSG_BLOCK + i];
+        acc = p->red_mode == DSG_RED_MAXABS ? dsk_max_nan(acc, x) : acc + x;
+    }
+    p->red[d] = acc;
+}
+
+/* ------------------------------------------------------------ full graph */
+
+/* One synchronous (Jacobi) Bellman pass, all destinations at once: thread
+ * (d, u) sets V_out(u) = logsumexp over usable out-links of -mu t_e + V_in(v).
+ * With want_p it also leaves the normalized choice probabilities in P. */
+DSK_FN void dsg_k_bell_full(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    int d, u, k0, k1;
+    double vnew, sum;
+    const double *vin;
+    double *a, *ex;
+    if (g >= (long)p->n_dest * p->n) return;
+    d = (int)(g / p->n);
+    u = (int)(g % p->n);
+    k0 = p->out_start[u];
+    k1 = p->out_start[u + 1];
+    if (u == p->dest_node[d]) {
+        /* the destination absorbs: no choice there (P = 0 keeps the flow sums finite) */
+        if (p->want_p)
+            for (int k = k0; k < k1; k++) p->P[(long)d * p->m + k] = 0;
+        p->vout[g] = 0;
+        p->delta[g] = 0;
+        return;
+    }
+    vin = p->vin + (long)d * p->n;
+    a = p->A + (long)d * p->m;
+    ex = p->want_p ? p->P + (long)d * p->m : a;
+    for (int k = k0; k < k1; k++) {
+        int e = p->out_link[k];
+        a[k] = p->usable[(long)d * p->m + k] ? dsk_bellman_term(p->mu, p->t[e], vin[p->head[e]]) : -INFINITY;
+    }
+    if (k1 > k0) {
+        vnew = dsk_logsumexp(a + k0, k1 - k0, ex + k0, &sum);
+        if (p->want_p)
+            for (int k = k0; k < k1; k++) ex[k] = sum > 0 ? ex[k] / sum : 0;
+    } else {
+        vnew = -INFINITY;
+    }
+    p->vout[g] = vnew;
+    p->delta[g] = dsk_log_change(vnew, p->vin[g]);
+}
+
+/* One Jacobi absorption pass in pull form: the mass r_out(v) arriving at v
+ * this pass is what its in-links carry from r_in; it is added to phi(v). The
+ * destination absorbs (r_out = 0 there). Used for the demand (phi) and for
+ * its derivative (phi = dphi, P the same). */
+DSK_FN void dsg_k_abs_full(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    int d, v;
+    double acc = 0;
+    if (g >= (long)p->n_dest * p->n) return;
+    d = (int)(g / p->n);
+    v = (int)(g % p->n);
+    if (v == p->dest_node[d]) {
+        p->rout[g] = 0;
+        return;
+    }
+    for (int j = p->in_start[v]; j < p->in_start[v + 1]; j++) {
+        int e = p->in_link[j];
+        acc += p->P[(long)d * p->m + p->pos[e]] * p->rin[(long)d * p->n + p->tail[e]];
+    }
+    p->rout[g] = acc;
+    p->phi[g] += acc;
+}
+
+/* f_e = sum over destinations, in order, of P_e phi(tail). */
+DSK_FN void dsg_k_flow_full(const dsg_k *p, int b, int th)
+{
+    int e = b * DSG_BLOCK + th;
+    double acc = 0;
+    if (e >= p->m) return;
+    for (int d = 0; d < p->n_dest; d++)
+        acc += p->P[(long)d * p->m + p->pos[e]] * p->phi_c[(long)d * p->n + p->tail[e]];
+    p->f[e] = acc;
+}
+
+/* Jacobi pass of the linear Bellman derivative dV(u) = sum P_e (dV(v) - mu dt_e). */
+DSK_FN void dsg_k_dv_full(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    int d, u;
+    double acc = 0;
+    if (g >= (long)p->n_dest * p->n) return;
+    d = (int)(g / p->n);
+    u = (int)(g % p->n);
+    if (u != p->dest_node[d])
+        for (int k = p->out_start[u]; k < p->out_start[u + 1]; k++) {
+            int e = p->out_link[k];
+            if (!p->usable[(long)d * p->m + k]) continue;
+            acc += dsk_dv_term(p->P[(long)d * p->m + k], p->vin[(long)d * p->n + p->head[e]], p->mu, p->dtv[e]);
+        }
+    p->vout[g] = acc;
+    p->delta[g] = dsk_log_change(acc, p->vin[g]);
+}
+
+/* dP for every (destination, CSR position). */
+DSK_FN void dsg_k_dp_full(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    int d, k, e;
+    if (g >= (long)p->n_dest * p->m) return;
+    d = (int)(g / p->m);
+    k = (int)(g % p->m);
+    e = p->out_link[k];
+    p->dP[g] = p->usable[g] ? dsk_dprob(p->P[g], p->vin[(long)d * p->n + p->head[e]],
+                                        p->vin[(long)d * p->n + p->tail[e]], p->mu, p->dtv[e])
+                            : 0.0;
+}
+
+/* Source of the absorption derivative: s(v) = sum over in-links dP_e phi(u);
+ * it starts both the mass in transit and dphi. */
+DSK_FN void dsg_k_src_full(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    int d, v;
+    double acc = 0;
+    if (g >= (long)p->n_dest * p->n) return;
+    d = (int)(g / p->n);
+    v = (int)(g % p->n);
+    if (v != p->dest_node[d])
+        for (int j = p->in_start[v]; j < p->in_start[v + 1]; j++) {
+            int e = p->in_link[j];
+            acc += p->dP[(long)d * p->m + p->pos[e]] * p->phi_c[(long)d * p->n + p->tail[e]];
+        }
+    p->rout[g] = acc;
+    p->dphi[g] = acc;
+}
+
+/* (J v)_e = sum over destinations, in order, of dP_e phi(u) + P_e dphi(u). */
+DSK_FN void dsg_k_jv_full(const dsg_k *p, int b, int th)
+{
+    int e = b * DSG_BLOCK + th;
+    double acc = 0;
+    if (e >= p->m) return;
+    for (int d = 0; d < p->n_dest; d++) {
+        long k = (long)d * p->m + p->pos[e], u = (long)d * p->n + p->tail[e];
+        acc += dsk_dflow(p->P[k], p->dP[k], p->phi_c[u], p->dphi[u]);
+    }
+    p->f[e] = acc;
+}
+
+/* -------------------------------------------------------- DAG, by levels */
+
+/* Exact log-domain Bellman step for the items of one level (all
+ * destinations): the same code as the CPU's eval_dag, heads are lower levels. */
+DSK_FN void dsg_k_bell_dag(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, u, a0, a1;
+    double *V, sum;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    u = p->it_node[i];
+    a0 = p->it_l0[i];
+    a1 = p->it_l1[i];
+    V = p->vout + (long)d * p->n;
+    if (u == p->dest_node[d]) {
+        V[u] = 0;
+        return;
+    }
+    for (int k = a0; k < a1; k++) {
+        int e = p->fl_link[k];
+        p->A[k] = dsk_bellman_term(p->mu, p->t[e], V[p->head[e]]);
+    }
+    if (a1 > a0) {
+        V[u] = dsk_logsumexp(p->A + a0, a1 - a0, p->P + a0, &sum);
+        for (int k = a0; k < a1; k++) p->P[k] = sum > 0 ? p->P[k] / sum : 0;
+    } else {
+        V[u] = -INFINITY;
+    }
+}
+
+/* Absorption for one level, top down: phi(v) = q(v) + sum over DAG in-links
+ * P_e phi(u); tails are higher levels, done in earlier launches. */
+DSK_FN void dsg_k_abs_dag(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, v;
+    double acc;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    v = p->it_node[i];
+    acc = p->Q[(long)d * p->n + v];
+    for (int j = p->it_i0[i]; j < p->it_i1[i]; j++) {
+        int k = p->in_k[j];
+        acc += p->P[k] * p->phi[(long)d * p->n + p->tail[p->fl_link[k]]];
+    }
+    p->phi[(long)d * p->n + v] = acc;
+}
+
+/* f_e = sum over the DAG copies of link e (destination order) of P phi(tail). */
+DSK_FN void dsg_k_flow_dag(const dsg_k *p, int b, int th)
+{
+    int e = b * DSG_BLOCK + th;
+    double acc = 0;
+    if (e >= p->m) return;
+    for (int j = p->red_start[e]; j < p->red_start[e + 1]; j++) {
+        int k = p->red_k[j];
+        acc += p->P[k] * p->phi_c[(long)p->fl_dest[k] * p->n + p->tail[e]];
+    }
+    p->f[e] = acc;
+}
+
+/* Bellman derivative for one level, bottom up (dV = 0 at the destination). */
+DSK_FN void dsg_k_dv_dag(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, u;
+    double acc = 0, *dV;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    u = p->it_node[i];
+    dV = p->vout + (long)d * p->n;
+    if (u != p->dest_node[d])
+        for (int k = p->it_l0[i]; k < p->it_l1[i]; k++) {
+            int e = p->fl_link[k];
+            acc += dsk_dv_term(p->P[k], dV[p->head[e]], p->mu, p->dtv[e]);
+        }
+    dV[u] = acc;
+}
+
+DSK_FN void dsg_k_dp_dag(const dsg_k *p, int b, int th)
+{
+    int k = b * DSG_BLOCK + th, e;
+    const double *dV;
+    if (k >= p->n_flat) return;
+    e = p->fl_link[k];
+    dV = p->vin + (long)p->fl_dest[k] * p->n;
+    p->dP[k] = dsk_dprob(p->P[k], dV[p->head[e]], dV[p->tail[e]], p->mu, p->dtv[e]);
+}
+
+/* Absorption derivative for one level, top down:
+ * dphi(v) = sum over in-links dP_e phi(u) + P_e dphi(u). */
+DSK_FN void dsg_k_dphi_dag(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, v;
+    double acc = 0;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    v = p->it_node[i];
+    for (int j = p->it_i0[i]; j < p->it_i1[i]; j++) {
+        int k = p->in_k[j];
+        long u = (long)d * p->n + p->tail[p->fl_link[k]];
+        acc += dsk_dflow(p->P[k], p->dP[k], p->phi_c[u], p->dphi[u]);
+    }
+    p->dphi[(long)d * p->n + v] = acc;
+}
+
+DSK_FN void dsg_k_jv_dag(const dsg_k *p, int b, int th)
+{
+    int e = b * DSG_BLOCK + th;
+    double acc = 0;
+    if (e >= p->m) return;
+    for (int j = p->red_start[e]; j < p->red_start[e + 1]; j++) {
+        int k = p->red_k[j];
+        long u = (long)p->fl_dest[k] * p->n + p->tail[e];
+        acc += dsk_dflow(p->P[k], p->dP[k], p->phi_c[u], p->dphi[u]);
+    }
+    p->f[e] = acc;
+}
+
+/* Every kernel, once: X(name). The CUDA file makes a __global__ launcher of
+ * each, the emulation a grid loop; both dispatch on DSG_KID_<name>. */
+#define DSG_KERNELS(X)                                                                                              \
+    X(costs) X(dtv) X(fill) X(copy) X(red1) X(red2) X(bell_full) X(abs_full) X(flow_full) X(dv_full)    \
+        X(dp_full) X(src_full) X(jv_full) X(bell_dag) X(abs_dag) X(flow_dag) X(dv_dag) X(dp_dag) X(dphi_dag)       \
+            X(jv_dag)
+
+#define DSG_KID_ENUM(name) DSG_KID_##name,
+enum { DSG_KERNELS(DSG_KID_ENUM) DSG_KID_N };
+#undef DSG_KID_ENUM
+#endif

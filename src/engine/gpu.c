@@ -1,0 +1,770 @@
+/* gpu.c - host driver of the GPU loading map and its derivative.
+ *
+ * All destinations are batched into fixed-shape arrays ([destination x node],
+ * [destination x link]) and each step is one launch over all of them:
+ *   full graph: synchronous (Jacobi) log-sum-exp Bellman passes, warm-started
+ *     from the previous call's values, convergence (max |dV| < inner_tol)
+ *     checked every DSG_CHECK passes with a two-stage reduction; then Jacobi
+ *     absorption passes until the mass in transit is < inner_tol of each
+ *     destination's demand;
+ *   filtered graphs: the CPU loader's per-destination DAGs, flattened, with
+ *     topological levels computed here once: one exact Bellman launch per
+ *     level bottom up, one absorption launch per level top down;
+ *   link flows and J v: one thread per link sums over destinations in a fixed
+ *     order, so results do not depend on scheduling.
+ * The same control flow drives the device (cuda/gpu_cuda.cu via dlopen) and
+ * the CPU emulation (cuda/emul.c) through the dsg_ops table.
+ */
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../cuda/dsg_ops.h"
+#include "gpu.h"
+#include "loader_int.h"
+
+#define DSG_CHECK 4 /* Jacobi passes between convergence checks */
+#define LIB_NAME "libdillsue_cuda.so"
+
+static _Thread_local char last_err[768];
+
+const char *ds_gpu_last_error(void) { return last_err; }
+
+static int set_err(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+static int set_err(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_err, sizeof last_err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---------------------------------------------------- the shared object */
+
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static const dsg_ops *lib_ops;
+static char lib_why[512];
+
+static int try_open(const char *path, int *found_one)
+{
+    void *h;
+    dsg_cuda_ops_fn fn;
+    if (strchr(path, '/') && access(path, F_OK) != 0) return -1;
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        /* keep the first real failure (e.g. a missing libcudart), not "not found" */
+        if (!*found_one && strchr(path, '/')) {
+            snprintf(lib_why, sizeof lib_why, "cannot load %s: %s", path, dlerror());
+            *found_one = 1;
+        }
+        return -1;
+    }
+    *(void **)(&fn) = dlsym(h, DSG_CUDA_SYMBOL);
+    lib_ops = fn ? fn(DSG_ABI) : NULL;
+    if (!lib_ops) {
+        snprintf(lib_why, sizeof lib_why, "%s is from another build (no matching %s)", path, DSG_CUDA_SYMBOL);
+        *found_one = 1;
+        dlclose(h);
+        return -1;
+    }
+    return 0; /* stays loaded for the life of the process */
+}
+
+/* Where to look: $DILLSUE_CUDA_LIB if set; else next to the executable and
+ * one directory up (tests live in build/tests), then the loader's path. */
+static void lib_load(void)
+{
+    const char *env = getenv("DILLSUE_CUDA_LIB");
+    char exe[1024], path[1200];
+    int found = 0;
+    ssize_t len;
+    if (env && *env) {
+        if (try_open(env, &found) != 0 && !found)
+            snprintf(lib_why, sizeof lib_why, "DILLSUE_CUDA_LIB=%s does not exist", env);
+        return;
+    }
+    len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        char *slash;
+        exe[len] = 0;
+        slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(path, sizeof path, "%s/%s", exe, LIB_NAME);
+            if (try_open(path, &found) == 0) return;
+            snprintf(path, sizeof path, "%s/../%s", exe, LIB_NAME);
+            if (try_open(path, &found) == 0) return;
+        }
+    }
+    if (try_open(LIB_NAME, &found) == 0) return;
+    if (!found)
+        snprintf(lib_why, sizeof lib_why, "%s not found next to the program: built without nvcc", LIB_NAME);
+}
+
+static const dsg_ops *cuda_ops(void)
+{
+    pthread_once(&lib_once, lib_load);
+    return lib_ops;
+}
+
+int ds_gpu_probe(char *info, size_t n)
+{
+    const dsg_ops *o = cuda_ops();
+    if (!o) {
+        snprintf(info, n, "GPU: none (%s)", lib_why);
+        return 0;
+    }
+    return o->probe(info, n);
+}
+
+/* ------------------------------------------------------------ the loader */
+
+typedef struct dag_host {
+    int n_levels, n_items, n_flat;
+    int *lvl_start; /* [n_levels + 1] */
+} dag_host;
+
+struct ds_gpu_loader {
+    ds_loader *cpu;
+    const ds_network *net;
+    const dsg_ops *ops;
+    void *ctx;
+    int emulate, full, n, m, nd, inner_max, absorb_max;
+    double mu, inner_tol;
+    dsg_k k;                 /* every device pointer, the base of each launch */
+    double *V[2], *R[2], *dV[2]; /* double buffers of the Jacobi passes */
+    int vcur, warm, jv_ok;
+    double *h_red, *h_prev, *qtot; /* [nd] host */
+    double *v_cold;                /* [nd * n] host: full-graph start values */
+    dag_host dh;
+    ds_load_stats stats;
+};
+
+static int gfail(ds_gpu_loader *g, const char *what)
+{
+    return set_err("%s backend: %s: %s", g->ops->name, what, g->ops->error(g->ctx));
+}
+
+static void *dalloc(ds_gpu_loader *g, size_t bytes)
+{
+    void *p = g->ops->alloc(g->ctx, bytes);
+    if (!p) gfail(g, "device allocation");
+    return p;
+}
+
+static void dfree(ds_gpu_loader *g, const void *p)
+{
+    if (p) g->ops->release(g->ctx, (void *)p);
+}
+
+/* Allocate and fill from host; NULL on failure. */
+static void *dup_dev(ds_gpu_loader *g, const void *host, size_t bytes)
+{
+    void *p = dalloc(g, bytes);
+    if (p && g->ops->put(g->ctx, p, host, bytes) != 0) {
+        gfail(g, "copy to device");
+        dfree(g, p);
+        return NULL;
+    }
+    return p;
+}
+
+static int launch(ds_gpu_loader *g, int kid, long threads, const dsg_k *k)
+{
+    long grid = (threads + DSG_BLOCK - 1) / DSG_BLOCK;
+    if (grid <= 0) return 0;
+    if (grid > 2147483647L) return set_err("%s backend: launch of %ld threads is too large", g->ops->name, threads);
+    if (g->ops->launch(g->ctx, kid, (int)grid, k) != 0) return gfail(g, "kernel launch");
+    return 0;
+}
+
+/* Per-destination reduction of a [nd x len] array into g->h_red (host). */
+static int reduce(ds_gpu_loader *g, const double *src, long len, int mode)
+{
+    dsg_k k = g->k;
+    k.src = src;
+    k.len = len;
+    k.red_mode = mode;
+    if (g->ops->launch(g->ctx, DSG_KID_red1, g->nd, &k) != 0) return gfail(g, "kernel launch");
+    if (launch(g, DSG_KID_red2, g->nd, &k) != 0) return -1;
+    if (g->ops->get(g->ctx, g->h_red, k.red, sizeof(double) * (size_t)g->nd) != 0)
+        return gfail(g, "copy from device");
+    return 0;
+}
+
+static int fill(ds_gpu_loader *g, double *dst, long len, double val)
+{
+    dsg_k k = g->k;
+    k.dst = dst;
+    k.len = len;
+    k.fill = val;
+    return launch(g, DSG_KID_fill, len, &k);
+}
+
+/* --------------------------------------------------------- DAG flattening */
+
+static void dag_free_dev(ds_gpu_loader *g)
+{
+    dsg_k *k = &g->k;
+    dfree(g, k->it_dest), dfree(g, k->it_node), dfree(g, k->it_l0), dfree(g, k->it_l1);
+    dfree(g, k->it_i0), dfree(g, k->it_i1), dfree(g, k->fl_link), dfree(g, k->fl_dest);
+    dfree(g, k->in_k), dfree(g, k->red_start), dfree(g, k->red_k);
+    dfree(g, k->A), dfree(g, k->P), dfree(g, k->dP);
+    k->it_dest = k->it_node = k->it_l0 = k->it_l1 = k->it_i0 = k->it_i1 = NULL;
+    k->fl_link = k->fl_dest = k->in_k = k->red_start = k->red_k = NULL;
+    k->A = k->P = k->dP = NULL;
+    free(g->dh.lvl_start);
+    memset(&g->dh, 0, sizeof g->dh);
+}
+
+/* Flatten the CPU loader's DAGs: items (destination, node) sorted by level
+ * (level = longest DAG path to the destination, so every head of a node's
+ * links is on a lower level and every tail of its in-links on a higher one),
+ * then per-item link ranges, per-item in-link lists and per-link copy lists. */
+static int dag_upload(ds_gpu_loader *g)
+{
+    const ds_network *net = g->net;
+    const ld_dag *dag = g->cpu->dag;
+    int n = g->n, m = g->m, nd = g->nd, n_items = 0, n_flat = 0, n_levels = 0, rc = -1;
+    int *lvl_node = malloc(sizeof(int) * (size_t)n), *item_of = malloc(sizeof(int) * (size_t)n);
+    int *loff = malloc(sizeof(int) * (size_t)(nd + 1)), *ioff = malloc(sizeof(int) * (size_t)(nd + 1));
+    int *lvl = NULL, *slot = NULL, *cnt = NULL;
+    int *it_dest = NULL, *it_node = NULL, *it_l0 = NULL, *it_l1 = NULL, *it_i0 = NULL, *it_i1 = NULL;
+    int *fl_link = NULL, *fl_dest = NULL, *in_k = NULL, *red_start = NULL, *red_k = NULL, *fill_pos = NULL;
+    if (!lvl_node || !item_of || !loff || !ioff) goto out;
+    loff[0] = ioff[0] = 0;
+    for (int di = 0; di < nd; di++) {
+        loff[di + 1] = loff[di] + dag[di].n_links;
+        ioff[di + 1] = ioff[di] + dag[di].n;
+    }
+    n_items = ioff[nd];
+    n_flat = loff[nd];
+    lvl = malloc(sizeof(int) * (size_t)(n_items + 1));
+    slot = malloc(sizeof(int) * (size_t)(n_items + 1));
+    if (!lvl || !slot) goto out;
+    /* levels, in each DAG's topological order (destination first) */
+    for (int di = 0; di < nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) {
+            int L = 0;
+            for (int q = d->lstart[i]; q < d->lstart[i + 1]; q++) {
+                int h = lvl_node[net->head[d->link[q]]] + 1;
+                if (h > L) L = h;
+            }
+            if (i > 0 && L < 1) L = 1;
+            lvl_node[d->node[i]] = L;
+            lvl[ioff[di] + i] = L;
+            if (L + 1 > n_levels) n_levels = L + 1;
+        }
+    }
+    /* stable counting sort of items by level: slot[flat item] = sorted position */
+    cnt = calloc((size_t)n_levels + 1, sizeof(int));
+    if (!cnt) goto out;
+    for (int i = 0; i < n_items; i++) cnt[lvl[i] + 1]++;
+    for (int L = 0; L < n_levels; L++) cnt[L + 1] += cnt[L];
+    g->dh.lvl_start = malloc(sizeof(int) * (size_t)(n_levels + 1));
+    if (!g->dh.lvl_start) goto out;
+    memcpy(g->dh.lvl_start, cnt, sizeof(int) * (size_t)(n_levels + 1));
+    for (int i = 0; i < n_items; i++) slot[i] = cnt[lvl[i]]++;
+    {
+        size_t ni = (size_t)n_items + 1, nf = (size_t)n_flat + 1;
+        it_dest = malloc(sizeof(int) * ni), it_node = malloc(sizeof(int) * ni);
+        it_l0 = malloc(sizeof(int) * ni), it_l1 = malloc(sizeof(int) * ni);
+        it_i0 = malloc(sizeof(int) * ni), it_i1 = malloc(sizeof(int) * ni);
+        fl_link = malloc(sizeof(int) * nf), fl_dest = malloc(sizeof(int) * nf), in_k = malloc(sizeof(int) * nf);
+        red_start = calloc((size_t)m + 2, sizeof(int)), red_k = malloc(sizeof(int) * nf);
+        fill_pos = malloc(sizeof(int) * ((size_t)(m > n_items ? m : n_items) + 1));
+    }
+    if (!it_dest || !it_node || !it_l0 || !it_l1 || !it_i0 || !it_i1 || !fl_link || !fl_dest || !in_k || !red_start ||
+        !red_k || !fill_pos)
+        goto out;
+    for (int di = 0; di < nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) {
+            int s = slot[ioff[di] + i];
+            it_dest[s] = di;
+            it_node[s] = d->node[i];
+            it_l0[s] = loff[di] + d->lstart[i];
+            it_l1[s] = loff[di] + d->lstart[i + 1];
+            it_i0[s] = 0; /* counts for now */
+        }
+        for (int q = 0; q < d->n_links; q++) {
+            fl_link[loff[di] + q] = d->link[q];
+            fl_dest[loff[di] + q] = di;
+        }
+    }
+    /* in-links per item (in flattened-link order), via the item of each head */
+    for (int di = 0; di < nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) item_of[d->node[i]] = slot[ioff[di] + i];
+        for (int q = 0; q < d->n_links; q++) it_i0[item_of[net->head[d->link[q]]]]++;
+    }
+    {
+        int acc = 0;
+        for (int s = 0; s < n_items; s++) {
+            int c = it_i0[s];
+            it_i0[s] = acc;
+            it_i1[s] = acc;
+            fill_pos[s] = acc;
+            acc += c;
+        }
+    }
+    for (int di = 0; di < nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) item_of[d->node[i]] = slot[ioff[di] + i];
+        for (int q = 0; q < d->n_links; q++) {
+            int s = item_of[net->head[d->link[q]]];
+            in_k[fill_pos[s]++] = loff[di] + q;
+            it_i1[s]++;
+        }
+    }
+    /* copies of each network link, in destination order */
+    for (int q = 0; q < n_flat; q++) red_start[fl_link[q] + 1]++;
+    for (int e = 0; e < m; e++) red_start[e + 1] += red_start[e];
+    for (int e = 0; e < m; e++) fill_pos[e] = red_start[e];
+    for (int q = 0; q < n_flat; q++) red_k[fill_pos[fl_link[q]]++] = q;
+
+    {
+        dsg_k *k = &g->k;
+        size_t bi = sizeof(int) * (size_t)n_items, bf = sizeof(int) * (size_t)n_flat;
+        size_t bd = sizeof(double) * (size_t)(n_flat + 1);
+        if (!(k->it_dest = dup_dev(g, it_dest, bi)) || !(k->it_node = dup_dev(g, it_node, bi)) ||
+            !(k->it_l0 = dup_dev(g, it_l0, bi)) || !(k->it_l1 = dup_dev(g, it_l1, bi)) ||
+            !(k->it_i0 = dup_dev(g, it_i0, bi)) || !(k->it_i1 = dup_dev(g, it_i1, bi)) ||
+            !(k->fl_link = dup_dev(g, fl_link, bf)) || !(k->fl_dest = dup_dev(g, fl_dest, bf)) ||
+            !(k->in_k = dup_dev(g, in_k, bf)) || !(k->red_start = dup_dev(g, red_start, sizeof(int) * (size_t)(m + 1))) ||
+            !(k->red_k = dup_dev(g, red_k, bf)) || !(k->A = dalloc(g, bd)) || !(k->P = dalloc(g, bd)) ||
+            !(k->dP = dalloc(g, bd)))
+            goto out;
+        k->n_flat = n_flat;
+    }
+    g->dh.n_levels = n_levels;
+    g->dh.n_items = n_items;
+    g->dh.n_flat = n_flat;
+    rc = 0;
+out:
+    if (rc != 0 && !last_err[0]) set_err("out of memory flattening the DAGs (%d items, %d links)", n_items, n_flat);
+    free(lvl_node), free(item_of), free(loff), free(ioff), free(lvl), free(slot), free(cnt);
+    free(it_dest), free(it_node), free(it_l0), free(it_l1), free(it_i0), free(it_i1);
+    free(fl_link), free(fl_dest), free(in_k), free(red_start), free(red_k), free(fill_pos);
+    return rc;
+}
+
+/* ------------------------------------------------------------- lifecycle */
+
+const char *ds_gpu_loader_kind(const ds_gpu_loader *g) { return g->ops->name; }
+
+void ds_gpu_loader_free(ds_gpu_loader *g)
+{
+    if (!g) return;
+    if (g->ctx) {
+        dsg_k *k = &g->k;
+        dag_free_dev(g);
+        dfree(g, k->tail), dfree(g, k->head), dfree(g, k->out_start), dfree(g, k->out_link);
+        dfree(g, k->in_start), dfree(g, k->in_link), dfree(g, k->pos);
+        dfree(g, k->cap_c), dfree(g, k->t0), dfree(g, k->bpr_b), dfree(g, k->bpr_p), dfree(g, k->fixed);
+        dfree(g, k->dest_node), dfree(g, k->usable), dfree(g, k->Q);
+        dfree(g, k->x), dfree(g, k->v), dfree(g, k->t), dfree(g, k->dtv), dfree(g, k->f);
+        dfree(g, k->delta), dfree(g, k->phi), dfree(g, k->dphi), dfree(g, k->part), dfree(g, k->red);
+        for (int i = 0; i < 2; i++) dfree(g, g->V[i]), dfree(g, g->R[i]), dfree(g, g->dV[i]);
+        g->ops->close(g->ctx);
+    }
+    free(g->h_red);
+    free(g->h_prev);
+    free(g->qtot);
+    free(g->v_cold);
+    free(g);
+}
+
+static int upload_network(ds_gpu_loader *g)
+{
+    const ds_network *net = g->net;
+    const ds_loader *cpu = g->cpu;
+    dsg_k *k = &g->k;
+    int n = g->n, m = g->m, nd = g->nd, rc = -1;
+    size_t bm = sizeof(double) * (size_t)m, bnd = sizeof(double) * (size_t)nd * (size_t)n;
+    int *pos = malloc(sizeof(int) * (size_t)(m + 1));
+    double *fixed = malloc(sizeof(double) * (size_t)(m + 1));
+    double *Q = calloc((size_t)nd * (size_t)n + 1, sizeof(double));
+    unsigned char *usable = NULL;
+    if (!pos || !fixed || !Q) goto oom;
+    for (int q = 0; q < m; q++) pos[net->out_link[q]] = q;
+    for (int e = 0; e < m; e++)
+        fixed[e] = dsk_cost_fixed(cpu->cp.toll_factor, net->toll[e], cpu->cp.distance_factor, net->length[e]);
+    /* demand that has a path, by (destination, origin), summed as the CPU does */
+    for (int di = 0; di < nd; di++) {
+        g->qtot[di] = 0;
+        for (int q = net->dest_od_start[di]; q < net->dest_od_start[di + 1]; q++) {
+            if (!cpu->reach_ok[q]) continue;
+            Q[(size_t)di * (size_t)n + (size_t)net->od_orig[q]] += net->od_demand[q];
+            g->qtot[di] += net->od_demand[q];
+        }
+    }
+    if (!(k->tail = dup_dev(g, net->tail, sizeof(int) * (size_t)m)) ||
+        !(k->head = dup_dev(g, net->head, sizeof(int) * (size_t)m)) ||
+        !(k->out_start = dup_dev(g, net->out_start, sizeof(int) * (size_t)(n + 1))) ||
+        !(k->out_link = dup_dev(g, net->out_link, sizeof(int) * (size_t)m)) ||
+        !(k->in_start = dup_dev(g, net->in_start, sizeof(int) * (size_t)(n + 1))) ||
+        !(k->in_link = dup_dev(g, net->in_link, sizeof(int) * (size_t)m)) ||
+        !(k->pos = dup_dev(g, pos, sizeof(int) * (size_t)m)) || !(k->cap_c = dup_dev(g, net->capacity, bm)) ||
+        !(k->t0 = dup_dev(g, net->t0, bm)) || !(k->bpr_b = dup_dev(g, net->bpr_b, bm)) ||
+        !(k->bpr_p = dup_dev(g, net->bpr_power, bm)) || !(k->fixed = dup_dev(g, fixed, bm)) ||
+        !(k->dest_node = dup_dev(g, net->dest_node, sizeof(int) * (size_t)nd)) || !(k->Q = dup_dev(g, Q, bnd)))
+        goto out;
+    /* per-call and per-destination work arrays */
+    if (!(k->x = dalloc(g, bm)) || !(k->v = dalloc(g, bm)) || !(k->t = dalloc(g, bm)) || !(k->dtv = dalloc(g, bm)) ||
+        !(k->f = dalloc(g, bm)) || !(k->phi = dalloc(g, bnd)) || !(k->dphi = dalloc(g, bnd)) ||
+        !(k->part = dalloc(g, sizeof(double) * (size_t)nd * DSG_BLOCK)) ||
+        !(k->red = dalloc(g, sizeof(double) * (size_t)nd)) || !(g->V[0] = dalloc(g, bnd)) ||
+        !(g->dV[0] = dalloc(g, bnd)))
+        goto out;
+    if (g->full) {
+        size_t bdm = sizeof(double) * (size_t)nd * (size_t)m;
+        usable = malloc((size_t)nd * (size_t)m + 1);
+        if (!usable) goto oom;
+        for (int di = 0; di < nd; di++)
+            for (int q = 0; q < m; q++)
+                usable[(size_t)di * (size_t)m + (size_t)q] = (unsigned char)sp_link_usable(net, net->out_link[q],
+                                                                                           net->dest_node[di]);
+        g->v_cold = malloc(bnd);
+        if (!g->v_cold) goto oom;
+        for (int di = 0; di < nd; di++) {
+            double *row = g->v_cold + (size_t)di * (size_t)n;
+            ds_sp_to_dest(net, cpu->tff, net->dest_node[di], row, NULL, NULL);
+            for (int i = 0; i < n; i++) row[i] = row[i] < INFINITY ? -g->mu * row[i] : -INFINITY;
+        }
+        if (!(k->usable = dup_dev(g, usable, (size_t)nd * (size_t)m)) || !(g->V[1] = dalloc(g, bnd)) ||
+            !(g->dV[1] = dalloc(g, bnd)) || !(g->R[0] = dalloc(g, bnd)) || !(g->R[1] = dalloc(g, bnd)) ||
+            !(k->delta = dalloc(g, bnd)) || !(k->A = dalloc(g, bdm)) || !(k->P = dalloc(g, bdm)) ||
+            !(k->dP = dalloc(g, bdm)))
+            goto out;
+    } else if (dag_upload(g) != 0) {
+        goto out;
+    }
+    rc = 0;
+    goto out;
+oom:
+    set_err("out of host memory preparing the GPU loading map");
+out:
+    free(pos);
+    free(fixed);
+    free(Q);
+    free(usable);
+    return rc;
+}
+
+ds_gpu_loader *ds_gpu_loader_create(ds_loader *cpu, int emulate, ds_error *err)
+{
+    ds_gpu_loader *g;
+    char why[512];
+    const dsg_ops *ops = emulate ? dsg_emul_ops() : cuda_ops();
+    last_err[0] = 0;
+    if (!ops) {
+        set_err("GPU: none (%s)", lib_why);
+        ds_error_set(err, NULL, 0, "%s", last_err);
+        return NULL;
+    }
+    if (!cpu->dag && cpu->filter != DS_FILTER_FULL) {
+        set_err("the CPU loader has no DAGs for filter %s", ds_filter_name(cpu->filter));
+        ds_error_set(err, NULL, 0, "%s", last_err);
+        return NULL;
+    }
+    g = calloc(1, sizeof *g);
+    if (!g) {
+        set_err("out of host memory creating the GPU loading map");
+        ds_error_set(err, NULL, 0, "%s", last_err);
+        return NULL;
+    }
+    g->cpu = cpu;
+    g->net = cpu->net;
+    g->ops = ops;
+    g->emulate = emulate;
+    g->full = cpu->dag == NULL;
+    g->n = g->net->n_nodes;
+    g->m = g->net->n_links;
+    g->nd = cpu->n_dest;
+    g->mu = cpu->mu;
+    g->inner_max = cpu->inner_max;
+    g->absorb_max = cpu->absorb_max;
+    g->inner_tol = cpu->inner_tol;
+    g->h_red = malloc(sizeof(double) * (size_t)g->nd);
+    g->h_prev = malloc(sizeof(double) * (size_t)g->nd);
+    g->qtot = malloc(sizeof(double) * (size_t)g->nd);
+    g->stats.diverged_dest = -1;
+    if (!g->h_red || !g->h_prev || !g->qtot) {
+        set_err("out of host memory creating the GPU loading map");
+        goto fail;
+    }
+    g->ctx = ops->open(why, sizeof why);
+    if (!g->ctx) {
+        set_err("%s", why);
+        goto fail;
+    }
+    g->k.n = g->n;
+    g->k.m = g->m;
+    g->k.n_dest = g->nd;
+    g->k.mu = g->mu;
+    g->k.cap = cpu->cp.cap;
+    if (upload_network(g) != 0) goto fail;
+    return g;
+fail:
+    ds_error_set(err, NULL, 0, "%s", last_err);
+    ds_gpu_loader_free(g);
+    return NULL;
+}
+
+int ds_gpu_loader_sync_dags(ds_gpu_loader *g)
+{
+    last_err[0] = 0;
+    if (g->full) return 0;
+    dag_free_dev(g);
+    g->jv_ok = 0;
+    return dag_upload(g);
+}
+
+/* ---------------------------------------------------------- full graph */
+
+/* Jacobi passes to convergence; 0, 1 (diverged, stats.diverged_dest set) or -1. */
+static int bellman_full(ds_gpu_loader *g)
+{
+    dsg_k k = g->k;
+    long nn = (long)g->nd * g->n;
+    int pass = 0, hard = g->inner_max + g->n + DSG_CHECK, converged = 0, checks = 0;
+    double dmax = INFINITY;
+    if (!g->warm) {
+        /* cold start from the best single path at free flow, -mu D_ff: a
+         * finite value at every node that reaches the destination (the CPU's
+         * z >= 1 start), so no pass is spent filling in -inf values */
+        for (int b = 0; b < 2; b++)
+            if (g->ops->put(g->ctx, g->V[b], g->v_cold, sizeof(double) * (size_t)nn) != 0)
+                return gfail(g, "copy start values to device");
+        g->warm = 1;
+    }
+    for (;;) {
+        k.vin = g->V[g->vcur];
+        k.vout = g->V[g->vcur ^ 1];
+        k.want_p = 0;
+        if (launch(g, DSG_KID_bell_full, nn, &k) != 0) return -1;
+        g->vcur ^= 1;
+        pass++;
+        if (pass % DSG_CHECK != 0 && pass < g->inner_max) continue;
+        if (checks++ > 0) memcpy(g->h_prev, g->h_red, sizeof(double) * (size_t)g->nd);
+        if (reduce(g, k.delta, g->n, DSG_RED_MAXABS) != 0) return -1;
+        dmax = 0;
+        for (int d = 0; d < g->nd; d++) dmax = dsk_max_nan(dmax, g->h_red[d]);
+        if (dmax <= g->inner_tol) {
+            converged = 1;
+            break;
+        }
+        if (dmax != dmax) break;
+        /* a cold start needs as many passes as the longest shortest path
+         * (values are -inf until then), whatever inner_max says */
+        if (pass >= g->inner_max && !(isinf(dmax) && pass < hard)) break;
+    }
+    g->stats.bellman_passes = pass + 1;
+    g->stats.bellman_resid = dmax;
+    g->stats.diverged_dest = -1;
+    if (!converged) {
+        /* not converged and not contracting (the CPU's rule, between checks):
+         * the spectral radius of the weight matrix is >= 1 at these costs */
+        for (int d = 0; d < g->nd; d++) {
+            double x = g->h_red[d], p = checks > 1 ? g->h_prev[d] : INFINITY, q = x / p;
+            /* In the log domain a divergent iteration does not blow up: |dV|
+             * tends to log rho > 0, from above or below. So besides "not
+             * decreasing" (the CPU's test) a geometric tail that would still
+             * move V by more than 1 (z by a factor e) counts as divergent. */
+            if (x != x || (x > g->inner_tol && pass >= 3 && x > 1e-9 &&
+                           (x >= p * (1 - 1e-12) || x * q / (1 - q) > 1.0))) {
+                g->stats.diverged_dest = d;
+                break;
+            }
+        }
+        if (g->stats.diverged_dest >= 0) {
+            g->warm = 0; /* the values came from diverging passes */
+            return 1;
+        }
+    }
+    /* one more pass that also leaves the choice probabilities in P */
+    k.vin = g->V[g->vcur];
+    k.vout = g->V[g->vcur ^ 1];
+    k.want_p = 1;
+    if (launch(g, DSG_KID_bell_full, nn, &k) != 0) return -1;
+    g->vcur ^= 1;
+    return 0;
+}
+
+/* Jacobi absorption (pull) of src through P into acc (phi or dphi), starting
+ * from r = src (acc must already hold src). Stops when, for every destination,
+ * the mass in transit is <= inner_tol * scale[d]. Returns passes or -1. */
+static int absorb_full(ds_gpu_loader *g, const double *src, double *acc, const double *scale, double *resid)
+{
+    dsg_k k = g->k;
+    long nn = (long)g->nd * g->n;
+    int pass = 0, b = 0;
+    double worst = 0;
+    k.rin = src;
+    k.phi = acc;
+    for (;;) {
+        k.rout = g->R[b];
+        if (launch(g, DSG_KID_abs_full, nn, &k) != 0) return -1;
+        k.rin = g->R[b];
+        b ^= 1;
+        pass++;
+        if (pass % DSG_CHECK != 0 && pass < g->absorb_max) continue;
+        if (reduce(g, k.rin, g->n, DSG_RED_SUMABS) != 0) return -1;
+        worst = 0;
+        for (int d = 0; d < g->nd; d++) {
+            double r = scale[d] > 0 ? g->h_red[d] / scale[d] : 0;
+            worst = dsk_max_nan(worst, r);
+        }
+        if (worst <= g->inner_tol || pass >= g->absorb_max) break;
+    }
+    *resid = worst;
+    return pass;
+}
+
+/* ---------------------------------------------------------------- eval */
+
+static int levels(ds_gpu_loader *g, int kid, int up, dsg_k *k, int from_level)
+{
+    int nl = g->dh.n_levels;
+    for (int s = from_level; s < nl; s++) {
+        int L = up ? s : nl - 1 - s + from_level;
+        k->lv0 = g->dh.lvl_start[L];
+        k->lv1 = g->dh.lvl_start[L + 1];
+        if (launch(g, kid, k->lv1 - k->lv0, k) != 0) return -1;
+    }
+    return 0;
+}
+
+static void phase_times(ds_gpu_loader *g, int nmarks, const int *phase)
+{
+    for (int i = 0; i + 1 < nmarks; i++) {
+        double s = 0;
+        if (g->ops->elapsed(g->ctx, i, i + 1, &s) == 0) g->stats.t_phase[phase[i]] += s;
+    }
+}
+
+int ds_gpu_loader_eval(ds_gpu_loader *g, const double *x, double *f, ds_load_stats *st)
+{
+    dsg_k k = g->k;
+    int rc = 0, nm = 0;
+    static const int phase[] = {DS_PHASE_COSTS, DS_PHASE_BELLMAN, DS_PHASE_ABSORB, DS_PHASE_OTHER};
+    last_err[0] = 0;
+    g->jv_ok = 0;
+    for (int p = 0; p < DS_PHASE_N; p++) g->stats.t_phase[p] = 0;
+    if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
+    if (g->ops->put(g->ctx, (void *)k.x, x, sizeof(double) * (size_t)g->m) != 0) return gfail(g, "copy x to device");
+    if (launch(g, DSG_KID_costs, g->m, &k) != 0) return -1;
+    if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
+    if (g->full) {
+        rc = bellman_full(g);
+        if (rc < 0) return -1;
+        if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
+        if (rc == 0) {
+            k.dst = k.phi;
+            k.src = k.Q;
+            k.len = (long)g->nd * g->n;
+            if (launch(g, DSG_KID_copy, k.len, &k) != 0) return -1;
+            g->stats.absorb_passes = absorb_full(g, k.Q, k.phi, g->qtot, &g->stats.absorb_resid);
+            if (g->stats.absorb_passes < 0) return -1;
+            k.phi_c = k.phi;
+            if (launch(g, DSG_KID_flow_full, g->m, &k) != 0) return -1;
+        }
+    } else {
+        k.vout = g->V[0];
+        if (levels(g, DSG_KID_bell_dag, 1, &k, 0) != 0) return -1;
+        if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
+        if (levels(g, DSG_KID_abs_dag, 0, &k, 1) != 0) return -1;
+        k.phi_c = k.phi;
+        if (launch(g, DSG_KID_flow_dag, g->m, &k) != 0) return -1;
+        g->stats.bellman_passes = g->stats.absorb_passes = 1;
+        g->stats.bellman_resid = g->stats.absorb_resid = 0;
+        g->stats.diverged_dest = -1;
+    }
+    if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
+    if (rc == 0 && g->ops->get(g->ctx, f, k.f, sizeof(double) * (size_t)g->m) != 0)
+        return gfail(g, "copy flows from device");
+    if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
+    phase_times(g, nm, phase);
+    if (rc == 0)
+        for (int e = 0; e < g->m; e++)
+            if (!isfinite(f[e])) rc = 1;
+    g->jv_ok = rc == 0;
+    if (st) *st = g->stats;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ J v */
+
+int ds_gpu_loader_jv(ds_gpu_loader *g, const double *x, const double *v, double *out, ds_load_stats *st)
+{
+    dsg_k k = g->k;
+    double s = 0, resid = 0;
+    last_err[0] = 0;
+    if (!g->jv_ok) return set_err("J v needs a successful loading-map evaluation first");
+    if (g->ops->mark(g->ctx, 0) != 0) return gfail(g, "timer");
+    if (g->ops->put(g->ctx, (void *)k.x, x, sizeof(double) * (size_t)g->m) != 0 ||
+        g->ops->put(g->ctx, (void *)k.v, v, sizeof(double) * (size_t)g->m) != 0)
+        return gfail(g, "copy x, v to device");
+    if (launch(g, DSG_KID_dtv, g->m, &k) != 0) return -1;
+    k.phi_c = k.phi;
+    if (g->full) {
+        long nn = (long)g->nd * g->n;
+        int c = 0, pass = 0, cap = g->inner_max * 4;
+        if (fill(g, g->dV[0], nn, 0) != 0) return -1;
+        for (;;) {
+            k.vin = g->dV[c];
+            k.vout = g->dV[c ^ 1];
+            if (launch(g, DSG_KID_dv_full, nn, &k) != 0) return -1;
+            c ^= 1;
+            pass++;
+            if (pass % DSG_CHECK != 0 && pass < cap) continue;
+            double dmax = 0, scale = 0;
+            if (reduce(g, k.delta, g->n, DSG_RED_MAXABS) != 0) return -1;
+            for (int d = 0; d < g->nd; d++) dmax = dsk_max_nan(dmax, g->h_red[d]);
+            if (reduce(g, g->dV[c], g->n, DSG_RED_MAXABS) != 0) return -1;
+            for (int d = 0; d < g->nd; d++) scale = dsk_max_nan(scale, g->h_red[d]);
+            if (dmax != dmax) return set_err("J v: the Bellman derivative is not a number");
+            if (dmax <= g->inner_tol * (scale > 1 ? scale : 1) || pass >= cap) break;
+        }
+        k.vin = g->dV[c];
+        if (launch(g, DSG_KID_dp_full, (long)g->nd * g->m, &k) != 0) return -1;
+        k.rout = g->R[0];
+        if (launch(g, DSG_KID_src_full, nn, &k) != 0) return -1;
+        /* the source's size per destination scales the stopping test */
+        if (reduce(g, g->R[0], g->n, DSG_RED_SUMABS) != 0) return -1;
+        memcpy(g->h_prev, g->h_red, sizeof(double) * (size_t)g->nd);
+        /* absorb_full alternates R[0], R[1]; start from a copy of the source */
+        k.dst = g->dV[c ^ 1];
+        k.src = g->R[0];
+        k.len = nn;
+        if (launch(g, DSG_KID_copy, nn, &k) != 0) return -1;
+        if (absorb_full(g, g->dV[c ^ 1], k.dphi, g->h_prev, &resid) < 0) return -1;
+        if (launch(g, DSG_KID_jv_full, g->m, &k) != 0) return -1;
+    } else {
+        k.vout = g->dV[0];
+        if (fill(g, g->dV[0], (long)g->nd * g->n, 0) != 0) return -1;
+        if (levels(g, DSG_KID_dv_dag, 1, &k, 1) != 0) return -1;
+        k.vin = g->dV[0];
+        if (launch(g, DSG_KID_dp_dag, g->dh.n_flat, &k) != 0) return -1;
+        if (levels(g, DSG_KID_dphi_dag, 0, &k, 1) != 0) return -1;
+        if (launch(g, DSG_KID_jv_dag, g->m, &k) != 0) return -1;
+    }
+    if (g->ops->get(g->ctx, out, k.f, sizeof(double) * (size_t)g->m) != 0) return gfail(g, "copy J v from device");
+    if (g->ops->mark(g->ctx, 1) != 0) return gfail(g, "timer");
+    if (g->ops->elapsed(g->ctx, 0, 1, &s) == 0) g->stats.t_phase[DS_PHASE_DERIV] = s;
+    (void)resid;
+    if (st) *st = g->stats;
+    return 0;
+}

@@ -1,0 +1,245 @@
+/* test_gpu_emul.c - the GPU code path (kernel bodies and host driver, run by
+ * the CPU emulation) gives the CPU backend's flows and J v on Sioux Falls and
+ * Anaheim, full and dsp; visiting order does not matter; divergence is
+ * reported like the CPU; without a device the probe says "GPU: none". On a
+ * machine with a GPU the device path is compared too. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cuda/dsg_ops.h"
+#include "dillsue.h"
+#include "gpu.h"
+#include "tcheck.h"
+
+#define REL_TOL 1e-12
+#define DEV_TOL 1e-10 /* device exp/log may differ from glibc's in the last bits */
+
+/* max over links of |a - b| / |b|, links carrying less than 1e-9 of the
+ * largest value measured against that floor instead (their own size is
+ * rounding noise of the sums that produce them). */
+static double rel_err(const double *a, const double *b, int m, int *where)
+{
+    double big = 0, worst = 0;
+    for (int e = 0; e < m; e++)
+        if (fabs(b[e]) > big) big = fabs(b[e]);
+    *where = -1;
+    for (int e = 0; e < m; e++) {
+        double s = fabs(b[e]) > 1e-9 * big ? fabs(b[e]) : 1e-9 * big;
+        double r = s > 0 ? fabs(a[e] - b[e]) / s : fabs(a[e] - b[e]);
+        if (!(r <= worst)) {
+            worst = r;
+            *where = e;
+        }
+    }
+    return worst;
+}
+
+typedef struct net_case {
+    const char *name, *path;
+} net_case;
+
+/* Where to compare: tau 10 at free flow if f exists there, else tau 10 at
+ * 1 x capacity, else tau 20 at 1 x capacity (Anaheim's full graph has no
+ * fixed point at tau 10). Returns the CPU loader with fc = f(x), or NULL. */
+static ds_loader *pick_start(const ds_network *net, ds_filter filter, double *x, double *fc, char *used, size_t n)
+{
+    static const double taus[] = {10, 10, 20}, caps[] = {0, 1, 1};
+    int full = filter == DS_FILTER_FULL;
+    ds_cost_params cp = {0};
+    double cbar = ds_network_cbar(net, &cp);
+    for (int c = 0; c < 3; c++) {
+        ds_error err;
+        ds_loader *cpu = ds_loader_create(net, &cp, filter, taus[c] / cbar, 1, full ? 2000 : 0, full ? 1e-14 : 0, &err);
+        if (!cpu) return NULL;
+        for (int e = 0; e < net->n_links; e++) x[e] = caps[c] * net->capacity[e];
+        if (ds_loader_set_keep(cpu, 1) == 0 && ds_loader_eval(cpu, x, fc) == 0) {
+            snprintf(used, n, "tau %g at %g x capacity", taus[c], caps[c]);
+            return cpu;
+        }
+        ds_loader_free(cpu);
+    }
+    return NULL;
+}
+
+/* Normwise: max over links of |a - b| / max over links of |b|. Used for J v,
+ * whose entries are sums of terms of both signs: a link whose J v cancels to
+ * ~0 carries the rounding of its terms, not a relative error of its own. */
+static double norm_err(const double *a, const double *b, int m, int *where)
+{
+    double big = 0, worst = -1;
+    for (int e = 0; e < m; e++)
+        if (fabs(b[e]) > big) big = fabs(b[e]);
+    for (int e = 0; e < m; e++)
+        if (!(fabs(a[e] - b[e]) <= worst)) {
+            worst = fabs(a[e] - b[e]);
+            *where = e;
+        }
+    return big > 0 ? worst / big : worst;
+}
+
+static void compare_case(const ds_network *net, const char *nname, ds_filter filter, int device)
+{
+    char name[160], buf[512];
+    int m = net->n_links, where;
+    double e1, e2;
+    ds_error err;
+    ds_loader *cpu;
+    ds_gpu_loader *g;
+    ds_load_stats st;
+    double *x = calloc((size_t)m, sizeof(double)), *x2 = calloc((size_t)m, sizeof(double));
+    double *fc = calloc((size_t)m, sizeof(double)), *fg = calloc((size_t)m, sizeof(double));
+    double *v = calloc((size_t)m, sizeof(double)), *jc = calloc((size_t)m, sizeof(double));
+    double *jg = calloc((size_t)m, sizeof(double)), *fr = calloc((size_t)m, sizeof(double));
+    double tol = device ? DEV_TOL : REL_TOL, r;
+    const char *kind = device ? "device" : "emul";
+    char used[64];
+
+    snprintf(name, sizeof name, "gpu_%s_%s_%s", kind, nname, ds_filter_name(filter));
+    cpu = pick_start(net, filter, x, fc, used, sizeof used);
+    if (!cpu) {
+        tc_skip(name, "f(x) does not exist at tau 10 (free flow, 1 x capacity) nor at tau 20 (1 x capacity)");
+        goto out;
+    }
+    printf("# %s: %s\n", name, used);
+    g = ds_gpu_loader_create(cpu, !device, &err);
+    tc_begin(name);
+    ds_error_format(&err, buf, sizeof buf);
+    TC_CHECK(g != NULL, "create: %s", buf);
+    if (!g) {
+        tc_end();
+        goto out;
+    }
+    /* first point: cold start on the GPU side */
+    TC_CHECK(ds_gpu_loader_eval(g, x, fg, &st) == 0, "eval: %s", ds_gpu_last_error());
+    r = e1 = rel_err(fg, fc, m, &where);
+    TC_CHECK(r <= tol, "flows at the start point: rel err %.3g on link %d (gpu %.17g cpu %.17g)", r, where,
+             where >= 0 ? fg[where] : 0, where >= 0 ? fc[where] : 0);
+    TC_CHECK(st.t_phase[DS_PHASE_BELLMAN] >= 0 && st.bellman_passes >= 1 && st.diverged_dest == -1,
+             "stats: passes %d diverged %d", st.bellman_passes, st.diverged_dest);
+    /* second point (one MSA step): the GPU side warm-starts */
+    for (int e = 0; e < m; e++) x2[e] = 0.5 * (x[e] + fc[e]);
+    TC_CHECK(ds_loader_eval(cpu, x2, fc) == 0, "CPU eval at x2");
+    TC_CHECK(ds_gpu_loader_eval(g, x2, fg, &st) == 0, "eval x2: %s", ds_gpu_last_error());
+    r = e2 = rel_err(fg, fc, m, &where);
+    e1 = e1 > e2 ? e1 : e2;
+    TC_CHECK(r <= tol, "flows after a step (warm start): rel err %.3g on link %d", r, where);
+    /* J v in a direction with both signs */
+    for (int e = 0; e < m; e++) v[e] = (fc[e] - x2[e]) * (e % 3 == 0 ? -0.5 : 1.0) + 0.1 * net->capacity[e];
+    TC_CHECK(ds_loader_jv(cpu, x2, v, jc) == 0, "CPU jv");
+    TC_CHECK(ds_gpu_loader_jv(g, x2, v, jg, &st) == 0, "jv: %s", ds_gpu_last_error());
+    r = norm_err(jg, jc, m, &where);
+    TC_CHECK(r <= tol, "J v: normwise rel err %.3g on link %d (gpu %.17g cpu %.17g)", r, where, where >= 0 ? jg[where] : 0,
+             where >= 0 ? jc[where] : 0);
+    TC_CHECK(st.t_phase[DS_PHASE_DERIV] >= 0, "deriv time");
+    printf("# %s: flows rel err %.2g (per link), J v rel err %.2g (normwise)\n", name, e1, r);
+    if (!device) {
+        /* the one-writer invariant: the reverse visiting order gives the same bits */
+        ds_gpu_loader *g2 = ds_gpu_loader_create(cpu, 1, &err);
+        TC_CHECK(g2 != NULL, "second loader");
+        if (g2) {
+            dsg_emul_reverse(1);
+            TC_CHECK(ds_gpu_loader_eval(g2, x2, fr, NULL) == 0, "reverse eval");
+            dsg_emul_reverse(0);
+            /* g was warm-started from x: evaluate g cold as well */
+            ds_gpu_loader *g3 = ds_gpu_loader_create(cpu, 1, &err);
+            TC_CHECK(g3 && ds_gpu_loader_eval(g3, x2, fg, NULL) == 0, "forward eval");
+            TC_CHECK(memcmp(fr, fg, sizeof(double) * (size_t)m) == 0, "reverse visiting order changed the flows");
+            ds_gpu_loader_free(g3);
+            ds_gpu_loader_free(g2);
+        }
+    }
+    ds_gpu_loader_free(g);
+    tc_end();
+out:
+    ds_loader_free(cpu);
+    free(x), free(x2), free(fc), free(fg), free(v), free(jc), free(jg), free(fr);
+}
+
+/* Where the CPU says f(x) does not exist (tiny mu: the weight matrix has
+ * spectral radius > 1), the GPU path says so too, and recovers afterwards. */
+static void divergence_case(const ds_network *net)
+{
+    ds_cost_params cp = {0};
+    ds_error err;
+    int m = net->n_links;
+    double cbar = ds_network_cbar(net, &cp);
+    double *x = calloc((size_t)m, sizeof(double)), *f = calloc((size_t)m, sizeof(double));
+    ds_loader *cpu = ds_loader_create(net, &cp, DS_FILTER_FULL, 0.01 / cbar, 1, 200, 1e-13, &err);
+    ds_gpu_loader *g = cpu ? ds_gpu_loader_create(cpu, 1, &err) : NULL;
+    ds_load_stats st;
+    tc_begin("gpu_emul_divergence_like_cpu");
+    TC_CHECK(cpu && g, "create");
+    if (cpu && g) {
+        int rc_cpu = ds_loader_eval(cpu, x, f), rc_gpu = ds_gpu_loader_eval(g, x, f, &st);
+        TC_CHECK(rc_cpu == 1, "CPU should find no fixed point at tau 0.01, got %d", rc_cpu);
+        TC_CHECK(rc_gpu == 1 && st.diverged_dest >= 0, "GPU path: rc %d diverged_dest %d", rc_gpu,
+                 st.diverged_dest);
+        TC_CHECK(ds_gpu_loader_jv(g, x, x, f, NULL) == -1 && strstr(ds_gpu_last_error(), "successful"),
+                 "J v after a diverged eval must fail, said '%s'", ds_gpu_last_error());
+    }
+    tc_end();
+    ds_gpu_loader_free(g);
+    ds_loader_free(cpu);
+    free(x), free(f);
+}
+
+static void probe_case(const ds_network *net)
+{
+    char info[512], buf[512];
+    int has = ds_gpu_probe(info, sizeof info);
+    tc_begin("gpu_probe_consistent");
+    if (has) {
+        TC_CHECK(strncmp(info, "GPU: ", 5) == 0 && strncmp(info, "GPU: none", 9) != 0, "probe said '%s'", info);
+    } else {
+        ds_cost_params cp = {0};
+        ds_error err;
+        ds_loader *cpu = ds_loader_create(net, &cp, DS_FILTER_DSP, 0.1, 1, 0, 0, &err);
+        ds_gpu_loader *g = cpu ? ds_gpu_loader_create(cpu, 0, &err) : NULL;
+        TC_CHECK(strncmp(info, "GPU: none (", 11) == 0 && info[strlen(info) - 1] == ')', "probe said '%s'", info);
+        TC_CHECK(cpu && !g, "create without a device must fail");
+        ds_error_format(&err, buf, sizeof buf);
+        TC_CHECK(strncmp(buf, "GPU: none (", 11) == 0, "create said '%s'", buf);
+        ds_gpu_loader_free(g);
+        ds_loader_free(cpu);
+    }
+    printf("# %s\n", info);
+    tc_end();
+}
+
+int main(void)
+{
+    net_case cases[] = {{"SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp"}, {"Anaheim", "Anaheim/Anaheim_net.tntp"}};
+    char info[512];
+    int device = ds_gpu_probe(info, sizeof info);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *p = tc_tntp(cases[i].path);
+        ds_error err;
+        ds_network *net;
+        char why[600];
+        if (!p) {
+            snprintf(why, sizeof why, "%s not found (set DILLSUE_TNTP_DIR)", cases[i].path);
+            tc_skip(cases[i].name, why);
+            continue;
+        }
+        net = ds_network_load(p, NULL, NULL, NULL, &err);
+        if (!net) {
+            ds_error_format(&err, why, sizeof why);
+            tc_begin(cases[i].name);
+            TC_CHECK(0, "load: %s", why);
+            tc_end();
+            continue;
+        }
+        for (int dev = 0; dev <= device; dev++) {
+            compare_case(net, cases[i].name, DS_FILTER_FULL, dev);
+            compare_case(net, cases[i].name, DS_FILTER_DSP, dev);
+        }
+        if (i == 0) {
+            divergence_case(net);
+            probe_case(net);
+        }
+        ds_network_free(net);
+    }
+    return tc_exit();
+}
