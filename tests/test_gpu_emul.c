@@ -185,6 +185,37 @@ static void divergence_case(const ds_network *net)
     free(x), free(f);
 }
 
+/* eDSP: after the CPU loader rebuilds its DAGs at congested costs, the GPU
+ * loader re-reads them and agrees again. */
+static void edsp_case(const ds_network *net)
+{
+    ds_cost_params cp = {0};
+    ds_error err;
+    int m = net->n_links, where;
+    double *x = calloc((size_t)m, sizeof(double)), *t = calloc((size_t)m, sizeof(double));
+    double *fc = calloc((size_t)m, sizeof(double)), *fg = calloc((size_t)m, sizeof(double));
+    ds_loader *cpu = ds_loader_create(net, &cp, DS_FILTER_EDSP, 10 / ds_network_cbar(net, &cp), 1, 0, 0, &err);
+    ds_gpu_loader *g = cpu ? ds_gpu_loader_create(cpu, 1, &err) : NULL;
+    long add = 0, rem = 0;
+    uint64_t sig;
+    tc_begin("gpu_emul_edsp_refresh");
+    TC_CHECK(cpu && g, "create");
+    if (cpu && g) {
+        for (int e = 0; e < m; e++) x[e] = 2 * net->capacity[e];
+        ds_costs_eval(net, &cp, x, t);
+        TC_CHECK(ds_loader_refresh_mask(cpu, t, &add, &rem, &sig) == 0, "refresh");
+        TC_CHECK(add + rem > 0, "the mask should change at 2 x capacity");
+        TC_CHECK(ds_gpu_loader_sync_dags(g) == 0, "sync: %s", ds_gpu_last_error());
+        TC_CHECK(ds_loader_eval(cpu, x, fc) == 0 && ds_gpu_loader_eval(g, x, fg, NULL) == 0, "evals");
+        double r = rel_err(fg, fc, m, &where);
+        TC_CHECK(r <= REL_TOL, "flows after the refresh: rel err %.3g on link %d", r, where);
+    }
+    tc_end();
+    ds_gpu_loader_free(g);
+    ds_loader_free(cpu);
+    free(x), free(t), free(fc), free(fg);
+}
+
 static void probe_case(const ds_network *net)
 {
     char info[512], buf[512];
@@ -236,6 +267,8 @@ int main(void)
             compare_case(net, cases[i].name, DS_FILTER_DSP, dev);
         }
         if (i == 0) {
+            compare_case(net, cases[i].name, DS_FILTER_BFS, 0);
+            edsp_case(net);
             divergence_case(net);
             probe_case(net);
         }
