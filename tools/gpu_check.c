@@ -66,16 +66,24 @@ static double norm_err(const double *a, const double *b, int m)
 static int check_cell(const ds_network *net, ds_filter filter, const opts *o)
 {
     int m = net->n_links, bad = 0, rc_c = 0, rc_g = 0, pts = 0;
-    ds_cost_params cp = {0};
+    ds_config cfg;
+    ds_cost_params cp;
     ds_error err;
     char buf[600];
-    double mu = o->tau / ds_network_cbar(net, &cp), worst = 0, tc = 0, tg = 0, jerr = -1;
+    double mu, worst = 0, tc = 0, tg = 0, jerr = -1;
     double *x = calloc((size_t)m, sizeof(double)), *fc = calloc((size_t)m, sizeof(double));
     double *fg = calloc((size_t)m, sizeof(double)), *jc = calloc((size_t)m, sizeof(double));
     double *jg = calloc((size_t)m, sizeof(double));
-    ds_loader *cpu = ds_loader_create(net, &cp, filter, mu, o->threads, o->inner_max, o->inner_tol, &err);
+    ds_loader *cpu;
     ds_gpu_loader *g = NULL;
     ds_load_stats st = {0}, gst = {0};
+    /* the program's default costs: the cap, the network's toll and distance factors */
+    ds_config_default(&cfg);
+    cp = cfg.cost;
+    if (isnan(cp.toll_factor)) cp.toll_factor = net->toll_factor;
+    if (isnan(cp.distance_factor)) cp.distance_factor = net->distance_factor;
+    mu = o->tau / ds_network_cbar(net, &cp);
+    cpu = ds_loader_create(net, &cp, filter, mu, o->threads, o->inner_max, o->inner_tol, &err);
     if (!cpu || ds_loader_set_keep(cpu, 1) != 0 || !(g = ds_gpu_loader_create(cpu, o->emulate, &err))) {
         ds_error_format(&err, buf, sizeof buf);
         printf("%-22s %-5s  error: %s\n", net->name, ds_filter_name(filter), buf);
