@@ -137,6 +137,11 @@ typedef enum { DS_FILTER_FULL = 0, DS_FILTER_DSP, DS_FILTER_BFS, DS_FILTER_EDSP,
 typedef enum { DS_SOLVER_MSA = 0, DS_SOLVER_SRA, DS_SOLVER_ANDERSON, DS_SOLVER_NEWTON, DS_SOLVER_N } ds_solver_kind;
 typedef enum { DS_BACKEND_CPU = 0, DS_BACKEND_CUDA, DS_BACKEND_N } ds_backend;
 
+/* 1 and "GPU: <name>, ..." if the CUDA backend can run here, else 0 and
+ * "GPU: none (<why>)". With DILLSUE_CUDA_EMULATE=1 in the environment the
+ * cuda backend runs its kernels in CPU emulation (for tests) and says so. */
+int ds_gpu_info(char *buf, size_t n);
+
 const char *ds_filter_name(ds_filter f);
 const char *ds_solver_name(ds_solver_kind s);
 const char *ds_backend_name(ds_backend b);
@@ -291,7 +296,9 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
                             double mu, int threads, int inner_max, double inner_tol, ds_error *err);
 void ds_loader_free(ds_loader *ld);
 /* f = f(x). Returns 0, or 1 if f(x) does not exist (Bellman diverges: the
- * weight matrix at these costs has spectral radius >= 1), or -1 on error. */
+ * weight matrix at these costs has spectral radius >= 1) or cannot be trusted
+ * (the full-graph values did not reach max |dV| <= 1e-10 within inner_max
+ * passes; stats tell which), or -1 on error. */
 int ds_loader_eval(ds_loader *ld, const double *x, double *f);
 /* Statistics of the last eval. */
 typedef struct ds_load_stats {
@@ -299,6 +306,9 @@ typedef struct ds_load_stats {
     double bellman_resid, absorb_resid;  /* max over destinations */
     double t_phase[DS_PHASE_N];          /* seconds in the last eval */
     int diverged_dest;                   /* first destination that diverged, or -1 */
+    int unconverged;   /* 1 if that destination's values were merely not converged
+                          within inner_max passes (still contracting), 0 if they diverge */
+    double contraction; /* last per-pass contraction ratio of that destination */
 } ds_load_stats;
 void ds_loader_stats(const ds_loader *ld, ds_load_stats *st);
 /* OD pairs without any path in the variant's link set, and their demand. Such

@@ -20,7 +20,7 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
     res->iters = 0;
     res->rel_resid = 1;
     res->status = -1;
-    if (!V || !H || !cs || !sn || !g || !yv || !w) goto out;
+    if (!V || !H || !cs || !sn || !g || !yv || !w || !isfinite(bn)) goto out;
     if (bn == 0) {
         res->rel_resid = 0;
         res->status = 0;
@@ -56,6 +56,10 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
                 cblas_daxpy(n, -h, V + (size_t)j * n, 1, vn, 1);
             }
             double hn = cblas_dnrm2(n, vn, 1);
+            if (!isfinite(hn)) {
+                status = -1;
+                goto out;
+            }
             H[(k + 1) * m + k] = hn;
             if (hn > 0) cblas_dscal(n, 1.0 / hn, vn, 1);
             for (int j = 0; j < k; j++) {

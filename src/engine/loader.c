@@ -238,10 +238,15 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
         }
         if (delta <= ld->inner_tol) break;
     }
-    /* Not converged within the cap and not contracting: the spectral radius of
-     * the weight matrix is >= 1 here and the values have no fixed point. */
+    /* Not converged within the cap: if the passes no longer contract, the
+     * spectral radius of the weight matrix is >= 1 and there is no fixed point;
+     * if they still contract but are far from converged, f(x) would be wrong by
+     * about max |dV|, so it is not trusted either (reported as unconverged). */
+    ld->st_ratio[di] = prev > 0 && isfinite(prev) ? delta / prev : 0;
     if (!diverged && delta > ld->inner_tol && pass >= 3 && delta >= prev * (1 - 1e-12) && delta > 1e-9)
         diverged = 1;
+    else if (!diverged && delta > LD_TRUST_TOL)
+        diverged = 2;
     ld->st_bpass[di] = pass;
     ld->st_bres[di] = delta;
     ld->st_diverged[di] = diverged;
@@ -327,8 +332,14 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
     ld->stats.bellman_passes = ld->stats.absorb_passes = 0;
     ld->stats.bellman_resid = ld->stats.absorb_resid = 0;
     ld->stats.diverged_dest = -1;
+    ld->stats.unconverged = 0;
+    ld->stats.contraction = 0;
     for (int di = 0; di < ld->n_dest; di++) {
-        if (ld->st_diverged[di] && ld->stats.diverged_dest < 0) ld->stats.diverged_dest = di;
+        if (ld->st_diverged[di] && (ld->stats.diverged_dest < 0 || (ld->stats.unconverged && ld->st_diverged[di] == 1))) {
+            ld->stats.diverged_dest = di;
+            ld->stats.unconverged = ld->st_diverged[di] == 2;
+            ld->stats.contraction = ld->st_ratio[di];
+        }
         if (ld->st_bpass[di] > ld->stats.bellman_passes) ld->stats.bellman_passes = ld->st_bpass[di];
         if (ld->st_bres[di] > ld->stats.bellman_resid) ld->stats.bellman_resid = ld->st_bres[di];
         if (ld->st_apass[di] > ld->stats.absorb_passes) ld->stats.absorb_passes = ld->st_apass[di];
@@ -385,6 +396,10 @@ static int scratch_init(ld_scratch *s, int n, int m)
 
 static void scratch_free(ld_scratch *s)
 {
+    free(s->dv);
+    free(s->dr);
+    free(s->dphi);
+    free(s->dp);
     sp_work_free(&s->sp);
     free(s->dist);
     free(s->z);
@@ -480,9 +495,10 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->st_apass = calloc((size_t)ld->n_dest, sizeof(int));
     ld->st_diverged = calloc((size_t)ld->n_dest, sizeof(int));
     ld->st_bres = calloc((size_t)ld->n_dest, sizeof(double));
+    ld->st_ratio = calloc((size_t)ld->n_dest, sizeof(double));
     ld->st_ares = calloc((size_t)ld->n_dest, sizeof(double));
     if (!ld->partial || !ld->tbuf || !ld->tff || !ld->reach_ok || !ld->st_bpass || !ld->st_apass ||
-        !ld->st_diverged || !ld->st_bres || !ld->st_ares)
+        !ld->st_diverged || !ld->st_bres || !ld->st_ares || !ld->st_ratio)
         goto oom;
     {
         double *zero = calloc((size_t)m + 1, sizeof(double));
@@ -524,6 +540,8 @@ void ds_loader_free(ds_loader *ld)
     free(ld->st_apass);
     free(ld->st_diverged);
     free(ld->st_bres);
+    free(ld->st_ratio);
+    free(ld->dtv);
     free(ld->st_ares);
     free(ld->V);
     free(ld);

@@ -9,6 +9,9 @@
  * only, so the summation order (and hence the flows) is thread-count free. */
 #define LD_MAX_BLOCKS 64
 #define LD_REDUCE_CHUNK 1024
+/* Full-graph values not converged to this max |dV| within inner_max passes
+ * make f(x) untrustworthy: the eval reports it instead of returning it. */
+#define LD_TRUST_TOL 1e-10
 
 typedef struct ld_dag {
     int n;        /* reachable nodes, topological (increasing key), dest first */
@@ -57,7 +60,7 @@ struct ds_loader {
     int lost_od;
     double lost_demand;
     int *st_bpass, *st_apass, *st_diverged;
-    double *st_bres, *st_ares;
+    double *st_bres, *st_ares, *st_ratio;
     ds_load_stats stats;
     int keep, keep_failed, kept_valid; /* store inner state for J*v */
     ld_keep *kept;         /* [n_dest] */

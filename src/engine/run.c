@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu.h"
 #include "run_int.h"
 
 double run_now(void)
@@ -75,10 +76,12 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
         return ds_error_set(err, NULL, 0, "tau must be positive and finite, got %g", cfg->tau), NULL;
     if ((int)cfg->filter < 0 || cfg->filter >= DS_FILTER_N || !solver_table(cfg->solver))
         return ds_error_set(err, NULL, 0, "unknown filter or solver"), NULL;
-    if (cfg->backend != DS_BACKEND_CPU)
-        return ds_error_set(err, NULL, 0, "backend %s is not available in this build (GPU: none)",
-                            ds_backend_name(cfg->backend)),
-               NULL;
+    if ((int)cfg->backend < 0 || cfg->backend >= DS_BACKEND_N) return ds_error_set(err, NULL, 0, "unknown backend"), NULL;
+    if (cfg->backend == DS_BACKEND_CUDA) {
+        char info[512];
+        if (!ds_gpu_info(info, sizeof info))
+            return ds_error_set(err, NULL, 0, "backend cuda is not available: %s", info), NULL;
+    }
     if (cfg->cost.cap < 0) return ds_error_set(err, NULL, 0, "cap must be >= 0, got %g", cfg->cost.cap), NULL;
     run = calloc(1, sizeof *run);
     if (!run) return ds_error_set(err, NULL, 0, "out of memory"), NULL;
@@ -150,6 +153,23 @@ void run_message(ds_run *run, const char *fmt, ...)
 
 int run_cancelled(const ds_run *run) { return atomic_load(&((ds_run *)run)->cancel) != 0; }
 
+int run_jv(ds_run *run, const double *v, double *out)
+{
+    ds_load_stats st;
+    int rc;
+    memset(&st, 0, sizeof st);
+    if (run->gpu) {
+        rc = ds_gpu_loader_jv(run->gpu, run->x, v, out, &st);
+    } else {
+        rc = ds_loader_jv(run->ld, run->x, v, out);
+        ds_loader_stats(run->ld, &st);
+    }
+    if (rc != 0) return rc;
+    run->jvs++;
+    run->cur.t_phase[DS_PHASE_DERIV] += st.t_phase[DS_PHASE_DERIV];
+    return 0;
+}
+
 static double norm2(const double *a, int n)
 {
     double s = 0;
@@ -162,9 +182,15 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     ds_load_stats st;
     int rc;
     if (run_cancelled(run)) return EV_CANCELLED;
-    rc = ds_loader_eval(run->ld, x, fx);
+    if (run->gpu) {
+        memset(&st, 0, sizeof st);
+        rc = ds_gpu_loader_eval(run->gpu, x, fx, &st);
+        if (rc < 0) snprintf(run->reason, sizeof run->reason, "CUDA backend: %s", ds_gpu_last_error());
+    } else {
+        rc = ds_loader_eval(run->ld, x, fx);
+        ds_loader_stats(run->ld, &st);
+    }
     run->evals++;
-    ds_loader_stats(run->ld, &st);
     run->cur.t_phase[DS_PHASE_COSTS] += st.t_phase[DS_PHASE_COSTS];
     run->cur.t_phase[DS_PHASE_BELLMAN] += st.t_phase[DS_PHASE_BELLMAN];
     run->cur.t_phase[DS_PHASE_ABSORB] += st.t_phase[DS_PHASE_ABSORB];
@@ -172,12 +198,17 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     run->cur.inner_resid = st.bellman_resid;
     run->cur.absorb_passes = st.absorb_passes;
     if (rc < 0) return EV_ERROR;
-    if (rc > 0) return EV_UNDEFINED;
+    if (rc > 0) {
+        run->last_unconverged = st.unconverged;
+        run->last_contraction = st.contraction;
+        return EV_UNDEFINED;
+    }
     double s = 0;
     for (int i = 0; i < run->n; i++) {
         double d = fx[i] - x[i];
         s += d * d;
     }
+    if (!isfinite(s)) return EV_UNDEFINED;
     *merit = s;
     return EV_OK;
 }
@@ -340,10 +371,17 @@ static int find_start(ds_run *run)
         if (rc != EV_UNDEFINED) return rc;
         if (s >= top) break;
     }
-    snprintf(run->reason, sizeof run->reason,
-             "the Bellman values diverge at the start point (spectral radius ~ %.4g) and at every loaded start up to "
-             "x = %g x capacity; no fixed point was found (not a proof: %s)",
-             est, top, run->cfg.cost.cap > 0 ? "rounding near rho = 1" : "with --cap 0 costs are unbounded");
+    if (run->last_unconverged)
+        snprintf(run->reason, sizeof run->reason,
+                 "the Bellman values diverge at the start point (spectral radius ~ %.4g) and at every loaded start up "
+                 "to x = %g x capacity they did not converge within %d passes (contraction %.4f per pass): raise "
+                 "--inner-max",
+                 est, top, run->cfg.inner_max, run->last_contraction);
+    else
+        snprintf(run->reason, sizeof run->reason,
+                 "the Bellman values diverge at the start point (spectral radius ~ %.4g) and at every loaded start up "
+                 "to x = %g x capacity; no fixed point was found (not a proof: %s)",
+                 est, top, run->cfg.cost.cap > 0 ? "rounding near rho = 1" : "with --cap 0 costs are unbounded");
     return EV_UNDEFINED;
 }
 
@@ -367,6 +405,7 @@ static int edsp_refresh(ds_run *run, edsp_state *es, ds_iter_record *note)
     if (!(dmp > 0 && dmp <= 1)) dmp = 1;
     for (int e = 0; e < run->n; e++) es->tmask[e] = (1 - dmp) * es->tmask[e] + dmp * run->tcost[e];
     if (ds_loader_refresh_mask(run->ld, es->tmask, &add, &rem, &sig) != 0) return -1;
+    if (run->gpu && ds_gpu_loader_sync_dags(run->gpu) != 0) return -1;
     es->refresh++;
     note->mask_refresh = es->refresh;
     note->mask_added = (int)add;
@@ -416,7 +455,16 @@ ds_status ds_run_execute(ds_run *run)
         finish(run, DS_STATUS_ERROR);
         return DS_STATUS_ERROR;
     }
-    if (run->cfg.solver == DS_SOLVER_NEWTON && ds_loader_set_keep(run->ld, 1) != 0) {
+    if (run->cfg.backend == DS_BACKEND_CUDA) {
+        const char *emu = getenv("DILLSUE_CUDA_EMULATE");
+        run->gpu = ds_gpu_loader_create(run->ld, emu && emu[0] == '1', &err);
+        if (!run->gpu) {
+            ds_error_format(&err, run->reason, sizeof run->reason);
+            finish(run, DS_STATUS_ERROR);
+            return DS_STATUS_ERROR;
+        }
+        run_message(run, "backend cuda (%s)", ds_gpu_loader_kind(run->gpu));
+    } else if (run->cfg.solver == DS_SOLVER_NEWTON && ds_loader_set_keep(run->ld, 1) != 0) {
         snprintf(run->reason, sizeof run->reason, "out of memory keeping the inner state for Newton");
         finish(run, DS_STATUS_ERROR);
         return DS_STATUS_ERROR;
@@ -527,7 +575,8 @@ ds_status ds_run_execute(ds_run *run)
             st = DS_STATUS_ERROR;
             if (!run->reason[0])
                 snprintf(run->reason, sizeof run->reason,
-                         "the loading map does not exist at any trial point of iteration %d", run->iter + 1);
+                         "the loading map does not exist at any trial point of iteration %d%s", run->iter + 1,
+                         run->last_unconverged ? " (Bellman values unconverged within --inner-max passes)" : "");
             break;
         }
         run->iter++;
@@ -549,6 +598,7 @@ done:
 void ds_run_free(ds_run *run)
 {
     if (!run) return;
+    if (run->gpu) ds_gpu_loader_free(run->gpu);
     ds_loader_free(run->ld);
     for (int i = 0; i < TL_MAX_CHUNKS; i++) free(run->chunks[i]);
     free(run->warm);

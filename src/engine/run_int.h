@@ -19,6 +19,7 @@ struct ds_run {
     double *warm;
     double mu, cbar;
     ds_loader *ld;
+    struct ds_gpu_loader *gpu; /* backend cuda: mirrors ld on the device */
     int n;                   /* links */
     /* the iterate */
     double *x, *fx, *r;      /* x_l, f(x_l), f(x_l) - x_l */
@@ -29,6 +30,8 @@ struct ds_run {
     /* per-iteration accounting, filled by run_eval and the solvers */
     ds_iter_record cur;
     int evals, jvs;
+    int last_unconverged;    /* why the last EV_UNDEFINED happened */
+    double last_contraction;
     /* control */
     atomic_int status, cancel, paused;
     pthread_mutex_t pause_mu;
@@ -61,6 +64,8 @@ void run_message(ds_run *run, const char *fmt, ...)
 #endif
     ;
 int run_cancelled(const ds_run *run);
+/* J v at the current iterate on the run's backend; accumulates the time. */
+int run_jv(ds_run *run, const double *v, double *out);
 double run_now(void);
 
 /* Outer solvers: step advances x_l to x_{l+1} (run->x/fx/merit updated) and

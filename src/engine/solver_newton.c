@@ -57,12 +57,8 @@ static int op_apply(void *ctx, const double *v, double *y)
 {
     struct op_ctx *c = ctx;
     ds_run *run = c->run;
-    ds_load_stats st;
     if (run_cancelled(run)) return 1;
-    if (ds_loader_jv(run->ld, run->x, v, y) != 0) return 1;
-    run->jvs++;
-    ds_loader_stats(run->ld, &st);
-    run->cur.t_phase[DS_PHASE_DERIV] += st.t_phase[DS_PHASE_DERIV];
+    if (run_jv(run, v, y) != 0) return 1;
     for (int i = 0; i < run->n; i++) y[i] = v[i] - y[i];
     return 0;
 }

@@ -1,0 +1,656 @@
+/* test_loader.c - the loading map against independent references: the softmax
+ * of the paper's figure 2, explicit path enumeration on DAGs and Braess, dense
+ * linear solves on cyclic graphs; flow conservation, DSP structure, thread
+ * determinism, J v against finite differences, ill-posedness. */
+#include <math.h>
+#include <stdint.h>
+
+#include "dillsue.h"
+#include "loader_int.h"
+#include "tcheck.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static char net_buf[65536], trips_buf[65536];
+
+/* Build TNTP text for links (tail head t0 b power cap) and OD triples. */
+static ds_network *make_net(int n_nodes, int n_zones, int first_thru, int n_links, const double (*L)[6], int n_od,
+                            const double (*OD)[3])
+{
+    int k = 0;
+    ds_error err;
+    k += snprintf(net_buf + k, sizeof net_buf - k,
+                  "<NUMBER OF ZONES> %d\n<NUMBER OF NODES> %d\n<FIRST THRU NODE> %d\n<NUMBER OF LINKS> %d\n"
+                  "<END OF METADATA>\n~ init term cap len fft b power speed toll type ;\n",
+                  n_zones, n_nodes, first_thru, n_links);
+    for (int i = 0; i < n_links; i++)
+        k += snprintf(net_buf + k, sizeof net_buf - k, "%d %d %.17g 1 %.17g %.17g %.17g 0 0 1 ;\n", (int)L[i][0],
+                      (int)L[i][1], L[i][5], L[i][2], L[i][3], L[i][4]);
+    double tot = 0;
+    for (int i = 0; i < n_od; i++) tot += OD[i][2];
+    k = snprintf(trips_buf, sizeof trips_buf, "<NUMBER OF ZONES> %d\n<TOTAL OD FLOW> %.17g\n<END OF METADATA>\n",
+                 n_zones, tot);
+    for (int o = 1; o <= n_zones; o++) {
+        k += snprintf(trips_buf + k, sizeof trips_buf - k, "Origin %d\n", o);
+        for (int i = 0; i < n_od; i++)
+            if ((int)OD[i][0] == o)
+                k += snprintf(trips_buf + k, sizeof trips_buf - k, "%d : %.17g;\n", (int)OD[i][1], OD[i][2]);
+    }
+    ds_network *net = ds_network_parse(net_buf, strlen(net_buf), "test_net", trips_buf, strlen(trips_buf),
+                                       "test_trips", &err);
+    if (!net) printf("# parse failed: %s:%ld: %s\n", err.file, err.line, err.msg);
+    return net;
+}
+
+static ds_cost_params cp_default(void)
+{
+    ds_cost_params cp = {100, 0, 0};
+    return cp;
+}
+
+static double max_rel_diff(const double *a, const double *b, int n)
+{
+    double m = 0, s = 0;
+    for (int i = 0; i < n; i++) s = fmax(s, fabs(b[i]));
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
+    return s > 0 ? m / s : m;
+}
+
+/* -------------------------------------------------------- figure 2 */
+
+static void test_junction(void)
+{
+    /* three branches of cost 10, 12, 15 from node 1 to node 2 (parallel links) */
+    const double L[3][6] = {{1, 2, 10, 0, 4, 1}, {1, 2, 12, 0, 4, 1}, {1, 2, 15, 0, 4, 1}};
+    const double OD[1][3] = {{1, 2, 1.0}};
+    ds_network *net = make_net(2, 2, 1, 3, L, 1, OD);
+    ds_cost_params cp = cp_default();
+    double x[3] = {0}, f[3], mu = 0.5;
+    tc_begin("junction_softmax_figure2");
+    TC_CHECK(net != NULL, "network did not parse");
+    if (net) {
+        for (int v = 0; v < 3; v++) {
+            ds_filter filt = v == 0 ? DS_FILTER_FULL : v == 1 ? DS_FILTER_DSP : DS_FILTER_BFS;
+            ds_loader *ld = ds_loader_create(net, &cp, filt, mu, 1, 50, 1e-14, NULL);
+            TC_CHECK(ld && ds_loader_eval(ld, x, f) == 0, "eval failed (%s)", ds_filter_name(filt));
+            double den = exp(-5.0) + exp(-6.0) + exp(-7.5);
+            TC_NEAR(f[0], exp(-5.0) / den, 1e-12);
+            TC_NEAR(f[1], exp(-6.0) / den, 1e-12);
+            TC_NEAR(f[2], exp(-7.5) / den, 1e-12);
+            ds_loader_free(ld);
+        }
+    }
+    tc_end();
+    ds_network_free(net);
+}
+
+/* ------------------------------------------------ path enumeration */
+
+typedef struct {
+    const ds_network *net;
+    const double *t;
+    double mu;
+    int dest;
+    int path[64], len;
+    double *num;   /* per link: sum of exp(-mu c) over paths using it */
+    double total;  /* sum over paths */
+} enum_ctx;
+
+static void dfs(enum_ctx *c, int u, double cost)
+{
+    const ds_network *net = c->net;
+    if (u == c->dest) {
+        double w = exp(-c->mu * cost);
+        c->total += w;
+        for (int i = 0; i < c->len; i++) c->num[c->path[i]] += w;
+        return;
+    }
+    for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+        int e = net->out_link[k], v = net->head[e];
+        if (v != c->dest && ds_node_is_centroid(net, v)) continue;
+        c->path[c->len++] = e;
+        dfs(c, v, cost + c->t[e]);
+        c->len--;
+    }
+}
+
+/* Path-based logit flows over all paths of an acyclic network. */
+static void enumerate_flows(const ds_network *net, const double *t, double mu, double *f)
+{
+    double *num = calloc((size_t)net->n_links, sizeof(double));
+    memset(f, 0, sizeof(double) * (size_t)net->n_links);
+    for (int k = 0; k < net->n_od; k++) {
+        enum_ctx c = {net, t, mu, net->od_dest[k], {0}, 0, num, 0};
+        memset(num, 0, sizeof(double) * (size_t)net->n_links);
+        dfs(&c, net->od_orig[k], 0);
+        for (int e = 0; e < net->n_links; e++) f[e] += net->od_demand[k] * num[e] / c.total;
+    }
+    free(num);
+}
+
+static uint64_t rng_state = 88172645463325252ULL;
+static double urand(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+static void test_enumeration_dags(void)
+{
+    tc_begin("bellman_absorption_vs_path_enumeration_random_dags");
+    for (int trial = 0; trial < 20; trial++) {
+        int n = 5 + trial % 5, m = 0;
+        double L[64][6], OD[16][3];
+        /* a DAG: links i -> j for i < j; keep the chain so everything connects */
+        for (int i = 1; i <= n && m < 64; i++)
+            for (int j = i + 1; j <= n && m < 64; j++)
+                if (j == i + 1 || urand() < 0.45) {
+                    L[m][0] = i, L[m][1] = j, L[m][2] = 1 + 9 * urand(), L[m][3] = 0.15, L[m][4] = 4,
+                    L[m][5] = 5 + 20 * urand();
+                    m++;
+                }
+        int nod = 0;
+        for (int o = 1; o < n && nod < 16; o++)
+            if (urand() < 0.7 || o == 1) OD[nod][0] = o, OD[nod][1] = n - (urand() < 0.3 && n - 1 > o), OD[nod][2] = 10 * urand() + 1, nod++;
+        ds_network *net = make_net(n, n, 1, m, (const double(*)[6])L, nod, (const double(*)[3])OD);
+        if (!net) {
+            TC_CHECK(0, "random network %d did not parse", trial);
+            continue;
+        }
+        ds_cost_params cp = cp_default();
+        double *x = malloc(sizeof(double) * m), *t = malloc(sizeof(double) * m), *f = malloc(sizeof(double) * m),
+               *g = malloc(sizeof(double) * m);
+        for (int e = 0; e < m; e++) x[e] = 30 * urand();
+        ds_costs_eval(net, &cp, x, t);
+        double mu = 0.2 + urand();
+        enumerate_flows(net, t, mu, g);
+        ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 200, 1e-15, NULL);
+        TC_CHECK(ld && ds_loader_eval(ld, x, f) == 0, "eval failed on DAG %d", trial);
+        if (ld) {
+            double sc = 0;
+            for (int e = 0; e < m; e++) sc = fmax(sc, g[e]);
+            for (int e = 0; e < m; e++)
+                TC_CHECK(fabs(f[e] - g[e]) <= 1e-10 * fmax(1, sc), "DAG %d link %d: loader %.15g, paths %.15g",
+                         trial, e, f[e], g[e]);
+        }
+        ds_loader_free(ld);
+        free(x), free(t), free(f), free(g);
+        ds_network_free(net);
+    }
+    tc_end();
+}
+
+static void test_braess(void)
+{
+    const char *p = tc_tntp("Braess-Example/Braess_net.tntp");
+    if (!p) {
+        tc_skip("bellman_absorption_vs_path_enumeration_braess", "Braess-Example not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    ds_error err;
+    ds_network *net = ds_network_load(p, NULL, NULL, NULL, &err);
+    tc_begin("bellman_absorption_vs_path_enumeration_braess");
+    TC_CHECK(net != NULL, "load: %s", err.msg);
+    if (net) {
+        ds_cost_params cp = cp_default();
+        double x[5] = {2, 4, 1, 1, 3}, t[5], f[5], g[5];
+        ds_costs_eval(net, &cp, x, t);
+        for (int v = 0; v < 2; v++) {
+            double mu = v ? 0.1 : 0.03;
+            enumerate_flows(net, t, mu, g);
+            ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 50, 1e-15, NULL);
+            TC_CHECK(ld && ds_loader_eval(ld, x, f) == 0, "eval failed");
+            for (int e = 0; e < 5; e++) TC_NEAR(f[e], g[e], 1e-10);
+            ds_loader_free(ld);
+        }
+    }
+    tc_end();
+    ds_network_free(net);
+}
+
+/* ---------------------------------------------- dense cyclic reference */
+
+/* Solve A y = b (dense, n <= 16) by Gaussian elimination with pivoting. */
+static void dense_solve(int n, double *A, double *b)
+{
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(A[r * n + c]) > fabs(A[p * n + c])) p = r;
+        for (int k = 0; k < n; k++) {
+            double tmp = A[c * n + k];
+            A[c * n + k] = A[p * n + k];
+            A[p * n + k] = tmp;
+        }
+        double tb = b[c];
+        b[c] = b[p];
+        b[p] = tb;
+        for (int r = 0; r < n; r++) {
+            if (r == c) continue;
+            double fct = A[r * n + c] / A[c * n + c];
+            for (int k = 0; k < n; k++) A[r * n + k] -= fct * A[c * n + k];
+            b[r] -= fct * b[c];
+        }
+    }
+    for (int c = 0; c < n; c++) b[c] /= A[c * n + c];
+}
+
+/* Full-graph recursive logit on a cyclic network by dense linear algebra:
+ * z = W z + e_d (W over usable links), P_e = w_e z_v / z_u, phi = q + P^T phi. */
+static void dense_flows(const ds_network *net, const double *t, double mu, double *f)
+{
+    int n = net->n_nodes, m = net->n_links;
+    double A[256], b[16], z[16], phi[16];
+    memset(f, 0, sizeof(double) * m);
+    for (int di = 0; di < net->n_dest; di++) {
+        int d = net->dest_node[di];
+        memset(A, 0, sizeof A);
+        for (int i = 0; i < n; i++) A[i * n + i] = 1, b[i] = (i == d);
+        for (int e = 0; e < m; e++)
+            if (sp_link_usable(net, e, d)) A[net->tail[e] * n + net->head[e]] -= exp(-mu * t[e]);
+        dense_solve(n, A, b);
+        memcpy(z, b, sizeof z);
+        memset(A, 0, sizeof A);
+        for (int i = 0; i < n; i++) A[i * n + i] = 1, b[i] = 0;
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) b[net->od_orig[k]] += net->od_demand[k];
+        for (int e = 0; e < m; e++)
+            if (sp_link_usable(net, e, d)) {
+                double P = exp(-mu * t[e]) * z[net->head[e]] / z[net->tail[e]];
+                A[net->head[e] * n + net->tail[e]] -= P; /* phi_v -= P phi_u */
+            }
+        dense_solve(n, A, b);
+        memcpy(phi, b, sizeof phi);
+        for (int e = 0; e < m; e++)
+            if (sp_link_usable(net, e, d)) f[e] += exp(-mu * t[e]) * z[net->head[e]] / z[net->tail[e]] * phi[net->tail[e]];
+    }
+}
+
+static void test_cyclic_dense(void)
+{
+    /* a 6-node grid with two-way links (cycles everywhere), zones 1 and 2 as
+     * centroids that may not be passed through */
+    const double L[14][6] = {{1, 3, 2, .15, 4, 10}, {3, 1, 2, .15, 4, 10}, {2, 6, 2, .15, 4, 10}, {6, 2, 2, .15, 4, 10},
+                             {3, 4, 3, .15, 4, 10}, {4, 3, 3, .15, 4, 10}, {4, 6, 3, .15, 4, 10}, {6, 4, 3, .15, 4, 10},
+                             {3, 5, 4, .15, 4, 10}, {5, 3, 4, .15, 4, 10}, {5, 6, 4, .15, 4, 10}, {6, 5, 4, .15, 4, 10},
+                             {4, 5, 1, .15, 4, 10}, {5, 4, 1, .15, 4, 10}};
+    const double OD[2][3] = {{1, 2, 12}, {2, 1, 7}};
+    ds_network *net = make_net(6, 2, 3, 14, L, 2, OD);
+    tc_begin("full_graph_vs_dense_solve_cyclic_with_centroids");
+    TC_CHECK(net != NULL, "parse");
+    if (net) {
+        ds_cost_params cp = cp_default();
+        double x[14], t[14], f[14], g[14];
+        for (int e = 0; e < 14; e++) x[e] = 3 + e;
+        ds_costs_eval(net, &cp, x, t);
+        for (int k = 0; k < 3; k++) {
+            double mu = 0.3 + 0.4 * k;
+            dense_flows(net, t, mu, g);
+            ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 5000, 1e-15, NULL);
+            TC_CHECK(ld && ds_loader_eval(ld, x, f) == 0, "eval failed at mu %g", mu);
+            TC_CHECK(max_rel_diff(f, g, 14) < 1e-10, "mu %g: max rel diff %.3g", mu, max_rel_diff(f, g, 14));
+            /* centroid 1 is never passed through: flow into it only from OD (2->1) */
+            ds_loader_free(ld);
+        }
+    }
+    tc_end();
+    ds_network_free(net);
+}
+
+/* ---------------------------------------------- TNTP-based checks */
+
+static ds_network *load(const char *rel)
+{
+    const char *p = tc_tntp(rel);
+    ds_error err;
+    if (!p) return NULL;
+    ds_network *net = ds_network_load(p, NULL, NULL, NULL, &err);
+    if (!net) printf("# %s: %s:%ld: %s\n", rel, err.file, err.line, err.msg);
+    return net;
+}
+
+/* Evaluate f at free flow, or at x = s * capacity if f does not exist there. */
+static int eval_somewhere(ds_loader *ld, const ds_network *net, double *x, double *f)
+{
+    for (double s = 0; s <= 64; s = s ? 2 * s : 0.5) {
+        for (int e = 0; e < net->n_links; e++) x[e] = s * net->capacity[e];
+        if (ds_loader_eval(ld, x, f) == 0) return 0;
+    }
+    return -1;
+}
+
+static void check_conservation(const char *name, const char *rel)
+{
+    ds_network *net = load(rel);
+    char tn[128];
+    snprintf(tn, sizeof tn, "flow_conservation_%s", name);
+    if (!net) {
+        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    tc_begin(tn);
+    ds_cost_params cp = cp_default();
+    int m = net->n_links, n = net->n_nodes;
+    double *x = malloc(sizeof(double) * m), *f = malloc(sizeof(double) * m);
+    double *bal = malloc(sizeof(double) * n);
+    for (int v = 0; v < 3; v++) {
+        ds_filter filt = (ds_filter)v;
+        double mu = 10.0 / ds_network_cbar(net, &cp);
+        ds_loader *ld = ds_loader_create(net, &cp, filt, mu, 2, 500, 1e-14, NULL);
+        TC_CHECK(ld != NULL, "create %s", ds_filter_name(filt));
+        if (!ld) continue;
+        if (eval_somewhere(ld, net, x, f) != 0) {
+            TC_CHECK(0, "%s: f does not exist at any tried load", ds_filter_name(filt));
+            ds_loader_free(ld);
+            continue;
+        }
+        int lost_od;
+        double lost;
+        ds_loader_lost_demand(ld, &lost_od, &lost);
+        TC_CHECK(lost_od == 0, "%s: %d OD pairs lost", ds_filter_name(filt), lost_od);
+        memset(bal, 0, sizeof(double) * n);
+        double scale = 0;
+        for (int e = 0; e < m; e++) {
+            bal[net->head[e]] += f[e];
+            bal[net->tail[e]] -= f[e];
+            TC_CHECK(f[e] >= 0, "%s: negative flow %g on link %d", ds_filter_name(filt), f[e], e);
+        }
+        for (int k = 0; k < net->n_od; k++) {
+            bal[net->od_orig[k]] += net->od_demand[k];
+            bal[net->od_dest[k]] -= net->od_demand[k];
+            scale = fmax(scale, net->od_demand[k]);
+        }
+        double worst = 0;
+        for (int i = 0; i < n; i++) worst = fmax(worst, fabs(bal[i]));
+        TC_CHECK(worst <= 1e-9 * net->total_demand, "%s: imbalance %.3g (total demand %.6g)", ds_filter_name(filt),
+                 worst, net->total_demand);
+        ds_loader_free(ld);
+    }
+    tc_end();
+    free(x), free(f), free(bal);
+    ds_network_free(net);
+}
+
+/* DSP DAG per destination: every link goes down the topological order, an
+ * independent Kahn sort succeeds, and every origin with a path in the network
+ * keeps one inside the DAG. */
+static void check_dsp_structure(const char *name, const char *rel)
+{
+    ds_network *net = load(rel);
+    char tn[128];
+    snprintf(tn, sizeof tn, "dsp_acyclic_connected_%s", name);
+    if (!net) {
+        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    tc_begin(tn);
+    ds_cost_params cp = cp_default();
+    ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_DSP, 0.1, 2, 50, 1e-13, NULL);
+    TC_CHECK(ld != NULL, "create");
+    int n = net->n_nodes;
+    int *indeg = malloc(sizeof(int) * n), *q = malloc(sizeof(int) * n), *inD = malloc(sizeof(int) * n);
+    unsigned char *reach = malloc(n);
+    int *radj_start = malloc(sizeof(int) * (n + 1)), *radj = malloc(sizeof(int) * (net->n_links + 1));
+    for (int di = 0; ld && di < ld->n_dest; di++) {
+        const ld_dag *g = &ld->dag[di];
+        int d = net->dest_node[di];
+        memset(indeg, 0, sizeof(int) * n);
+        for (int i = 0; i < n; i++) inD[i] = 0;
+        for (int i = 0; i < g->n; i++) inD[g->node[i]] = 1;
+        /* Kahn on the DAG edges */
+        for (int k = 0; k < g->n_links; k++) indeg[net->head[g->link[k]]]++;
+        int qh = 0, qt = 0, seen = 0;
+        for (int i = 0; i < g->n; i++)
+            if (indeg[g->node[i]] == 0) q[qt++] = g->node[i];
+        /* out-links per node from the DAG lists */
+        while (qh < qt) {
+            int u = q[qh++];
+            seen++;
+            for (int i = 0; i < g->n; i++)
+                if (g->node[i] == u) {
+                    for (int k = g->lstart[i]; k < g->lstart[i + 1]; k++) {
+                        int v = net->head[g->link[k]];
+                        if (--indeg[v] == 0) q[qt++] = v;
+                    }
+                    break;
+                }
+            if (g->n > 2000) break; /* the quadratic lookup above is for small graphs */
+        }
+        if (g->n <= 2000) TC_CHECK(seen == g->n, "dest %d: DAG has a cycle (%d of %d sorted)", d + 1, seen, g->n);
+        /* rank check, linear: every DAG link goes to an earlier node */
+        for (int i = 0; i < n; i++) indeg[i] = -1;
+        for (int i = 0; i < g->n; i++) indeg[g->node[i]] = i;
+        for (int i = 0; i < g->n; i++)
+            for (int k = g->lstart[i]; k < g->lstart[i + 1]; k++) {
+                int v = net->head[g->link[k]];
+                TC_CHECK(indeg[v] >= 0 && indeg[v] < i, "dest %d: link %d goes up the order", d + 1, g->link[k]);
+                TC_CHECK(net->tail[g->link[k]] == g->node[i], "dest %d: link %d listed under the wrong node", d + 1,
+                         g->link[k]);
+            }
+        /* connectivity: backward search from d over DAG links only */
+        memset(radj_start, 0, sizeof(int) * (n + 1));
+        for (int k = 0; k < g->n_links; k++) radj_start[net->head[g->link[k]] + 1]++;
+        for (int i = 0; i < n; i++) radj_start[i + 1] += radj_start[i];
+        for (int i = 0; i < n; i++) q[i] = radj_start[i];
+        for (int k = 0; k < g->n_links; k++) radj[q[net->head[g->link[k]]]++] = g->link[k];
+        memset(reach, 0, n);
+        qh = qt = 0;
+        q[qt++] = d;
+        reach[d] = 1;
+        while (qh < qt) {
+            int v = q[qh++];
+            for (int k = radj_start[v]; k < radj_start[v + 1]; k++) {
+                int u = net->tail[radj[k]];
+                if (!reach[u]) reach[u] = 1, q[qt++] = u;
+            }
+        }
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+            if (ld->reach_ok[k])
+                TC_CHECK(reach[net->od_orig[k]], "dest %d: origin %d lost its path in the DAG", d + 1,
+                         net->od_orig[k] + 1);
+    }
+    if (ld) {
+        int lost_od;
+        double lost;
+        ds_loader_lost_demand(ld, &lost_od, &lost);
+        printf("# %s: %d destinations, %d OD pairs without any path (demand %g)\n", name, ld->n_dest, lost_od, lost);
+    }
+    tc_end();
+    free(indeg), free(q), free(inD), free(reach), free(radj_start), free(radj);
+    ds_loader_free(ld);
+    ds_network_free(net);
+}
+
+static void check_determinism(const char *name, const char *rel, ds_filter filt, double tau)
+{
+    ds_network *net = load(rel);
+    char tn[128];
+    snprintf(tn, sizeof tn, "thread_determinism_%s_%s", name, ds_filter_name(filt));
+    if (!net) {
+        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    tc_begin(tn);
+    ds_cost_params cp = cp_default();
+    int m = net->n_links, th[3] = {1, 2, 7};
+    double *x = malloc(sizeof(double) * m), *f[3];
+    double mu = tau / ds_network_cbar(net, &cp);
+    for (int e = 0; e < m; e++) x[e] = 0.7 * net->capacity[e];
+    for (int i = 0; i < 3; i++) {
+        f[i] = malloc(sizeof(double) * m);
+        ds_loader *ld = ds_loader_create(net, &cp, filt, mu, th[i], 50, 1e-13, NULL);
+        TC_CHECK(ld && ds_loader_eval(ld, x, f[i]) == 0, "eval with %d threads", th[i]);
+        /* a second eval exercises the warm start, which must be deterministic too */
+        TC_CHECK(ld && ds_loader_eval(ld, x, f[i]) == 0, "second eval with %d threads", th[i]);
+        ds_loader_free(ld);
+    }
+    TC_CHECK(memcmp(f[0], f[1], sizeof(double) * m) == 0, "1 and 2 threads differ");
+    TC_CHECK(memcmp(f[0], f[2], sizeof(double) * m) == 0, "1 and 7 threads differ");
+    tc_end();
+    for (int i = 0; i < 3; i++) free(f[i]);
+    free(x);
+    ds_network_free(net);
+}
+
+/* J v against central finite differences. */
+static void check_jv(const char *name, const char *rel, ds_filter filt, double tau)
+{
+    ds_network *net = load(rel);
+    char tn[128];
+    snprintf(tn, sizeof tn, "jv_vs_finite_differences_%s_%s", name, ds_filter_name(filt));
+    if (!net) {
+        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    tc_begin(tn);
+    ds_cost_params cp = cp_default();
+    int m = net->n_links;
+    double mu = tau / ds_network_cbar(net, &cp);
+    double *x = malloc(sizeof(double) * m), *v = malloc(sizeof(double) * m), *jv = malloc(sizeof(double) * m);
+    double *xp = malloc(sizeof(double) * m), *fp = malloc(sizeof(double) * m), *fm = malloc(sizeof(double) * m),
+           *f = malloc(sizeof(double) * m);
+    ds_loader *ld = ds_loader_create(net, &cp, filt, mu, 2, 2000, 1e-15, NULL);
+    ds_loader_set_keep(ld, 1);
+    for (int e = 0; e < m; e++) {
+        x[e] = (0.5 + urand()) * net->capacity[e];
+        v[e] = (urand() - 0.5) * net->capacity[e];
+    }
+    TC_CHECK(ds_loader_eval(ld, x, f) == 0, "eval");
+    TC_CHECK(ds_loader_jv(ld, x, v, jv) == 0, "jv");
+    double h = 1e-5, num = 0, den = 0;
+    for (int e = 0; e < m; e++) xp[e] = x[e] + h * v[e];
+    TC_CHECK(ds_loader_eval(ld, xp, fp) == 0, "eval +");
+    for (int e = 0; e < m; e++) xp[e] = x[e] - h * v[e];
+    TC_CHECK(ds_loader_eval(ld, xp, fm) == 0, "eval -");
+    for (int e = 0; e < m; e++) {
+        double fd = (fp[e] - fm[e]) / (2 * h);
+        num += (jv[e] - fd) * (jv[e] - fd);
+        den += fd * fd;
+    }
+    double relerr = sqrt(num / den);
+    printf("# %s: ||Jv - FD|| / ||FD|| = %.3g\n", tn, relerr);
+    TC_CHECK(relerr < 1e-6, "relative error %.3g", relerr);
+    tc_end();
+    ds_loader_free(ld);
+    free(x), free(v), free(jv), free(xp), free(fp), free(fm), free(f);
+    ds_network_free(net);
+}
+
+static void test_ill_posed(void)
+{
+    ds_network *net = load("SiouxFalls/SiouxFalls_net.tntp");
+    if (!net) {
+        tc_skip("ill_posed_full_graph_tiny_tau", "SiouxFalls not found");
+        return;
+    }
+    tc_begin("ill_posed_full_graph_tiny_tau");
+    ds_config cfg;
+    ds_error err;
+    ds_config_default(&cfg);
+    cfg.tau = 1e-9;
+    cfg.filter = DS_FILTER_FULL;
+    cfg.solver = DS_SOLVER_SRA;
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    if (run) {
+        ds_status st = ds_run_execute(run);
+        char reason[1024];
+        ds_run_reason(run, reason, sizeof reason);
+        TC_CHECK(st == DS_STATUS_ILL_POSED, "status %s (%s)", ds_status_name(st), reason);
+        TC_CHECK(strstr(reason, "spectral radius") != NULL, "reason lacks the evidence: %s", reason);
+        TC_CHECK(ds_status_exit_code(st) == 3, "exit code");
+        printf("# reason: %s\n", reason);
+        ds_run_free(run);
+    }
+    tc_end();
+    ds_network_free(net);
+}
+
+static void check_solve(const char *name, const char *rel, ds_filter filt, ds_solver_kind s, double tau, int max_iter)
+{
+    ds_network *net = load(rel);
+    char tn[128];
+    snprintf(tn, sizeof tn, "%s_reaches_1e-7_%s_%s_tau%g", ds_solver_name(s), name, ds_filter_name(filt), tau);
+    if (!net) {
+        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    tc_begin(tn);
+    ds_config cfg;
+    ds_error err;
+    ds_config_default(&cfg);
+    cfg.tau = tau;
+    cfg.filter = filt;
+    cfg.solver = s;
+    cfg.max_iter = max_iter;
+    cfg.threads = 2;
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    if (run) {
+        ds_status st = ds_run_execute(run);
+        size_t n = ds_run_history_count(run);
+        ds_iter_record last;
+        ds_run_history_copy(run, n - 1, &last, 1);
+        TC_CHECK(st == DS_STATUS_CONVERGED, "status %s", ds_status_name(st));
+        TC_CHECK(last.gap_rel < 1e-7, "final gap %.3g", last.gap_rel);
+        /* the reported gap is the true one: recompute f at the returned flows */
+        ds_loader *ld = ds_loader_create(net, &cfg.cost, filt == DS_FILTER_EDSP ? DS_FILTER_DSP : filt,
+                                         ds_run_mu(run), 1, 50, 1e-13, NULL);
+        if (filt != DS_FILTER_EDSP && ld) {
+            int m = net->n_links;
+            double *f = malloc(sizeof(double) * m), a = 0, b = 0;
+            const double *x = ds_run_flows(run);
+            cp_default();
+            ds_cost_params cp = cfg.cost;
+            cp.toll_factor = net->toll_factor, cp.distance_factor = net->distance_factor;
+            ds_loader_free(ld);
+            ld = ds_loader_create(net, &cp, filt, ds_run_mu(run), 1, 500, 1e-15, NULL);
+            TC_CHECK(ds_loader_eval(ld, x, f) == 0, "re-eval");
+            for (int e = 0; e < m; e++) a += (f[e] - x[e]) * (f[e] - x[e]), b += x[e] * x[e];
+            TC_CHECK(sqrt(a / b) < 1.5e-7, "independent gap %.3g", sqrt(a / b));
+            free(f);
+        }
+        ds_loader_free(ld);
+        printf("# %s: %zu records, final gap %.3g, iterations %d, evals %d\n", tn, n, last.gap_rel, last.iter,
+               last.evals);
+        ds_run_free(run);
+    }
+    tc_end();
+    ds_network_free(net);
+}
+
+int main(void)
+{
+    test_junction();
+    test_enumeration_dags();
+    test_braess();
+    test_cyclic_dense();
+    check_conservation("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp");
+    check_conservation("Anaheim", "Anaheim/Anaheim_net.tntp");
+    const char *nets[8][2] = {{"Braess", "Braess-Example/Braess_net.tntp"},
+                              {"SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp"},
+                              {"EMA", "Eastern-Massachusetts/EMA_net.tntp"},
+                              {"Anaheim", "Anaheim/Anaheim_net.tntp"},
+                              {"Barcelona", "Barcelona/Barcelona_net.tntp"},
+                              {"Winnipeg", "Winnipeg/Winnipeg_net.tntp"},
+                              {"ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp"},
+                              {"BerlinCenter", "Berlin-Center/berlin-center_net.tntp"}};
+    for (int i = 0; i < 8; i++) check_dsp_structure(nets[i][0], nets[i][1]);
+    check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10);
+    check_determinism("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10);
+    /* Barcelona's full graph has a fixed point only at large tau (ill-posed at 10) */
+    check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_FULL, 100);
+    check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_DSP, 10);
+    check_determinism("Winnipeg", "Winnipeg/Winnipeg_net.tntp", DS_FILTER_BFS, 10);
+    check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10);
+    check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, 10);
+    check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10);
+    test_ill_posed();
+    check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, DS_SOLVER_SRA, 10, 10000);
+    check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, DS_SOLVER_SRA, 10, 10000);
+    check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, DS_SOLVER_NEWTON, 10, 40);
+    check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, DS_SOLVER_ANDERSON, 10, 10000);
+    check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_EDSP, DS_SOLVER_NEWTON, 10, 10000);
+    return tc_exit();
+}
