@@ -143,7 +143,11 @@ int cmd_info(int argc, char **argv)
     printf("flow-independent:   %d links (b = 0 or power = 0: their equilibrium flows are not unique)\n", fixed);
     printf("zero free-flow time: %d links\n", zero_t0);
     printf("parallel link pairs: %ld\n", parallel_pairs(net));
-    printf("GPU: none (built without CUDA)\n");
+    {
+        char gpu[512];
+        ds_gpu_info(gpu, sizeof gpu);
+        printf("%s\n", gpu);
+    }
     ds_network_free(net);
     return 0;
 }

@@ -1,16 +1,26 @@
 /* panel_header.c - network, run configuration and run status (two lines). */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tui.h"
 
-static int any_gpu(const tui_app *app)
+/* "GPU: none" or "GPU: <device>", asked once (the probe may dlopen); the
+ * reason in parentheses is left for `dillsue info`, the header has no room. */
+static const char *gpu_label(void)
 {
-    for (int i = 0; i < app->s.n_runs; i++) {
-        const tui_run *r = app->s.runs[i];
-        if (r->n && r->rec[r->n - 1].backend == DS_BACKEND_CUDA) return 1;
+    static char buf[96];
+    static int done;
+    if (!done) {
+        char full[512];
+        ds_gpu_info(full, sizeof full);
+        char *p = strstr(full, " (");
+        if (p) *p = 0;
+        snprintf(buf, sizeof buf, "%.90s", full);
+        done = 1;
     }
-    return 0;
+    return buf;
 }
 
 static const char *run_state(const tui_run *r)
@@ -30,9 +40,9 @@ void panel_header_draw(tui_app *app, tui_rect r)
     draw_fill(r, A_NORMAL);
     draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue");
     if (net)
-        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s %d thr | GPU: %s",
+        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s %d thr | %s",
                   net->name, net->n_nodes, net->n_links, net->n_zones, net->n_od,
-                  ds_backend_name(c->backend), threads, any_gpu(app) ? "cuda" : "none");
+                  ds_backend_name(c->backend), threads, gpu_label());
     if (!run) {
         draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press r to start",
                   app->s.next.tau, ds_filter_name(app->s.next.filter), ds_solver_name(app->s.next.solver));
