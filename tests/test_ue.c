@@ -247,6 +247,11 @@ static void test_stops(void)
     c.method = 7;
     rc = ds_ue_solve(net, &c, x, &r, NULL, NULL, NULL, &err);
     TC_CHECK(rc == DS_UE_ERROR, "bad method accepted");
+    c.method = DS_UE_BFW;
+    c.cost.distance_factor = -1.0; /* 100 length units: every link costs < 0 */
+    memset(&err, 0, sizeof err);
+    rc = ds_ue_solve(net, &c, x, &r, NULL, NULL, NULL, &err);
+    TC_CHECK(rc == DS_UE_ERROR && err.line > 0, "negative costs accepted (rc %d, line %ld)", rc, err.line);
     TC_CHECK(ds_ue_method_parse("cfw") == DS_UE_CFW && ds_ue_method_parse("bfw") == DS_UE_BFW &&
                  ds_ue_method_parse("fw") == -1, "method names");
     ds_network_free(net);

@@ -479,10 +479,13 @@ int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
                      cfg->gap, cfg->max_iter, cfg->cost.cap, cfg->method);
         return DS_UE_ERROR;
     }
+    /* Costs grow with flow (b >= 0), so t(0) >= 0 keeps every cost Dijkstra
+     * sees nonnegative; a negative toll or distance factor can break that. */
     for (int e = 0; e < net->n_links; e++)
-        if (!(net->t0[e] >= 0.0)) {
+        if (!(net->bpr_b[e] >= 0.0)) {
             ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
-                         "negative free-flow time %g: shortest paths need t >= 0", net->t0[e]);
+                         "negative BPR b %g: the UE solver needs costs nondecreasing in flow",
+                         net->bpr_b[e]);
             return DS_UE_ERROR;
         }
     int threads = cfg->threads;
@@ -510,6 +513,15 @@ int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
 
     memset(flows, 0, sz);
     ds_costs_eval(net, cp, flows, t);
+    for (int e = 0; e < n; e++)
+        if (!(t[e] >= 0.0)) {
+            ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
+                         "link %d->%d costs %g at free flow (toll factor %g, distance factor %g): "
+                         "shortest paths need costs >= 0",
+                         net->tail[e] + 1, net->head[e] + 1, t[e], cp->toll_factor, cp->distance_factor);
+            rc = DS_UE_ERROR;
+            goto out;
+        }
     ar = aon_load(&A, t, flows, &sptt);
     if (ar) goto aon_failed;
 
