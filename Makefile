@@ -2,8 +2,8 @@
 CC       ?= gcc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -Iinclude -Isrc/engine
-LDLIBS   := -lcsv -llapacke -lopenblas -lm -lpthread
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
+LDLIBS   := -lklu -lcsv -llapacke -lopenblas -lm -lpthread
 TUILIBS  := -lncursesw
 B        ?= build
 

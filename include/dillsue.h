@@ -136,6 +136,10 @@ void ds_sp_to_dest(const ds_network *net, const double *t, int dest,
 typedef enum { DS_FILTER_FULL = 0, DS_FILTER_DSP, DS_FILTER_BFS, DS_FILTER_EDSP, DS_FILTER_N } ds_filter;
 typedef enum { DS_SOLVER_MSA = 0, DS_SOLVER_SRA, DS_SOLVER_ANDERSON, DS_SOLVER_NEWTON, DS_SOLVER_N } ds_solver_kind;
 typedef enum { DS_BACKEND_CPU = 0, DS_BACKEND_CUDA, DS_BACKEND_N } ds_backend;
+/* How the full graph's inner problems are solved: exactly by sparse LU per
+ * destination (direct, default), or by up to inner_max warm-started passes
+ * (the paper's L_val). Filtered variants are exact in one pass either way. */
+typedef enum { DS_INNER_DIRECT = 0, DS_INNER_PASSES, DS_INNER_N } ds_inner;
 
 /* 1 and "GPU: <name>, ..." if the CUDA backend can run here, else 0 and
  * "GPU: none (<why>)". With DILLSUE_CUDA_EMULATE=1 in the environment the
@@ -145,6 +149,8 @@ int ds_gpu_info(char *buf, size_t n);
 const char *ds_filter_name(ds_filter f);
 const char *ds_solver_name(ds_solver_kind s);
 const char *ds_backend_name(ds_backend b);
+const char *ds_inner_name(ds_inner i);
+int ds_inner_parse(const char *s);
 /* Parse names; return -1 if unknown. */
 int ds_filter_parse(const char *s);
 int ds_solver_parse(const char *s);
@@ -160,7 +166,8 @@ typedef struct ds_config {
     int threads;         /* worker threads, default 1; <= 0 means all cores */
     ds_backend backend;
     ds_cost_params cost;
-    int inner_max;       /* L_val: max Bellman/absorption passes (full), default 50 */
+    ds_inner inner;      /* full graph inner solver, default direct */
+    int inner_max;       /* L_val: max Bellman passes (full, inner = passes), default 50 */
     double inner_tol;    /* inner stop: max |dV|, default 1e-13 */
     const double *warm;  /* optional warm-start flows [n_links] (copied at create) */
     /* anderson */
@@ -314,6 +321,9 @@ void ds_loader_stats(const ds_loader *ld, ds_load_stats *st);
 /* OD pairs without any path in the variant's link set, and their demand. Such
  * demand cannot be assigned; front ends must say so. */
 void ds_loader_lost_demand(const ds_loader *ld, int *n_od, double *demand);
+/* Full graph: switch between the exact sparse-LU inner solve and passes. A
+ * new loader uses passes. Returns 0, or -1 if out of memory. */
+int ds_loader_set_inner(ds_loader *ld, ds_inner mode);
 /* Keep the converged inner state of each eval so that ds_loader_jv can
  * differentiate at that point (costs memory ~ links x destinations). */
 int ds_loader_set_keep(ds_loader *ld, int keep);

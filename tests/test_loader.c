@@ -287,11 +287,14 @@ static void test_cyclic_dense(void)
         for (int k = 0; k < 3; k++) {
             double mu = 0.3 + 0.4 * k;
             dense_flows(net, t, mu, g);
-            ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 5000, 1e-15, NULL);
-            TC_CHECK(ld && ds_loader_eval(ld, x, f) == 0, "eval failed at mu %g", mu);
-            TC_CHECK(max_rel_diff(f, g, 14) < 1e-10, "mu %g: max rel diff %.3g", mu, max_rel_diff(f, g, 14));
-            /* centroid 1 is never passed through: flow into it only from OD (2->1) */
-            ds_loader_free(ld);
+            for (int mode = 0; mode < DS_INNER_N; mode++) {
+                ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 5000, 1e-15, NULL);
+                TC_CHECK(ld && ds_loader_set_inner(ld, (ds_inner)mode) == 0, "set inner");
+                TC_CHECK(ld && ds_loader_eval(ld, x, f) == 0, "eval failed at mu %g (%s)", mu, ds_inner_name(mode));
+                TC_CHECK(max_rel_diff(f, g, 14) < 1e-10, "mu %g %s: max rel diff %.3g", mu, ds_inner_name(mode),
+                         max_rel_diff(f, g, 14));
+                ds_loader_free(ld);
+            }
         }
     }
     tc_end();
@@ -339,6 +342,7 @@ static void check_conservation(const char *name, const char *rel)
         double mu = 10.0 / ds_network_cbar(net, &cp);
         ds_loader *ld = ds_loader_create(net, &cp, filt, mu, 2, 500, 1e-14, NULL);
         TC_CHECK(ld != NULL, "create %s", ds_filter_name(filt));
+        if (ld) ds_loader_set_inner(ld, DS_INNER_DIRECT);
         if (!ld) continue;
         if (eval_somewhere(ld, net, x, f) != 0) {
             TC_CHECK(0, "%s: f does not exist at any tried load", ds_filter_name(filt));
@@ -462,11 +466,11 @@ static void check_dsp_structure(const char *name, const char *rel)
     ds_network_free(net);
 }
 
-static void check_determinism(const char *name, const char *rel, ds_filter filt, double tau)
+static void check_determinism(const char *name, const char *rel, ds_filter filt, double tau, ds_inner inner)
 {
     ds_network *net = load(rel);
     char tn[128];
-    snprintf(tn, sizeof tn, "thread_determinism_%s_%s", name, ds_filter_name(filt));
+    snprintf(tn, sizeof tn, "thread_determinism_%s_%s_%s", name, ds_filter_name(filt), ds_inner_name(inner));
     if (!net) {
         tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
         return;
@@ -480,6 +484,7 @@ static void check_determinism(const char *name, const char *rel, ds_filter filt,
     for (int i = 0; i < 3; i++) {
         f[i] = malloc(sizeof(double) * m);
         ds_loader *ld = ds_loader_create(net, &cp, filt, mu, th[i], 50, 1e-13, NULL);
+        ds_loader_set_inner(ld, inner);
         TC_CHECK(ld && ds_loader_eval(ld, x, f[i]) == 0, "eval with %d threads", th[i]);
         /* a second eval exercises the warm start, which must be deterministic too */
         TC_CHECK(ld && ds_loader_eval(ld, x, f[i]) == 0, "second eval with %d threads", th[i]);
@@ -494,11 +499,12 @@ static void check_determinism(const char *name, const char *rel, ds_filter filt,
 }
 
 /* J v against central finite differences. */
-static void check_jv(const char *name, const char *rel, ds_filter filt, double tau)
+static void check_jv(const char *name, const char *rel, ds_filter filt, double tau, ds_inner inner)
 {
     ds_network *net = load(rel);
     char tn[128];
-    snprintf(tn, sizeof tn, "jv_vs_finite_differences_%s_%s", name, ds_filter_name(filt));
+    snprintf(tn, sizeof tn, "jv_vs_finite_differences_%s_%s%s%s", name, ds_filter_name(filt),
+             filt == DS_FILTER_FULL ? "_" : "", filt == DS_FILTER_FULL ? ds_inner_name(inner) : "");
     if (!net) {
         tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
         return;
@@ -511,11 +517,15 @@ static void check_jv(const char *name, const char *rel, ds_filter filt, double t
     double *xp = malloc(sizeof(double) * m), *fp = malloc(sizeof(double) * m), *fm = malloc(sizeof(double) * m),
            *f = malloc(sizeof(double) * m);
     ds_loader *ld = ds_loader_create(net, &cp, filt, mu, 2, 2000, 1e-15, NULL);
+    ds_loader_set_inner(ld, inner);
     ds_loader_set_keep(ld, 1);
     for (int e = 0; e < m; e++) {
         x[e] = (0.5 + urand()) * net->capacity[e];
         v[e] = (urand() - 0.5) * net->capacity[e];
     }
+    /* where f does not exist at this load (Anaheim full graph), load more */
+    for (int k = 0; k < 6 && ds_loader_eval(ld, x, f) != 0; k++)
+        for (int e = 0; e < m; e++) x[e] *= 2;
     TC_CHECK(ds_loader_eval(ld, x, f) == 0, "eval");
     TC_CHECK(ds_loader_jv(ld, x, v, jv) == 0, "jv");
     double h = 1e-5, num = 0, den = 0;
@@ -605,7 +615,7 @@ static void check_solve(const char *name, const char *rel, ds_filter filt, ds_so
             ds_cost_params cp = cfg.cost;
             cp.toll_factor = net->toll_factor, cp.distance_factor = net->distance_factor;
             ds_loader_free(ld);
-            ld = ds_loader_create(net, &cp, filt, ds_run_mu(run), 1, 500, 1e-15, NULL);
+            ld = ds_loader_create(net, &cp, filt, ds_run_mu(run), 1, 5000, 1e-15, NULL); /* passes: independent of the direct solve */
             TC_CHECK(ds_loader_eval(ld, x, f) == 0, "re-eval");
             for (int e = 0; e < m; e++) a += (f[e] - x[e]) * (f[e] - x[e]), b += x[e] * x[e];
             TC_CHECK(sqrt(a / b) < 1.5e-7, "independent gap %.3g", sqrt(a / b));
@@ -637,19 +647,24 @@ int main(void)
                               {"ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp"},
                               {"BerlinCenter", "Berlin-Center/berlin-center_net.tntp"}};
     for (int i = 0; i < 8; i++) check_dsp_structure(nets[i][0], nets[i][1]);
-    check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10);
-    check_determinism("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10);
+    check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_PASSES);
+    check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
+    check_determinism("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
     /* Barcelona's full graph has a fixed point only at large tau (ill-posed at 10) */
-    check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_FULL, 100);
-    check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_DSP, 10);
-    check_determinism("Winnipeg", "Winnipeg/Winnipeg_net.tntp", DS_FILTER_BFS, 10);
-    check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10);
-    check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, 10);
-    check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10);
+    check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_FULL, 100, DS_INNER_PASSES);
+    check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_FULL, 100, DS_INNER_DIRECT);
+    check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
+    check_determinism("Winnipeg", "Winnipeg/Winnipeg_net.tntp", DS_FILTER_BFS, 10, DS_INNER_DIRECT);
+    check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_PASSES);
+    check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
+    check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
+    check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
+    check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     test_ill_posed();
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, DS_SOLVER_SRA, 10, 10000);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, DS_SOLVER_SRA, 10, 10000);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, DS_SOLVER_NEWTON, 10, 40);
+    check_solve("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_FULL, DS_SOLVER_NEWTON, 10, 100);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, DS_SOLVER_ANDERSON, 10, 10000);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_EDSP, DS_SOLVER_NEWTON, 10, 10000);
     return tc_exit();

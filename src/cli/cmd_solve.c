@@ -57,7 +57,11 @@ static void print_help(void)
            "  --solver S            %s (default %s)\n"
            "  --tol X               stop when gap_rel < X (default %g)\n"
            "  --max-iter N          at most N outer iterations (default %d)\n"
-           "  --inner-max N         at most N Bellman passes per evaluation, full graph (default %d)\n"
+           "  --inner I             full graph inner solver: direct (exact sparse LU per\n"
+           "                        destination) or passes (warm-started Bellman passes,\n"
+           "                        the paper's L_val) (default %s)\n"
+           "  --inner-max N         at most N Bellman passes per evaluation with --inner\n"
+           "                        passes or --backend cuda (default %d)\n"
            "  --threads N           worker threads, 0 = all cores (default %d)\n"
            "  --backend B           %s (default %s)\n"
            "  --warm FLOWS.csv      start from these flows (a flow CSV of this network)\n"
@@ -72,7 +76,7 @@ static void print_help(void)
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
            d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver),
-           d.tol, d.max_iter, d.inner_max, d.threads, backends, ds_backend_name(d.backend),
+           d.tol, d.max_iter, ds_inner_name(d.inner), d.inner_max, d.threads, backends, ds_backend_name(d.backend),
            DS_FLOWS_HEADER);
 }
 
@@ -193,7 +197,7 @@ static double now_s(void)
 
 enum {
     O_NET = 256, O_TRIPS, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_THREADS, O_BACKEND,
-    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP
+    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP
 };
 
 static const struct option long_opts[] = {
@@ -212,6 +216,7 @@ static const struct option long_opts[] = {
     {"toll-factor", required_argument, 0, O_TOLLF},
     {"distance-factor", required_argument, 0, O_DISTF},
     {"inner-max", required_argument, 0, O_INNER},
+    {"inner", required_argument, 0, O_INNERMODE},
     {"scenario", required_argument, 0, O_SCEN},
     {"seed", required_argument, 0, O_SEED},
     {"out", required_argument, 0, O_OUT},
@@ -225,7 +230,7 @@ struct solve_opts {
     const char *net, *trips, *warm, *out, *hist;
     double tau, mu, tol, cap, tollf, distf;
     int have_tau, have_mu, have_tollf, have_distf, have_cap;
-    int filter, solver, backend, max_iter, threads, inner_max, have_inner;
+    int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner;
     int scenario, have_scenario, have_seed, quiet;
     unsigned long long seed;
 };
@@ -236,6 +241,7 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     o->filter = d->filter;
     o->solver = d->solver;
     o->backend = d->backend;
+    o->inner = d->inner;
     o->max_iter = d->max_iter;
     o->threads = d->threads;
     o->tol = d->tol;
@@ -263,6 +269,9 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
         case O_SOLVER:
             if ((o->solver = ds_solver_parse(optarg)) < 0)
                 rc = cli_usage(CMD, "unknown --solver '%s'", optarg);
+            break;
+        case O_INNERMODE:
+            if ((o->inner = ds_inner_parse(optarg)) < 0) rc = cli_usage(CMD, "unknown --inner '%s'", optarg);
             break;
         case O_BACKEND:
             if ((o->backend = ds_backend_parse(optarg)) < 0)
@@ -360,6 +369,7 @@ int cmd_solve(int argc, char **argv)
     cfg.max_iter = o.max_iter;
     cfg.threads = o.threads;
     if (o.have_inner) cfg.inner_max = o.inner_max;
+    cfg.inner = (ds_inner)o.inner;
     if (o.have_cap) cfg.cost.cap = o.cap;
     /* Left unset, the engine takes the net file's factors (TNTP generalized cost). */
     if (o.have_tollf) cfg.cost.toll_factor = o.tollf;

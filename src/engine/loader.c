@@ -286,6 +286,8 @@ static void eval_block_fn(void *ctx, int worker, int b)
     for (int di = d0; di < d1; di++) {
         if (ld->dag)
             eval_dag(ld, di, s, flow);
+        else if (ld->direct)
+            ld_direct_eval(ld, di, worker, flow);
         else
             eval_full(ld, di, s, flow);
     }
@@ -528,6 +530,7 @@ void ds_loader_free(ds_loader *ld)
     if (!ld) return;
     if (ld->scr && ld->pool)
         for (int w = 0; w < ds_pool_threads(ld->pool); w++) scratch_free(&ld->scr[w]);
+    ld_direct_free(ld);
     ds_pool_free(ld->pool);
     free(ld->scr);
     ld_dags_free(ld, ld->dag);
@@ -545,6 +548,21 @@ void ds_loader_free(ds_loader *ld)
     free(ld->st_ares);
     free(ld->V);
     free(ld);
+}
+
+int ds_loader_set_inner(ds_loader *ld, ds_inner mode)
+{
+    if (ld->filter != DS_FILTER_FULL) return 0; /* DAG variants are exact in one pass */
+    if (mode == DS_INNER_DIRECT && !ld->direct) {
+        if (ld_direct_init(ld) != 0) {
+            ld_direct_free(ld);
+            return -1;
+        }
+    } else if (mode == DS_INNER_PASSES && ld->direct) {
+        ld_direct_free(ld);
+    }
+    ld->kept_valid = 0;
+    return 0;
 }
 
 void ds_loader_lost_demand(const ds_loader *ld, int *n_od, double *demand)

@@ -65,6 +65,7 @@ struct ds_loader {
     int keep, keep_failed, kept_valid; /* store inner state for J*v */
     ld_keep *kept;         /* [n_dest] */
     double *dtv;           /* dt * v for J*v [m] */
+    struct ld_direct_all *direct; /* full graph, exact sparse LU inner solves (loader_direct.c) */
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
@@ -75,4 +76,8 @@ void ld_dags_free(ds_loader *ld, ld_dag *dags);
 int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
                   const double *P, const double *phi_by_node);
 void ld_keep_free(ds_loader *ld);
+int ld_direct_init(ds_loader *ld);
+void ld_direct_free(ds_loader *ld);
+void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow);
+void ld_direct_jv(ds_loader *ld, int di, int worker, double *out);
 #endif

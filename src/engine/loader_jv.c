@@ -174,7 +174,12 @@ static void jv_block_fn(void *ctx, int worker, int b)
     int d0 = b * ld->blk, d1 = d0 + ld->blk;
     if (d1 > ld->n_dest) d1 = ld->n_dest;
     memset(out, 0, sizeof(double) * (size_t)ld->net->n_links);
-    for (int di = d0; di < d1; di++) jv_dest(ld, di, &ld->scr[worker], out);
+    for (int di = d0; di < d1; di++) {
+        if (ld->direct)
+            ld_direct_jv(ld, di, worker, out);
+        else
+            jv_dest(ld, di, &ld->scr[worker], out);
+    }
 }
 
 int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)

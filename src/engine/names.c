@@ -6,6 +6,7 @@
 static const char *const filter_names[DS_FILTER_N] = {"full", "dsp", "bfs", "edsp"};
 static const char *const solver_names[DS_SOLVER_N] = {"msa", "sra", "anderson", "newton"};
 static const char *const backend_names[DS_BACKEND_N] = {"cpu", "cuda"};
+static const char *const inner_names[DS_INNER_N] = {"direct", "passes"};
 static const char *const step_names[DS_STEP_N] = {
     "start", "msa", "sra", "sra-harmonic", "anderson", "anderson-rejected",
     "newton", "newton-rejected", "newton-warm", "mask-refresh"};
@@ -25,6 +26,8 @@ static int lookup(const char *const *tab, int n, const char *s)
         if (strcmp(tab[i], s) == 0) return i;
     return -1;
 }
+const char *ds_inner_name(ds_inner i) { return NAME_OR_UNKNOWN(inner_names, DS_INNER_N, i); }
+int ds_inner_parse(const char *s) { return lookup(inner_names, DS_INNER_N, s); }
 int ds_filter_parse(const char *s) { return lookup(filter_names, DS_FILTER_N, s); }
 int ds_solver_parse(const char *s) { return lookup(solver_names, DS_SOLVER_N, s); }
 int ds_backend_parse(const char *s) { return lookup(backend_names, DS_BACKEND_N, s); }

@@ -455,6 +455,12 @@ ds_status ds_run_execute(ds_run *run)
         finish(run, DS_STATUS_ERROR);
         return DS_STATUS_ERROR;
     }
+    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU &&
+        ds_loader_set_inner(run->ld, run->cfg.inner) != 0) {
+        snprintf(run->reason, sizeof run->reason, "out of memory setting up the sparse LU inner solver");
+        finish(run, DS_STATUS_ERROR);
+        return DS_STATUS_ERROR;
+    }
     if (run->cfg.backend == DS_BACKEND_CUDA) {
         const char *emu = getenv("DILLSUE_CUDA_EMULATE");
         run->gpu = ds_gpu_loader_create(run->ld, emu && emu[0] == '1', &err);
@@ -582,7 +588,8 @@ ds_status ds_run_execute(ds_run *run)
         run->iter++;
         publish(run, &run->cur);
     }
-    if (run->cur.inner_resid > 1e-8 && run->cfg.filter == DS_FILTER_FULL && st == DS_STATUS_CONVERGED) {
+    if (run->cur.inner_resid > 1e-8 && run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_PASSES &&
+        st == DS_STATUS_CONVERGED) {
         size_t l = strlen(run->reason);
         snprintf(run->reason + l, sizeof run->reason - l,
                  "; note: Bellman values not converged within %d passes (max |dV| %.2g): raise --inner-max",
