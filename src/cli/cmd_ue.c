@@ -16,7 +16,7 @@
 static const char ue_usage[] =
     "usage: dillsue ue --net NET [--trips T] [--gap 1e-6] [--max-iter N] [--threads N]\n"
     "                  [--cap 100] [--toll-factor F] [--distance-factor F]\n"
-    "                  [--method cfw|bfw] [--out FLOWS.csv] [--quiet]\n"
+    "                  [--method cfw|bfw] [--out FLOWS.csv] [--quiet] [--help]\n"
     "Wardrop user equilibrium by conjugate (cfw) or bi-conjugate (bfw, default)\n"
     "Frank-Wolfe to a relative gap. Toll and distance factors default to the\n"
     "net file's metadata. Exit 0 gap reached, 1 max iterations, 2 usage or input\n"
