@@ -138,6 +138,14 @@ int cmd_info(int argc, char **argv)
     printf("cbar:               %.10g (demand-weighted free-flow shortest-path cost, cap %g, toll factor %g, "
            "distance factor %g)\n",
            cbar, cap, cp.toll_factor, cp.distance_factor);
+    if (net->first_thru > 1) {
+        /* The paper's cbar ignores centroids; show it so its mu can be reproduced. */
+        int ft = net->first_thru;
+        net->first_thru = 1;
+        double cb0 = ds_network_cbar(net, &cp);
+        net->first_thru = ft;
+        printf("cbar, centroids ignored: %.10g (routes may pass through zones; the paper's value)\n", cb0);
+    }
     printf("mu at tau = 1:      %.10g (= 1/cbar)\n", cbar > 0 ? 1.0 / cbar : 0.0);
     printf("hop diameter:       %d\n", ds_network_hop_diameter(net));
     printf("flow-independent:   %d links (b = 0 or power = 0: their equilibrium flows are not unique)\n", fixed);

@@ -57,6 +57,9 @@ static void print_help(void)
            "  --solver S            %s (default %s)\n"
            "  --tol X               stop when gap_rel < X (default %g)\n"
            "  --max-iter N          at most N outer iterations (default %d)\n"
+           "  --edsp-refresh N      eDSP: at most N mask refreshes (default %d)\n"
+           "  --edsp-damping D      eDSP: build the mask from (1-D) old mask costs + D current\n"
+           "                        costs, 0 < D <= 1; below 1 damps mask flips (default %g)\n"
            "  --inner I             full graph inner solver: direct (exact sparse LU per\n"
            "                        destination) or passes (warm-started Bellman passes,\n"
            "                        the paper's L_val) (default %s)\n"
@@ -76,7 +79,7 @@ static void print_help(void)
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
            d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver),
-           d.tol, d.max_iter, ds_inner_name(d.inner), d.inner_max, d.threads, backends, ds_backend_name(d.backend),
+           d.tol, d.max_iter, d.edsp_max_refresh, d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.threads, backends, ds_backend_name(d.backend),
            DS_FLOWS_HEADER);
 }
 
@@ -197,7 +200,7 @@ static double now_s(void)
 
 enum {
     O_NET = 256, O_TRIPS, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_THREADS, O_BACKEND,
-    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP
+    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_EREF, O_EDAMP, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP
 };
 
 static const struct option long_opts[] = {
@@ -217,6 +220,8 @@ static const struct option long_opts[] = {
     {"distance-factor", required_argument, 0, O_DISTF},
     {"inner-max", required_argument, 0, O_INNER},
     {"inner", required_argument, 0, O_INNERMODE},
+    {"edsp-refresh", required_argument, 0, O_EREF},
+    {"edsp-damping", required_argument, 0, O_EDAMP},
     {"scenario", required_argument, 0, O_SCEN},
     {"seed", required_argument, 0, O_SEED},
     {"out", required_argument, 0, O_OUT},
@@ -230,7 +235,8 @@ struct solve_opts {
     const char *net, *trips, *warm, *out, *hist;
     double tau, mu, tol, cap, tollf, distf;
     int have_tau, have_mu, have_tollf, have_distf, have_cap;
-    int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner;
+    int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner, edsp_refresh;
+    double edsp_damping;
     int scenario, have_scenario, have_seed, quiet;
     unsigned long long seed;
 };
@@ -242,6 +248,8 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     o->solver = d->solver;
     o->backend = d->backend;
     o->inner = d->inner;
+    o->edsp_refresh = d->edsp_max_refresh;
+    o->edsp_damping = d->edsp_damping;
     o->max_iter = d->max_iter;
     o->threads = d->threads;
     o->tol = d->tol;
@@ -269,6 +277,12 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
         case O_SOLVER:
             if ((o->solver = ds_solver_parse(optarg)) < 0)
                 rc = cli_usage(CMD, "unknown --solver '%s'", optarg);
+            break;
+        case O_EREF: rc = cli_int(CMD, "--edsp-refresh", optarg, 0, 1000000, &o->edsp_refresh); break;
+        case O_EDAMP:
+            rc = cli_double(CMD, "--edsp-damping", optarg, &o->edsp_damping);
+            if (!rc && !(o->edsp_damping > 0 && o->edsp_damping <= 1))
+                rc = cli_usage(CMD, "--edsp-damping must be in (0, 1], got %s", optarg);
             break;
         case O_INNERMODE:
             if ((o->inner = ds_inner_parse(optarg)) < 0) rc = cli_usage(CMD, "unknown --inner '%s'", optarg);
@@ -370,6 +384,8 @@ int cmd_solve(int argc, char **argv)
     cfg.threads = o.threads;
     if (o.have_inner) cfg.inner_max = o.inner_max;
     cfg.inner = (ds_inner)o.inner;
+    cfg.edsp_max_refresh = o.edsp_refresh;
+    cfg.edsp_damping = o.edsp_damping;
     if (o.have_cap) cfg.cost.cap = o.cap;
     /* Left unset, the engine takes the net file's factors (TNTP generalized cost). */
     if (o.have_tollf) cfg.cost.toll_factor = o.tollf;
