@@ -391,8 +391,9 @@ typedef struct {
     double *xa, *ta, *ha; /* scratch, n_links */
 } ls_ctx;
 
-/* g(a) = d/da Beckmann(x + a d) = sum t(x + a d) d; also g'(a) if gp. */
-static double dir_deriv(ls_ctx *L, const double *x, const double *d, double a, double *gp)
+/* g(a) = d/da Beckmann(x + a d) = sum t(x + a d) d; also g'(a) if gp, and
+ * the size sum |t d| of the terms (the rounding floor of g) if scale. */
+static double dir_deriv(ls_ctx *L, const double *x, const double *d, double a, double *gp, double *scale)
 {
     int n = L->net->n_links;
     for (int e = 0; e < n; e++) {
@@ -400,8 +401,12 @@ static double dir_deriv(ls_ctx *L, const double *x, const double *d, double a, d
         L->xa[e] = v > 0.0 ? v : 0.0; /* a = 1 can undershoot 0 by rounding */
     }
     ds_costs_eval(L->net, L->cp, L->xa, L->ta);
-    double g = 0.0;
-    for (int e = 0; e < n; e++) g += L->ta[e] * d[e];
+    double g = 0.0, sc = 0.0;
+    for (int e = 0; e < n; e++) {
+        g += L->ta[e] * d[e];
+        sc += fabs(L->ta[e] * d[e]);
+    }
+    if (scale) *scale = sc;
     if (gp) {
         ds_costs_deriv(L->net, L->cp, L->xa, L->ha);
         double h = 0.0;
@@ -417,15 +422,17 @@ static double dir_deriv(ls_ctx *L, const double *x, const double *d, double a, d
  * leaves the bracket or the curvature vanishes (flat or capped links). */
 static double line_search(ls_ctx *L, const double *x, const double *d, double g0)
 {
-    double g1 = dir_deriv(L, x, d, 1.0, NULL);
+    double g1 = dir_deriv(L, x, d, 1.0, NULL, NULL);
     if (g1 <= 0.0) return 1.0;
     double lo = 0.0, hi = 1.0, glo = g0, ghi = g1;
     /* secant start: exact when the costs are linear along d */
     double a = lo - glo * (hi - lo) / (ghi - glo);
     for (int it = 0; it < 100; it++) {
         if (!(a > lo && a < hi)) a = 0.5 * (lo + hi);
-        double gp = 0.0, g = dir_deriv(L, x, d, a, &gp);
-        if (g == 0.0) return a;
+        double gp = 0.0, sc = 0.0, g = dir_deriv(L, x, d, a, &gp, &sc);
+        /* g is zero to within its own rounding: a is the minimiser as far
+         * as double precision can tell */
+        if (fabs(g) <= 1e-15 * sc) return a;
         if (g < 0.0) {
             lo = a;
             glo = g;
