@@ -280,6 +280,22 @@ size_t ds_run_history_count(const ds_run *run);
 /* Copies records [from, from+max) that are published; returns how many. */
 size_t ds_run_history_copy(const ds_run *run, size_t from, ds_iter_record *out, size_t max);
 
+/* Totals over a run's records: what the safeguards did, summed. */
+typedef struct ds_totals {
+    int iters;
+    int steps[DS_STEP_N];     /* count per step kind */
+    long halvings;            /* SRA/MSA/Newton step halvings */
+    long gmres_iters;
+    int aa_restarts;
+    int mask_refreshes, mask_oscillations;
+    long mask_added, mask_removed;
+    int evals, jv;            /* of the last record */
+    double t_phase[DS_PHASE_N];
+} ds_totals;
+void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t);
+/* One line for people: "steps: newton 6 ok / 0 rejected, ... | evals 21 | J*v 45". */
+void ds_totals_format(const ds_totals *t, char *buf, size_t n);
+
 /* Latest published iterate and its image, for stall diagnosis (copies n_links
  * values into each non-NULL buffer). Returns the iteration number or -1 if none. */
 int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost);

@@ -460,6 +460,13 @@ int cmd_solve(int argc, char **argv)
                 o.out && o.hist ? " and " : "", o.hist ? o.hist : "",
                 o.hist ? " (final_status column)" : "", o.out && o.hist ? "hold" : "holds");
 
+    if (!o.quiet && nrec > 0) {
+        ds_totals tot;
+        char line[1024];
+        ds_totals_compute(recs, nrec, &tot);
+        ds_totals_format(&tot, line, sizeof line);
+        fprintf(stderr, "dillsue: %s\n", line);
+    }
     print_summary(run, st, last, secs);
     free(recs);
     ds_run_free(run);
