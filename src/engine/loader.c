@@ -19,18 +19,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels.h"
+#include "clock.h"
 #include "loader_int.h"
 #include "sp.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------ DAG masks */
 
@@ -164,7 +157,7 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
     const double *t = ld->t;
     double *V = s->z, mu = ld->mu, *P = s->w;
     int *hd = s->vi;
-    double t0 = now_s(), t1;
+    double t0 = ds_clock_now(), t1;
     V[g->node[0]] = 0;
     for (int i = 1; i < g->n; i++) {
         int u = g->node[i], a = g->lstart[i], b = g->lstart[i + 1], n = b - a;
@@ -177,7 +170,7 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
         V[u] = dsk_logsumexp(s->a, n, P + a, &sum);
         for (int k = a; k < b; k++) P[k] = sum > 0 ? P[k] / sum : 0;
     }
-    t1 = now_s();
+    t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
     ld->st_bpass[di] = 1;
     ld->st_bres[di] = 0;
@@ -185,7 +178,7 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
     ld->st_apass[di] = absorb(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->r, s->phi, flow,
                               &ld->st_ares[di], 1);
     if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->phi) != 0) ld->keep_failed = 1;
-    s->t_absorb += now_s() - t1;
+    s->t_absorb += ds_clock_now() - t1;
 }
 
 /* Full graph: exponentiated Gauss-Seidel passes at the current costs. */
@@ -196,7 +189,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     double mu = ld->mu, *D = s->dist, *z = s->z, *w = s->w;
     double *Vw = ld->V + (size_t)di * (size_t)net->n_nodes;
     int d = net->dest_node[di], cnt = 0, R, pass = 0, diverged = 0;
-    double delta = INFINITY, prev = INFINITY, t0 = now_s(), t1;
+    double delta = INFINITY, prev = INFINITY, t0 = ds_clock_now(), t1;
 
     R = sp_dijkstra_to(net, t, d, D, s->hops, s->order, &s->sp);
     s->ls[0] = 0;
@@ -251,7 +244,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     ld->st_bres[di] = delta;
     ld->st_diverged[di] = diverged;
     if (diverged) {
-        s->t_bellman += now_s() - t0;
+        s->t_bellman += ds_clock_now() - t0;
         return;
     }
     for (int i = 0; i < R; i++) {
@@ -262,12 +255,12 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
         int u = s->order[i];
         for (int k = s->ls[i]; k < s->ls[i + 1]; k++) w[k] = dsk_choice_prob(w[k], z[s->vi[k]], z[u]);
     }
-    t1 = now_s();
+    t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
     ld->st_apass[di] = absorb(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->r, s->phi, flow, &ld->st_ares[di],
                               ld->absorb_max);
     if (ld->keep && ld_keep_store(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->phi) != 0) ld->keep_failed = 1;
-    s->t_absorb += now_s() - t1;
+    s->t_absorb += ds_clock_now() - t1;
 }
 
 struct eval_job {
@@ -316,13 +309,13 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
 {
     struct eval_job j = {ld};
     struct reduce_job r = {ld, f};
-    double t0 = now_s(), tb = 0, ta = 0, wall;
+    double t0 = ds_clock_now(), tb = 0, ta = 0, wall;
     int m = ld->net->n_links;
     ld->t = t;
     for (int w = 0; w < ds_pool_threads(ld->pool); w++) ld->scr[w].t_bellman = ld->scr[w].t_absorb = 0;
     ds_pool_run(ld->pool, ld->n_blocks, eval_block_fn, &j);
     ds_pool_run(ld->pool, (m + LD_REDUCE_CHUNK - 1) / LD_REDUCE_CHUNK, reduce_fn, &r);
-    wall = now_s() - t0;
+    wall = ds_clock_now() - t0;
     /* Phase wall times: the parallel section's wall time split in proportion to
      * the thread time each phase took (the phases interleave per destination). */
     for (int w = 0; w < ds_pool_threads(ld->pool); w++) {
@@ -361,9 +354,9 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
 
 int ds_loader_eval(ds_loader *ld, const double *x, double *f)
 {
-    double t0 = now_s();
+    double t0 = ds_clock_now();
     ds_costs_eval(ld->net, &ld->cp, x, ld->tbuf);
-    ld->stats.t_phase[DS_PHASE_COSTS] = now_s() - t0;
+    ld->stats.t_phase[DS_PHASE_COSTS] = ds_clock_now() - t0;
     for (int e = 0; e < ld->net->n_links; e++)
         if (!isfinite(ld->tbuf[e])) return -1;
     return ld_eval_costs(ld, ld->tbuf, f);

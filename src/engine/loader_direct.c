@@ -18,9 +18,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels.h"
+#include "clock.h"
 #include "loader_int.h"
 
 typedef struct ld_direct {
@@ -42,13 +42,6 @@ struct ld_direct_all {
     int **idx;      /* per worker: node -> index, [n] */
     int max_nn, max_nnz, max_nl;
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -238,7 +231,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     klu_common *c = &a->common[worker];
     const double *t = ld->t;
     double *D = s->dist, *Ax = a->Ax[worker], *z = a->b[worker], *y = a->y[worker], *w = a->w[worker];
-    double mu = ld->mu, t0 = now_s(), t1, resid = 0;
+    double mu = ld->mu, t0 = ds_clock_now(), t1, resid = 0;
     int d = net->dest_node[di], nn = g->nn;
     klu_numeric *num;
 
@@ -270,7 +263,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     if (!ok) {
         ld->st_diverged[di] = 1;
         if (num) klu_free_numeric(&num, c);
-        s->t_bellman += now_s() - t0;
+        s->t_bellman += ds_clock_now() - t0;
         return;
     }
     /* residual of the linear system, max |dV| equivalent */
@@ -286,7 +279,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         double zv = g->hi[k] >= 0 ? z[g->hi[k]] : 1.0;
         w[k] = dsk_choice_prob(w[k], zv, z[g->ti[k]]);
     }
-    t1 = now_s();
+    t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
     /* absorption: phi = Z (I - W~^T)^-1 Z^-1 q */
     int *idx = a->idx[worker];
@@ -316,7 +309,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     } else {
         klu_free_numeric(&num, c);
     }
-    s->t_absorb += now_s() - t1;
+    s->t_absorb += ds_clock_now() - t1;
 }
 
 /* J v for one destination from the kept factors (see loader_jv.c for the math). */

@@ -13,16 +13,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "loader_int.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------ keep state */
 
@@ -186,7 +179,7 @@ int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
 {
     struct jv_job j = {ld};
     int m = ld->net->n_links;
-    double t0 = now_s();
+    double t0 = ds_clock_now();
     if (!ld->keep || !ld->kept_valid) return -1;
     ds_costs_deriv(ld->net, &ld->cp, x, ld->dtv);
     for (int e = 0; e < m; e++) ld->dtv[e] *= v[e];
@@ -196,7 +189,7 @@ int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
         for (int b = 0; b < ld->n_blocks; b++) acc += ld->partial[(size_t)b * (size_t)m + (size_t)e];
         out[e] = acc;
     }
-    ld->stats.t_phase[DS_PHASE_DERIV] = now_s() - t0;
+    ld->stats.t_phase[DS_PHASE_DERIV] = ds_clock_now() - t0;
     return 0;
 }
 

@@ -13,15 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "gpu.h"
 #include "run_int.h"
 
-double run_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+double run_now(void) { return ds_clock_now(); }
 
 static double wall_clock(void)
 {
