@@ -17,6 +17,8 @@
  *   opts: --threads N (2)  --max-iter N (10000)  --inner direct|passes (engine default: direct)
  *         --inner-max N (passes per evaluation with --inner passes; engine default 50)
  *         --scenarios K (bridge: also scenarios 1..K)  --seed S (1)
+ *         --damping D (edsp: mask costs = (1-D) previous + D current; default 1 = plain rebuild)
+ *         --centroids honour|ignore (full; ignore = routes may pass through zones, as in the paper)
  *
  * Output is Markdown, one table per command; progress goes to stderr.
  */
@@ -36,6 +38,8 @@ static const double TAUS[] = {1, 3, 10, 30, 100};
 
 typedef struct opts {
     int threads, max_iter, inner_max, scenarios, inner; /* inner < 0: engine default */
+    int ignore_centroids; /* full: treat every node as a through node (the paper's setting) */
+    double damping;       /* edsp: mask-cost damping, 1 = plain rebuild */
     unsigned long long seed;
 } opts;
 
@@ -308,17 +312,20 @@ static int cmd_full(const opts *op, int argc, char **argv)
     static const char *def[] = {"SiouxFalls", "EMA", "Anaheim", "Barcelona", "Winnipeg"};
     const char **names = argc > 0 ? (const char **)argv : def;
     int nn = argc > 0 ? argc : 5;
-    printf("Newton, full graph, base demand, cap 100, %d threads, tol 1e-7, %s.\n\n", op->threads, inner_desc(op));
+    printf("Newton, full graph, base demand, cap 100, %d threads, tol 1e-7, %s, centroids %s.\n\n", op->threads,
+           inner_desc(op), op->ignore_centroids ? "ignored (every node a through node)" : "honoured");
     printf("Spectral radius of W = exp(-mu t(x)) (destination rows removed, max over destinations): Collatz-Wielandt "
-           "lower bound / power-iteration estimate, at free flow, at the UE flows, at 10x the UE flows and at the "
-           "cap's costs (x/c = 100 on every link).\n\n");
+           "lower bound / power-iteration estimate, at free flow, at the UE flows, at 10x the UE flows, at the "
+           "cap's costs (x/c = 100 on every link) and at the fixed point x* found. Total flow: sum of x* over sum of "
+           "the UE flows (vehicle-links; cycling in the logit model makes it large).\n\n");
     printf("| network | tau | mu | status | iterations | evals | time s | rho free flow | rho UE | rho 10x UE | rho cap "
-           "| MAPE vs UE (%%) |\n|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|\n");
+           "| rho at x* | total flow x*/UE | MAPE vs UE (%%) |\n|---|---:|---:|---|---:|---:|---:|---|---|---|---|---|---:|---:|\n");
     char notes[N_TAU * 8][1400];
     int n_notes = 0;
     for (int i = 0; i < nn; i++) {
         ds_network *net = load(names[i]);
         if (!net) continue;
+        if (op->ignore_centroids) net->first_thru = 1;
         ds_cost_params cp = net_cost(net);
         double *xue = malloc(sizeof(double) * (size_t)net->n_links);
         ds_ue_result ur;
@@ -329,7 +336,7 @@ static int cmd_full(const opts *op, int argc, char **argv)
             ds_config c;
             outcome o;
             ds_error err;
-            double mu = TAUS[ti] / cbar, r[4][2];
+            double mu = TAUS[ti] / cbar, r[5][2];
             base_cfg(&c, op);
             c.tau = TAUS[ti];
             c.filter = DS_FILTER_FULL;
@@ -337,20 +344,30 @@ static int cmd_full(const opts *op, int argc, char **argv)
             fprintf(stderr, "full %s tau %g\n", net->name, c.tau);
             solve(net, &c, &o);
             ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, op->threads, 50, 1e-13, &err);
-            for (int k = 0; k < 4; k++) r[k][0] = r[k][1] = NAN;
+            for (int k = 0; k < 5; k++) r[k][0] = r[k][1] = NAN;
             if (ld) {
                 rho_at(ld, net, &cp, xue, 0.0, &r[0][0], &r[0][1]);
                 rho_at(ld, net, &cp, xue, 1.0, &r[1][0], &r[1][1]);
                 rho_at(ld, net, &cp, xue, 10.0, &r[2][0], &r[2][1]);
                 rho_at(ld, net, &cp, NULL, 0, &r[3][0], &r[3][1]);
+                if (o.st == DS_STATUS_CONVERGED && o.x) rho_at(ld, net, &cp, o.x, 1.0, &r[4][0], &r[4][1]);
                 ds_loader_free(ld);
             }
-            char mb[32] = "-";
-            if (o.st == DS_STATUS_CONVERGED) snprintf(mb, sizeof mb, "%.3g", mape(o.x, xue, net->n_links));
+            char mb[32] = "-", tb[32] = "-";
+            if (o.st == DS_STATUS_CONVERGED) {
+                double sx = 0, su = 0;
+                for (int e = 0; e < net->n_links; e++) sx += o.x[e], su += xue[e];
+                snprintf(mb, sizeof mb, "%.3g", mape(o.x, xue, net->n_links));
+                snprintf(tb, sizeof tb, "%.3g", sx / su);
+            }
             printf("| %s | %g | %.4g | %s | %d | %d | %.2f |", net->name, TAUS[ti], mu, ds_status_name(o.st), o.iters,
                    o.evals, o.secs);
-            for (int k = 0; k < 4; k++) printf(" %.3g / %.3g |", r[k][0], r[k][1]);
-            printf(" %s |\n", mb);
+            for (int k = 0; k < 5; k++)
+                if (isnan(r[k][0]))
+                    printf(" - |");
+                else
+                    printf(" %.3g / %.3g |", r[k][0], r[k][1]);
+            printf(" %s | %s |\n", tb, mb);
             fflush(stdout);
             if ((o.st != DS_STATUS_CONVERGED || o.start_msg[0]) && n_notes < (int)(sizeof notes / sizeof notes[0]))
                 snprintf(notes[n_notes++], sizeof notes[0], "- %s, tau %g, %s: %s%s%s", net->name, TAUS[ti],
@@ -374,7 +391,10 @@ static int cmd_bridge(const opts *op)
     if (!base) return 2;
     int n = base->n_links, K = op->scenarios;
     printf("Sioux Falls, full graph, Newton to 1e-7, against the Wardrop UE of the same costs (bi-conjugate "
-           "Frank-Wolfe, relative gap 1e-8, cap 100); MAPE over links with UE flow >= 1 veh/h.\n\n");
+           "Frank-Wolfe, target relative gap 1e-8 within 100,000 iterations: the gap reached is in the table, cap 100); "
+           "MAPE (%%) over links with UE flow >= 1 veh/h. Scenarios: paper eqs. 9-11 (ds_scenario_apply), seed %llu."
+           "\n\n",
+           op->seed);
     printf("| scenario | UE gap | UE s |");
     for (int ti = 0; ti < N_TAU; ti++) printf(" tau %g |", TAUS[ti]);
     printf(" monotone |\n|---|---:|---:|");
@@ -454,12 +474,12 @@ static int cmd_edsp(const opts *op)
     ds_network *net = load("SiouxFalls");
     if (!net) return 2;
     int n = net->n_links;
-    printf("Sioux Falls, base demand, eDSP (plain rebuild, damping 1) with Newton to 1e-7 per mask, at most 8 "
+    printf("Sioux Falls, base demand, eDSP (mask-cost damping %g%s) with Newton to 1e-7 per mask, at most 8 "
            "refreshes, %d threads. Refresh k: links added / removed summed over destinations (the rebuild from "
            "the converged flows of mask k-1), and MAPE (%%) of the converged flows of mask k-1 against the "
            "full-graph SUE at the same mu (the exact model this filter approximates). The final row is the "
            "last mask's converged flows.\n\n",
-           op->threads);
+           op->damping, op->damping == 1 ? ": plain rebuild" : "", op->threads);
     for (int mi = 0; mi < 5; mi++) {
         ds_config c;
         outcome o, ref;
@@ -470,6 +490,7 @@ static int cmd_edsp(const opts *op)
         fprintf(stderr, "edsp mu %g: full-graph reference\n", c.mu);
         solve(net, &c, &ref);
         c.filter = DS_FILTER_EDSP;
+        c.edsp_damping = op->damping;
         fprintf(stderr, "edsp mu %g\n", c.mu);
         solve(net, &c, &o);
         printf("**mu = %g** (tau = %.3g): %s, %d iterations, %.3f s. Reference full graph: %s.\n\n", c.mu,
@@ -500,7 +521,7 @@ static int cmd_edsp(const opts *op)
 
 int main(int argc, char **argv)
 {
-    opts op = {2, 10000, 0, 0, -1, 1};
+    opts op = {2, 10000, 0, 0, -1, 0, 1.0, 1};
     if (argc < 2) {
         fprintf(stderr, "usage: grid ladder|full|bridge|edsp [--threads N] [--max-iter N] [--inner-max N] "
                         "[--scenarios K] [--seed S] [NET...]\n");
@@ -524,6 +545,14 @@ int main(int argc, char **argv)
                 fprintf(stderr, "grid: unknown --inner %s\n", argv[i + 1]);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--centroids")) {
+            op.ignore_centroids = !strcmp(argv[i + 1], "ignore");
+            if (!op.ignore_centroids && strcmp(argv[i + 1], "honour")) {
+                fprintf(stderr, "grid: --centroids honour|ignore\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--damping")) {
+            op.damping = atof(argv[i + 1]);
         } else if (!strcmp(argv[i], "--scenarios"))
             op.scenarios = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--seed"))
