@@ -334,6 +334,8 @@ typedef struct ds_load_stats {
     double contraction; /* last per-pass contraction ratio of that destination */
 } ds_load_stats;
 void ds_loader_stats(const ds_loader *ld, ds_load_stats *st);
+/* f at given link costs t (instead of flows); same return values. */
+int ds_loader_eval_costs(ds_loader *ld, const double *t, double *f);
 /* OD pairs without any path in the variant's link set, and their demand. Such
  * demand cannot be assigned; front ends must say so. */
 void ds_loader_lost_demand(const ds_loader *ld, int *n_od, double *demand);

@@ -364,6 +364,14 @@ int ds_loader_eval(ds_loader *ld, const double *x, double *f)
 
 void ds_loader_stats(const ds_loader *ld, ds_load_stats *st) { *st = ld->stats; }
 
+int ds_loader_eval_costs(ds_loader *ld, const double *t, double *f)
+{
+    for (int e = 0; e < ld->net->n_links; e++)
+        if (!isfinite(t[e])) return -1;
+    ld->stats.t_phase[DS_PHASE_COSTS] = 0;
+    return ld_eval_costs(ld, t, f);
+}
+
 /* ------------------------------------------------------------- lifecycle */
 
 static int scratch_init(ld_scratch *s, int n, int m)

@@ -340,6 +340,25 @@ static int check_ill_posed(ds_run *run)
                  run->cfg.cost.cap, lb, est, d >= 0 ? run->net->dest_node[d] + 1 : 0, run->mu);
         return 1;
     }
+    /* The exact inner solve decides it too: (I - W~) z = b has a solution
+     * z >= 1 iff the spectral radius is below 1 (see loader_direct.c). */
+    if (run->cfg.inner == DS_INNER_DIRECT && run->cfg.backend == DS_BACKEND_CPU && run->cfg.cost.cap > 0) {
+        int all_finite = 1;
+        for (int e = 0; e < run->n; e++)
+            if (!isfinite(tmax[e])) all_finite = 0;
+        if (all_finite && ds_loader_eval_costs(run->ld, tmax, run->ft) == 1) {
+            ds_load_stats st;
+            ds_loader_stats(run->ld, &st);
+            int dd = st.diverged_dest;
+            snprintf(run->reason, sizeof run->reason,
+                     "no fixed point exists: at the largest costs the cap allows (x/c = %g) the linear system "
+                     "(I - W) z = b of destination %d has no positive solution (sparse LU), which happens exactly "
+                     "when the spectral radius of exp(-mu t) is >= 1 (power iteration %.6g, Collatz-Wielandt "
+                     "lower bound %.6g); so the Bellman values diverge for every flow vector (mu = %.6g)",
+                     run->cfg.cost.cap, dd >= 0 ? run->net->dest_node[dd] + 1 : 0, est, lb, run->mu);
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -390,29 +409,37 @@ typedef struct edsp_state {
     double *tmask; /* costs the current mask was built from (for damping) */
 } edsp_state;
 
-/* Returns 1 if the mask changed (solve again), 0 if it is final. */
+enum { EDSP_GO_ON = 1, EDSP_UNCHANGED = 0, EDSP_OSCILLATES = 2, EDSP_LIMIT = 3, EDSP_FAILED = -1 };
+
+/* Rebuild the mask from the (damped) current costs and record what changed in
+ * note. Returns EDSP_GO_ON if the mask changed and solving goes on; otherwise
+ * why the refresh loop ends. At the refresh limit the rebuild is a look-ahead
+ * only, so that a 2-cycle is reported as an oscillation, not "still changing". */
 static int edsp_refresh(ds_run *run, edsp_state *es, ds_iter_record *note)
 {
     long add = 0, rem = 0;
     uint64_t sig = 0;
     double dmp = run->cfg.edsp_damping;
-    if (es->refresh >= run->cfg.edsp_max_refresh) return 0;
+    int at_limit = es->refresh >= run->cfg.edsp_max_refresh;
     ds_costs_eval(run->net, &run->cfg.cost, run->x, run->tcost);
     if (!(dmp > 0 && dmp <= 1)) dmp = 1;
     for (int e = 0; e < run->n; e++) es->tmask[e] = (1 - dmp) * es->tmask[e] + dmp * run->tcost[e];
-    if (ds_loader_refresh_mask(run->ld, es->tmask, &add, &rem, &sig) != 0) return -1;
-    if (run->gpu && ds_gpu_loader_sync_dags(run->gpu) != 0) return -1;
+    if (ds_loader_refresh_mask(run->ld, es->tmask, &add, &rem, &sig) != 0) return EDSP_FAILED;
+    if (run->gpu && ds_gpu_loader_sync_dags(run->gpu) != 0) return EDSP_FAILED;
     es->refresh++;
+    note->kind = DS_STEP_MASK_REFRESH;
     note->mask_refresh = es->refresh;
     note->mask_added = (int)add;
     note->mask_removed = (int)rem;
     for (int i = 0; i < es->n_sigs; i++)
         if (es->sigs[i] == sig && (add || rem)) note->mask_oscillation = 1;
     if (es->n_sigs < 64) es->sigs[es->n_sigs++] = sig;
-    run_message(run, "eDSP refresh %d: %ld links added, %ld removed%s", es->refresh, add, rem,
+    run_message(run, "eDSP refresh %d%s: %ld links added, %ld removed%s", es->refresh,
+                at_limit ? " (look-ahead at the refresh limit)" : "", add, rem,
                 note->mask_oscillation ? " (mask repeats an earlier one: oscillation)" : "");
-    if (note->mask_oscillation) return 0;
-    return (add || rem) ? 1 : 0;
+    if (note->mask_oscillation) return EDSP_OSCILLATES;
+    if (!add && !rem) return EDSP_UNCHANGED;
+    return at_limit ? EDSP_LIMIT : EDSP_GO_ON;
 }
 
 /* --------------------------------------------------------------- execute */
@@ -487,8 +514,11 @@ ds_status ds_run_execute(ds_run *run)
             return DS_STATUS_ERROR;
         }
         double *zero = run->xt;
+        long a0, r0;
         memset(zero, 0, sizeof(double) * (size_t)run->n);
         ds_costs_eval(run->net, &run->cfg.cost, zero, es.tmask);
+        /* the first mask's signature, so that a return to it counts as oscillation */
+        if (ds_loader_refresh_mask(run->ld, es.tmask, &a0, &r0, &es.sigs[0]) == 0) es.n_sigs = 1;
     }
 
     /* start point: x0 = 0 (paper) or the warm start */
@@ -529,12 +559,12 @@ ds_status ds_run_execute(ds_run *run)
             if (run->cfg.filter == DS_FILTER_EDSP) {
                 memset(&run->cur, 0, sizeof run->cur);
                 int ch = edsp_refresh(run, &es, &run->cur);
-                if (ch < 0) {
+                if (ch == EDSP_FAILED) {
                     st = DS_STATUS_ERROR;
                     snprintf(run->reason, sizeof run->reason, "out of memory rebuilding the eDSP mask");
                     break;
                 }
-                if (ch > 0) {
+                if (ch == EDSP_GO_ON) {
                     /* the iterate's image changes with the mask: re-evaluate */
                     rc = run_eval(run, run->x, run->fx, &run->merit);
                     if (rc != EV_OK) {
@@ -544,16 +574,16 @@ ds_status ds_run_execute(ds_run *run)
                     }
                     run_accept(run, run->x, run->fx, run->merit);
                     if (ops->reset) ops->reset(run, state);
-                    run->cur.kind = DS_STEP_MASK_REFRESH;
                     publish(run, &run->cur);
                     continue;
                 }
+                publish(run, &run->cur); /* the refresh that ends the loop is in the history too */
                 snprintf(run->reason, sizeof run->reason,
                          "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes", run->gap,
                          run->cfg.tol, run->iter,
-                         run->cur.mask_oscillation ? "oscillates (kept the last)"
-                         : es.refresh >= run->cfg.edsp_max_refresh ? "still changing at the refresh limit"
-                                                                    : "unchanged",
+                         ch == EDSP_OSCILLATES ? "oscillates (a rebuild repeats an earlier mask; flows are those of the last solved mask)"
+                         : ch == EDSP_LIMIT    ? "still changing at the refresh limit (no repeat seen)"
+                                               : "unchanged",
                          es.refresh);
             } else {
                 snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations", run->gap,
