@@ -2,7 +2,7 @@
  * variant, and how close the full-graph inner (Bellman) pass runs to the
  * machine's memory bandwidth.
  *
- * Usage: loadmap [--quick] [--net SUBSTRING] [--budget SECONDS]
+ * Usage: loadmap [--quick] [--net SUBSTRING] [--budget SECONDS] [--variant V]
  * Networks come from $DILLSUE_TNTP_DIR (default ../shared/data/tntp); with no
  * data it says so and exits 0. Output is Markdown on stdout.
  *
@@ -35,6 +35,10 @@
 
 static int g_quick;
 static double g_budget = 1.0;
+/* --variant: time only this variant (for profiling one case with perf) */
+static const char *g_variant;
+
+static int want(const char *variant) { return !g_variant || !strcmp(g_variant, variant); }
 
 /* --------------------------------------------------------------- triad */
 
@@ -355,7 +359,7 @@ static void bench_network(const bnet *bn)
                 ds_loader_free(ld);
                 goto out;
             }
-            timing rd = time_evals(ld, xa, xb, f, 0, NULL);
+            timing rd = time_evals(ld, xa, xb, f, 0, NULL); /* also decides where f exists */
             if (rd.status == ST_ILL) {
                 double lb, est;
                 int d;
@@ -372,19 +376,22 @@ static void bench_network(const bnet *bn)
                        net->name, net->n_nodes, net->n_links, net->n_dest, ill_note);
                 il = 0;
             }
-            row(bn, "full/direct", tau, load, th, &rd);
+            if (want("full/direct")) row(bn, "full/direct", tau, load, th, &rd);
             ds_loader_free(ld);
 
-            ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, 50, PASS50_TOL, &err);
-            if (!ld) goto out;
-            timing r50 = time_evals(ld, xa, xb, f, 1, bytes);
-            row(bn, "full/50", tau, load, th, &r50);
-            ds_loader_free(ld);
+            timing r50 = {ST_ERR, 0, 0, 0, 0, 0, 0, 0, 0};
+            if (want("full/50")) {
+                ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, 50, PASS50_TOL, &err);
+                if (!ld) goto out;
+                r50 = time_evals(ld, xa, xb, f, 1, bytes);
+                row(bn, "full/50", tau, load, th, &r50);
+                ds_loader_free(ld);
+            }
 
             /* one pass only: the same setup (Dijkstra, weights) without the
              * remaining passes, for the pass-time difference */
-            ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, 1, PASS50_TOL, &err);
-            if (ld && bytes && r50.status == ST_OK && g_nbw < 64) {
+            ld = r50.status == ST_OK ? ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, 1, PASS50_TOL, &err) : NULL;
+            if (ld && bytes && g_nbw < 64) {
                 timing r1 = time_evals(ld, xa, xb, f, 1, bytes);
                 bw_row *b = &g_bw[g_nbw++];
                 snprintf(b->net, sizeof b->net, "%.63s", net->name);
@@ -398,7 +405,8 @@ static void bench_network(const bnet *bn)
             }
             ds_loader_free(ld);
 
-            ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, dc.inner_max, dc.inner_tol, &err);
+            ld = want("full/warm") ? ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, dc.inner_max, dc.inner_tol, &err)
+                                   : NULL;
             if (ld) {
                 timing rw = time_evals(ld, xa, xb, f, 0, NULL);
                 row(bn, "full/warm", tau, load, th, &rw);
@@ -406,7 +414,7 @@ static void bench_network(const bnet *bn)
             }
             if (th == 2 && strcasestr(net->name, "barcelona") && g_targets.n < 4) {
                 char a[32], b[32];
-                bu_fmt_time(r50.status == ST_ERR ? -1 : r50.med, a, sizeof a);
+                bu_fmt_time(r50.status == ST_OK ? r50.med : -1, a, sizeof a);
                 bu_fmt_time(rd.med, b, sizeof b);
                 snprintf(g_targets.text[g_targets.n++], 400,
                          "Barcelona full graph, 2 threads, tau %g, x = %g capacity%s: 50 passes %s, direct %s - "
@@ -423,7 +431,7 @@ static void bench_network(const bnet *bn)
                net->name, net->n_nodes, net->n_links, net->n_dest, ill_note);
 
     set_load(net, 0.5, xa, xb);
-    for (int th = 1; th <= 2; th++) {
+    for (int th = 1; th <= 2 && want("dsp"); th++) {
         double mu = 10 / cbar;
         ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_DSP, mu, th, dc.inner_max, dc.inner_tol, &err);
         if (!ld) {
@@ -456,8 +464,10 @@ int main(int argc, char **argv)
             only = argv[++i];
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
             g_budget = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--variant") && i + 1 < argc)
+            g_variant = argv[++i];
         else {
-            fprintf(stderr, "usage: loadmap [--quick] [--net SUBSTRING] [--budget SECONDS]\n");
+            fprintf(stderr, "usage: loadmap [--quick] [--net SUBSTRING] [--budget SECONDS] [--variant full/direct|full/50|full/warm|dsp]\n");
             return 2;
         }
     }
@@ -467,7 +477,7 @@ int main(int argc, char **argv)
         printf("loadmap: no TNTP networks found in %s (set DILLSUE_TNTP_DIR): nothing to time\n", dir);
         return 0;
     }
-    run_triads();
+    if (!g_variant) run_triads();
     printf("## One loading-map evaluation at x = 0.5 x capacity\n\n");
     printf("Variants: full/direct = full graph, exact sparse-LU inner solve per destination (the engine's default "
            "for runs); full/50 = full graph, up to 50 Bellman passes from a cold start (inner_tol %g: passes stop "
