@@ -67,6 +67,7 @@ typedef struct result {
     int iters, evals, jv;
     double gap, wall;
     double phase[DS_PHASE_N]; /* seconds per phase summed over iterations */
+    int flowdep, capped;      /* flow-dependent links, and those at the x/c cap at the end */
     char reason[1024];
 } result;
 
@@ -115,6 +116,13 @@ static int run_once(const ds_network *net, const ds_config *cfg, result *r)
             r->gap = buf[k - 1].gap_rel;
         }
         from += k;
+    }
+    const double *x = ds_run_flows(run);
+    double cap = ds_run_config(run)->cost.cap;
+    for (int e = 0; x && e < net->n_links; e++) {
+        if (!(net->bpr_b[e] > 0 && net->bpr_power[e] > 0)) continue;
+        r->flowdep++;
+        if (cap > 0 && x[e] / net->capacity[e] >= cap) r->capped++;
     }
     ds_run_free(run);
     return 0;
@@ -250,6 +258,11 @@ int main(int argc, char **argv)
                 best_fast = r.wall;
                 best_name = ds_solver_name(cfg.solver);
             }
+            if (s == DS_SOLVER_NEWTON && r.status == DS_STATUS_CONVERGED && n_notes < 32)
+                snprintf(notes[n_notes++], sizeof notes[0],
+                         "%s, %s: at the Newton solution %d of %d flow-dependent links are at the x/c cap "
+                         "(their cost no longer depends on flow)",
+                         bn->label, ds_filter_name(filter), r.capped, r.flowdep);
             /* where the time went, for the converged fast solvers */
             if ((s == DS_SOLVER_NEWTON || s == DS_SOLVER_ANDERSON) && n_notes < 32) {
                 double tot = 0;
