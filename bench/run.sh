@@ -2,7 +2,7 @@
 # `make bench`: runs the benchmark programs that make built in $BUILD/bench and
 # prints Markdown (also saved to $BUILD/bench/results.md). Builds nothing.
 #   BENCH_QUICK=1     a fast subset (small networks, short timing budgets)
-#   BENCH_LIMIT=S     wall-time limit per solver run in seconds (default 60)
+#   BENCH_LIMIT=S     wall-time limit per solver run in seconds (default 60; 10 when quick)
 #   BENCH_THREADS=N   threads for the whole solves (default 2)
 #   DILLSUE_TNTP_DIR  the TNTP networks (default ../shared/data/tntp)
 # Without the TNTP data it says so and exits 0.
@@ -24,6 +24,7 @@ done
 quick=
 [ "${BENCH_QUICK:-0}" = 1 ] && quick=--quick
 limit=${BENCH_LIMIT:-60}
+[ -n "$quick" ] && [ -z "$BENCH_LIMIT" ] && limit=10
 threads=${BENCH_THREADS:-2}
 out="$BUILD/bench/results.md"
 
