@@ -196,48 +196,86 @@ int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
 /* ------------------------------------------------------- spectral radius */
 
 /* Power iteration on (I + W_d) (the shift makes the Perron root dominant even
- * on periodic graphs), then a Collatz-Wielandt bound on the support of the
- * iterate: for y > 0 on S, rho(W) >= rho(W_S) >= min_{i in S} (W_S y)_i / y_i. */
-static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, double *est, double *y, double *y2)
+ * on periodic graphs), then Collatz-Wielandt bounds: for any node set S and
+ * y > 0 on S, rho(W) >= rho(W_S) >= min_{i in S} (W_S y)_i / y_i. Nodes whose
+ * ratio is far below the estimate (sinks, nodes feeding only the destination)
+ * would make that minimum useless, so S is pruned to where the Perron vector
+ * lives and y refined on it, keeping the best bound found; every one is valid. */
+static double cw_bound(const ds_network *net, const double *w, int d, const double *y, const unsigned char *in,
+                       double *ratio)
 {
-    const ds_network *net = ld->net;
-    int n = net->n_nodes, d = net->dest_node[di];
+    double lb = INFINITY;
+    for (int u = 0; u < net->n_nodes; u++) {
+        if (!in[u]) continue;
+        double acc = 0;
+        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+            int e = net->out_link[k], v = net->head[e];
+            if (in[v] && sp_link_usable(net, e, d)) acc += w[e] * y[v];
+        }
+        ratio[u] = acc / y[u];
+        if (ratio[u] < lb) lb = ratio[u];
+    }
+    return isfinite(lb) ? lb : 0;
+}
+
+/* y <- (I + W_S) y normalised, `iters` times; returns the last growth factor - 1. */
+static double power_steps(const ds_network *net, const double *w, int d, double *y, double *y2,
+                          const unsigned char *in, int iters, double tol)
+{
     double lam = 0;
-    for (int i = 0; i < n; i++) y[i] = (i == d) ? 0 : 1;
-    for (int it = 0; it < 500; it++) {
+    for (int it = 0; it < iters; it++) {
         double nrm = 0;
-        for (int u = 0; u < n; u++) {
-            double acc = y[u];
-            if (u != d)
+        for (int u = 0; u < net->n_nodes; u++) {
+            double acc = 0;
+            if (in[u]) {
+                acc = y[u];
                 for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
-                    int e = net->out_link[k];
-                    if (sp_link_usable(net, e, d) && net->head[e] != d) acc += w[e] * y[net->head[e]];
+                    int e = net->out_link[k], v = net->head[e];
+                    if (in[v] && sp_link_usable(net, e, d)) acc += w[e] * y[v];
                 }
-            else
-                acc = 0;
+            }
             y2[u] = acc;
             if (acc > nrm) nrm = acc;
         }
         if (!(nrm > 0) || !isfinite(nrm)) break;
         double prev = lam;
         lam = nrm;
-        for (int u = 0; u < n; u++) y[u] = y2[u] / nrm;
-        if (it > 20 && fabs(lam - prev) <= 1e-12 * lam) break;
+        for (int u = 0; u < net->n_nodes; u++) y[u] = y2[u] / nrm;
+        if (it > 20 && fabs(lam - prev) <= tol * lam) break;
     }
-    *est = lam > 0 ? lam - 1 : 0;
-    /* Collatz-Wielandt on S = {y_i > 1e-9} */
-    double lb = INFINITY;
-    for (int u = 0; u < n; u++) {
-        if (u == d || !(y[u] > 1e-9)) continue;
-        double acc = 0;
-        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
-            int e = net->out_link[k], v = net->head[e];
-            if (sp_link_usable(net, e, d) && v != d && y[v] > 1e-9) acc += w[e] * y[v];
-        }
-        double r = acc / y[u];
-        if (r < lb) lb = r;
+    return lam > 0 ? lam - 1 : 0;
+}
+
+static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, double *est, double *y, double *y2,
+                     double *ratio, unsigned char *in)
+{
+    const ds_network *net = ld->net;
+    int n = net->n_nodes, d = net->dest_node[di];
+    for (int i = 0; i < n; i++) {
+        y[i] = (i == d) ? 0 : 1;
+        in[i] = i != d;
     }
-    *lower = isfinite(lb) ? lb : 0;
+    *est = power_steps(net, w, d, y, y2, in, 500, 1e-12);
+    double ymax = 0, best = 0;
+    for (int i = 0; i < n; i++) ymax = fmax(ymax, y[i]);
+    for (int i = 0; i < n; i++) in[i] = in[i] && y[i] > 1e-12 * ymax;
+    for (int round = 0; round < 30; round++) {
+        double lb = cw_bound(net, w, d, y, in, ratio);
+        if (lb > best) best = lb;
+        if (best >= *est * (1 - 1e-9)) break;
+        double thr = lb + 0.5 * (*est - lb);
+        int removed = 0, left = 0;
+        for (int i = 0; i < n; i++)
+            if (in[i]) {
+                if (ratio[i] < thr) in[i] = 0, removed++;
+                else left++;
+            }
+        if (!removed || !left) break;
+        power_steps(net, w, d, y, y2, in, 100, 1e-13);
+        for (int i = 0; i < n; i++)
+            if (in[i] && !(y[i] > 0)) in[i] = 0;
+    }
+    *lower = best;
 }
 
 void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest)
@@ -246,14 +284,16 @@ void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estima
     int m = net->n_links, n = net->n_nodes;
     double *w = malloc(sizeof(double) * (size_t)(m + 1));
     double *y = malloc(sizeof(double) * (size_t)n), *y2 = malloc(sizeof(double) * (size_t)n);
+    double *ratio = malloc(sizeof(double) * (size_t)n);
+    unsigned char *in = malloc((size_t)n);
     *lower = 0;
     *estimate = 0;
     *dest = -1;
-    if (w && y && y2) {
+    if (w && y && y2 && ratio && in) {
         for (int e = 0; e < m; e++) w[e] = exp(-ld->mu * t[e]);
         for (int di = 0; di < ld->n_dest; di++) {
             double lb, est;
-            rho_dest(ld, w, di, &lb, &est, y, y2);
+            rho_dest(ld, w, di, &lb, &est, y, y2, ratio, in);
             if (est > *estimate) {
                 *estimate = est;
                 *dest = di;
@@ -265,6 +305,8 @@ void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estima
     free(w);
     free(y);
     free(y2);
+    free(ratio);
+    free(in);
 }
 
 /* ------------------------------------------------------------ eDSP refresh */

@@ -325,14 +325,16 @@ static void wait_if_paused(ds_run *run)
 /* Full graph: prove ill-posedness when even the largest costs the cap allows
  * leave the weight matrix with spectral radius >= 1 (W only shrinks as costs
  * grow, so no flow vector can help). */
-static int check_ill_posed(ds_run *run)
+/* phase 0: the spectral-radius bound (cheap, before the LU set-up);
+ * phase 1: the exact LU existence test (needs the direct inner solver). */
+static int check_ill_posed(ds_run *run, int phase)
 {
     double lb, est;
     int d;
     double *tmax = run->tcost;
     ds_costs_max(run->net, &run->cfg.cost, tmax);
     ds_loader_rho(run->ld, tmax, &lb, &est, &d);
-    if (lb >= 1.0) {
+    if (phase == 0 && lb >= 1.0) {
         snprintf(run->reason, sizeof run->reason,
                  "no fixed point exists: at the largest costs the cap allows (x/c = %g) the weight matrix "
                  "exp(-mu t) has spectral radius >= %.6g (Collatz-Wielandt bound; power iteration %.6g, "
@@ -342,7 +344,8 @@ static int check_ill_posed(ds_run *run)
     }
     /* The exact inner solve decides it too: (I - W~) z = b has a solution
      * z >= 1 iff the spectral radius is below 1 (see loader_direct.c). */
-    if (run->cfg.inner == DS_INNER_DIRECT && run->cfg.backend == DS_BACKEND_CPU && run->cfg.cost.cap > 0) {
+    if (phase == 1 && run->cfg.inner == DS_INNER_DIRECT && run->cfg.backend == DS_BACKEND_CPU &&
+        run->cfg.cost.cap > 0) {
         int all_finite = 1;
         for (int e = 0; e < run->n; e++)
             if (!isfinite(tmax[e])) all_finite = 0;
@@ -478,6 +481,10 @@ ds_status ds_run_execute(ds_run *run)
         finish(run, DS_STATUS_ERROR);
         return DS_STATUS_ERROR;
     }
+    if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run, 0)) {
+        finish(run, DS_STATUS_ILL_POSED);
+        return DS_STATUS_ILL_POSED;
+    }
     if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU &&
         ds_loader_set_inner(run->ld, run->cfg.inner) != 0) {
         snprintf(run->reason, sizeof run->reason, "out of memory setting up the sparse LU inner solver");
@@ -502,7 +509,7 @@ ds_status ds_run_execute(ds_run *run)
     if (lost_od > 0)
         run_message(run, "%d OD pairs (demand %.6g of %.6g) have no path under the %s filter and are not assigned",
                     lost_od, lost, run->net->total_demand, ds_filter_name(run->cfg.filter));
-    if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run)) {
+    if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run, 1)) {
         finish(run, DS_STATUS_ILL_POSED);
         return DS_STATUS_ILL_POSED;
     }
