@@ -41,6 +41,7 @@ struct ld_direct_all {
     double **Ax, **b, **y, **w; /* per worker scratch: [max nnz], [max nn], [max nn], [max nl] */
     int **idx;      /* per worker: node -> index, [n] */
     int max_nn, max_nnz, max_nl;
+    int persist; /* keep each destination's factors between evaluations (klu_refactor) */
 };
 
 static int cmp_int(const void *a, const void *b)
@@ -192,6 +193,14 @@ int ld_direct_init(ds_loader *ld)
         if (a->d[di].nnz > a->max_nnz) a->max_nnz = a->d[di].nnz;
         if (a->d[di].nl > a->max_nl) a->max_nl = a->d[di].nl;
     }
+    /* Refactoring with the previous pivot order skips the pivot search (the
+     * numeric LU is most of an evaluation); keeping the factors costs roughly
+     * nnz(L+U) per destination, so only where that stays small. */
+    {
+        double tot = 0;
+        for (int di = 0; di < ld->n_dest; di++) tot += (double)a->d[di].nnz;
+        a->persist = tot * 8 < 2e7; /* entries of A over all destinations; L+U is a few times that */
+    }
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->max_nnz + 1));
         a->b[w] = malloc(sizeof(double) * (size_t)(a->max_nn + 1));
@@ -243,36 +252,52 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     if (nn == 0) return;
     sp_dijkstra_to(net, t, d, D, s->hops, NULL, &s->sp);
     for (int j = 0; j < g->nnz; j++) Ax[j] = 0;
-    for (int j = 0; j < nn; j++) {
-        Ax[g->dpos[j]] = 1;
-        z[j] = 0;
-    }
+    for (int j = 0; j < nn; j++) Ax[g->dpos[j]] = 1;
     for (int k = 0; k < g->nl; k++) {
         int e = g->lk[k], u = net->tail[e], v = net->head[e];
         w[k] = dsk_reduced_weight(mu, t[e], D[v], D[u]);
-        if (g->pos[k] < 0)
-            z[g->ti[k]] += w[k];
-        else
-            Ax[g->pos[k]] -= w[k];
+        if (g->pos[k] >= 0) Ax[g->pos[k]] -= w[k];
     }
-    num = klu_factor(g->Ap, g->Ai, Ax, g->sym, c);
-    int ok = num != NULL && klu_solve(g->sym, num, nn, 1, z, c);
-    /* existence: z >= 1 everywhere (the shortest route alone contributes 1) */
-    for (int i = 0; ok && i < nn; i++)
-        if (!(z[i] >= 1 - 1e-9) || !(z[i] < 1e300)) ok = 0;
+    /* First try: refactor with the last pivot order (kept factors), if the
+     * pivots stay sound (crude rcond). If that solve is not accurate to 1e-10
+     * or fails the existence test, decide again from a fresh pivoted LU. */
+    num = g->num;
+    g->num = NULL;
+    int ok = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int refactored = 0;
+        if (num && attempt == 0 && klu_refactor(g->Ap, g->Ai, Ax, g->sym, num, c) && klu_rcond(g->sym, num, c) &&
+            c->rcond > 1e-8) {
+            refactored = 1;
+        } else {
+            if (num) klu_free_numeric(&num, c);
+            num = klu_factor(g->Ap, g->Ai, Ax, g->sym, c);
+        }
+        for (int j = 0; j < nn; j++) z[j] = 0;
+        for (int k = 0; k < g->nl; k++)
+            if (g->pos[k] < 0) z[g->ti[k]] += w[k];
+        ok = num != NULL && klu_solve(g->sym, num, nn, 1, z, c);
+        /* existence: z >= 1 everywhere (the shortest route alone contributes 1) */
+        for (int i = 0; ok && i < nn; i++)
+            if (!(z[i] >= 1 - 1e-9) || !(z[i] < 1e300)) ok = 0;
+        resid = 0;
+        if (ok) {
+            /* residual of the linear system, max |dV| equivalent */
+            for (int j = 0; j < nn; j++) y[j] = z[j];
+            for (int k = 0; k < g->nl; k++) {
+                double zv = g->hi[k] >= 0 ? z[g->hi[k]] : 1.0;
+                y[g->ti[k]] -= w[k] * zv;
+            }
+            for (int j = 0; j < nn; j++) resid = fmax(resid, fabs(y[j]) / z[j]);
+        }
+        if (!refactored || (ok && resid <= 1e-10)) break;
+    }
     if (!ok) {
         ld->st_diverged[di] = 1;
         if (num) klu_free_numeric(&num, c);
         s->t_bellman += ds_clock_now() - t0;
         return;
     }
-    /* residual of the linear system, max |dV| equivalent */
-    for (int j = 0; j < nn; j++) y[j] = z[j];
-    for (int k = 0; k < g->nl; k++) {
-        double zv = g->hi[k] >= 0 ? z[g->hi[k]] : 1.0;
-        y[g->ti[k]] -= w[k] * zv;
-    }
-    for (int j = 0; j < nn; j++) resid = fmax(resid, fabs(y[j]) / z[j]);
     ld->st_bres[di] = resid;
     /* choice probabilities, in place */
     for (int k = 0; k < g->nl; k++) {
@@ -293,9 +318,9 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     klu_tsolve(g->sym, num, nn, 1, y, c);
     for (int j = 0; j < nn; j++) y[j] *= z[j]; /* phi */
     for (int k = 0; k < g->nl; k++) flow[g->lk[k]] += w[k] * y[g->ti[k]];
+    if (a->persist || ld->keep) g->num = num;
+    else klu_free_numeric(&num, c);
     if (ld->keep) {
-        if (g->num) klu_free_numeric(&g->num, c);
-        g->num = num;
         if (!g->z) g->z = malloc(sizeof(double) * (size_t)nn);
         if (!g->phi) g->phi = malloc(sizeof(double) * (size_t)nn);
         if (!g->P) g->P = malloc(sizeof(double) * (size_t)(g->nl + 1));
@@ -306,8 +331,6 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
             memcpy(g->phi, y, sizeof(double) * (size_t)nn);
             memcpy(g->P, w, sizeof(double) * (size_t)g->nl);
         }
-    } else {
-        klu_free_numeric(&num, c);
     }
     s->t_absorb += ds_clock_now() - t1;
 }
