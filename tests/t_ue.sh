@@ -1,0 +1,60 @@
+#!/bin/sh
+# t_ue.sh - `dillsue ue` end to end: best-known flows reproduced on Sioux Falls
+# (uncapped, as they were published), flows CSV written and parseable, exit
+# codes 0 / 1 / 2, and `compare` of the UE flows against a tau-100 SUE.
+BUILD=${BUILD:-build}
+D=$BUILD/dillsue
+TNTP=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
+SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+tmp=$(mktemp -d /tmp/t_ue.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+
+run "$D" ue --net /nonexistent/X_net.tntp --quiet
+if [ $rc -eq 2 ] && grep -q "X_net.tntp" "$tmp/err"; then pass ue_missing_file_exit2
+else fail ue_missing_file_exit2 "rc $rc: $(cat "$tmp/err")"; fi
+
+run "$D" ue --gap abc
+if [ $rc -eq 2 ]; then pass ue_bad_option_exit2; else fail ue_bad_option_exit2 "rc $rc"; fi
+
+if [ ! -f "$SF" ]; then
+    skip ue_siouxfalls_best_known "SiouxFalls not found in $TNTP (set DILLSUE_TNTP_DIR)"
+    exit 0
+fi
+
+run "$D" ue --net "$SF" --cap 0 --gap 1e-6 --out "$tmp/ue.csv" --quiet
+mape=$(awk '/^mape_all/ { sub("%", "", $2); print $2 }' "$tmp/out")
+if [ $rc -eq 0 ] && grep -q '^status converged' "$tmp/out" &&
+    awk -v m="$mape" 'BEGIN { exit !(m != "" && m + 0 < 0.5) }'; then
+    pass ue_siouxfalls_best_known
+else
+    fail ue_siouxfalls_best_known "rc $rc, MAPE '$mape': $(cat "$tmp/out" "$tmp/err")"
+fi
+
+rows=$(tail -n +2 "$tmp/ue.csv" | wc -l)
+if [ "$(head -1 "$tmp/ue.csv")" = "init_node,term_node,flow,cost" ] && [ "$rows" -eq 76 ]; then
+    pass ue_flows_csv
+else
+    fail ue_flows_csv "header '$(head -1 "$tmp/ue.csv")', $rows rows"
+fi
+
+run "$D" ue --net "$SF" --max-iter 2 --out "$tmp/ue2.csv" --quiet
+if [ $rc -eq 1 ] && grep -q '^status max-iterations' "$tmp/out" && [ -s "$tmp/ue2.csv" ]; then
+    pass ue_max_iter_exit1_still_written
+else
+    fail ue_max_iter_exit1_still_written "rc $rc: $(cat "$tmp/out")"
+fi
+
+# The SUE approaches the UE as tau grows: compare the same capped model at tau 100.
+run "$D" ue --net "$SF" --gap 1e-7 --out "$tmp/uec.csv" --quiet
+run "$D" solve --net "$SF" --tau 100 --out "$tmp/sue.csv" --quiet
+run "$D" compare "$tmp/uec.csv" "$tmp/sue.csv"
+m=$(awk '/^MAPE:/ { print $2 }' "$tmp/out")
+if [ $rc -eq 0 ] && awk -v m="$m" 'BEGIN { exit !(m != "" && m + 0 < 1.0) }'; then
+    pass ue_vs_sue_tau100_within_1pct
+else
+    fail ue_vs_sue_tau100_within_1pct "rc $rc, MAPE '$m': $(cat "$tmp/out" "$tmp/err")"
+fi
