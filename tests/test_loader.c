@@ -301,6 +301,48 @@ static void test_cyclic_dense(void)
     ds_network_free(net);
 }
 
+/* OD pairs without any path are reported with their demand, never dropped silently. */
+static void lost_msg(ds_run *run, const ds_event *ev, void *ctx)
+{
+    (void)run;
+    if (ev->kind == DS_EVENT_MESSAGE && strstr(ev->message, "have no path")) *(int *)ctx = 1;
+}
+
+static void test_lost_demand(void)
+{
+    /* 1 -> 3 -> 2 one way only: the pair 2 -> 1 has no route */
+    const double L[2][6] = {{1, 3, 2, .15, 4, 10}, {3, 2, 2, .15, 4, 10}};
+    const double OD[2][3] = {{1, 2, 5}, {2, 1, 7}};
+    ds_network *net = make_net(3, 2, 3, 2, L, 2, OD);
+    tc_begin("unreachable_od_pairs_reported_with_their_demand");
+    TC_CHECK(net != NULL, "parse");
+    for (int v = 0; net && v < 3; v++) {
+        ds_cost_params cp = cp_default();
+        ds_loader *ld = ds_loader_create(net, &cp, (ds_filter)v, 0.5, 1, 50, 1e-13, NULL);
+        int n_od = -1;
+        double q = -1, f[2], x[2] = {0, 0};
+        ds_loader_lost_demand(ld, &n_od, &q);
+        TC_CHECK(n_od == 1 && q == 7, "%s: lost %d pairs, demand %g", ds_filter_name((ds_filter)v), n_od, q);
+        TC_CHECK(ds_loader_eval(ld, x, f) == 0 && fabs(f[0] - 5) < 1e-12 && fabs(f[1] - 5) < 1e-12,
+                 "%s: the connected pair is still assigned", ds_filter_name((ds_filter)v));
+        ds_loader_free(ld);
+    }
+    if (net) {
+        ds_config cfg;
+        ds_error err;
+        int said = 0;
+        ds_config_default(&cfg);
+        cfg.mu = 0.5;
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        ds_run_add_monitor(run, lost_msg, &said);
+        ds_run_execute(run);
+        TC_CHECK(said, "the run did not report the unassigned demand");
+        ds_run_free(run);
+    }
+    tc_end();
+    ds_network_free(net);
+}
+
 /* ---------------------------------------------- TNTP-based checks */
 
 static ds_network *load(const char *rel)
@@ -636,6 +678,7 @@ int main(void)
     test_enumeration_dags();
     test_braess();
     test_cyclic_dense();
+    test_lost_demand();
     check_conservation("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp");
     check_conservation("Anaheim", "Anaheim/Anaheim_net.tntp");
     const char *nets[8][2] = {{"Braess", "Braess-Example/Braess_net.tntp"},
