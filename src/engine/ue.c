@@ -13,6 +13,7 @@
  * chunk order, so the thread count never changes a bit of the result.
  */
 #include "ds_ue.h"
+#include "clock.h"
 #include "pool.h"
 
 #include <math.h>
@@ -31,13 +32,6 @@
 /* A step this close to 1 lands on the previous search point, which makes the
  * next conjugacy conditions degenerate: restart with a plain FW step. */
 #define UE_RESTART_STEP (1.0 - 1e-12)
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void ds_ue_config_default(ds_ue_config *c)
 {
@@ -475,7 +469,7 @@ int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
                 ds_ue_result *res, ds_ue_progress_fn progress, void *ctx,
                 volatile int *cancel, ds_error *err)
 {
-    double t_start = now_seconds();
+    double t_start = ds_clock_now();
     if (!net || !cfg || !flows) {
         ds_error_set(err, "", 0, "ds_ue_solve: missing network, configuration or output");
         return DS_UE_ERROR;
@@ -633,7 +627,7 @@ done:
         res->iters = iter;
         res->rel_gap = gap;
         res->beckmann = ds_ue_beckmann(net, cp, flows);
-        res->seconds = now_seconds() - t_start;
+        res->seconds = ds_clock_now() - t_start;
     }
 out:
     aon_free(&A);
