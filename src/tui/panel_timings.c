@@ -1,45 +1,89 @@
 /* panel_timings.c - wall time per phase of the focused run (ds_iter_record
- * t_phase), split by the backend that did the work, and time per iteration. */
+ * t_phase) and time per iteration. CPU and GPU side by side: the focused run's
+ * backend in its own column, the other column from the latest finished run of
+ * the same network, tau, filter and solver on the other backend (labelled with
+ * its run number), so that switching the backend and running again compares. */
 #include "tui.h"
+
+typedef struct phase_sums {
+    double t[DS_PHASE_N], sum, t_run;
+    int iters;
+} phase_sums;
+
+static void sum_run(const tui_run *run, phase_sums *s)
+{
+    *s = (phase_sums){{0}, 0, 0, 0};
+    for (size_t i = 0; i < run->n; i++)
+        for (int p = 0; p < DS_PHASE_N; p++) {
+            s->t[p] += run->rec[i].t_phase[p];
+            s->sum += run->rec[i].t_phase[p];
+        }
+    if (run->n) {
+        s->t_run = run->rec[run->n - 1].t_run;
+        s->iters = run->rec[run->n - 1].iter;
+    }
+}
+
+/* Latest finished run like `run` on backend `be`, or NULL. */
+static const tui_run *twin_on(const tui_app *app, const tui_run *run, ds_backend be)
+{
+    for (int i = app->s.n_runs - 1; i >= 0; i--) {
+        const tui_run *o = app->s.runs[i];
+        if (o == run || !o->joined || o->cfg.backend != be || o->net != run->net) continue;
+        if (o->cfg.tau == run->cfg.tau && o->cfg.mu == run->cfg.mu && o->cfg.filter == run->cfg.filter &&
+            o->cfg.solver == run->cfg.solver)
+            return o;
+    }
+    return NULL;
+}
 
 void panel_timings_draw(tui_app *app, tui_rect r)
 {
     tui_rect in = draw_inner(r);
     tui_run *run = app_focus_run(app);
-    double tot[DS_BACKEND_N][DS_PHASE_N] = {{0}}, sum = 0;
-    int have[DS_BACKEND_N] = {0}, y = 0, p, gpu;
-    char a[24], b[24], c[24], title[48];
+    phase_sums mine, other;
+    int y = 0;
+    char a[24], b[24], c[24], title[48], head[2][16];
 
     snprintf(title, sizeof title, run ? "timings #%d" : "timings (no run)", run ? run->id : 0);
     draw_box(app, r, title);
     if (!run) return;
-    for (size_t i = 0; i < run->n; i++) {
-        const ds_iter_record *x = &run->rec[i];
-        int be = x->backend >= 0 && x->backend < DS_BACKEND_N ? x->backend : 0;
-        have[be] = 1;
-        for (p = 0; p < DS_PHASE_N; p++) { tot[be][p] += x->t_phase[p]; sum += x->t_phase[p]; }
+    ds_backend be = run->cfg.backend, obe = be == DS_BACKEND_CPU ? DS_BACKEND_CUDA : DS_BACKEND_CPU;
+    const tui_run *twin = twin_on(app, run, obe);
+    sum_run(run, &mine);
+    if (twin) sum_run(twin, &other);
+    /* column 0 is always cpu, column 1 gpu */
+    const phase_sums *col[2] = {be == DS_BACKEND_CPU ? &mine : (twin ? &other : NULL),
+                                be == DS_BACKEND_CUDA ? &mine : (twin ? &other : NULL)};
+    snprintf(head[0], sizeof head[0], "cpu");
+    snprintf(head[1], sizeof head[1], "gpu");
+    if (twin) snprintf(head[be == DS_BACKEND_CPU ? 1 : 0], 16, "%s #%d", obe == DS_BACKEND_CPU ? "cpu" : "gpu",
+                       twin->id);
+    if (col[1]) {
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s%9s %9s %9s", "phase", head[0], head[1], "last it");
+    } else {
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s%9s %9s %5s", "phase", head[0], "last it", "%");
     }
-    gpu = have[DS_BACKEND_CUDA];
-    /* CPU and GPU columns side by side only when both backends did work. */
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), gpu ? "%-9s%9s %9s %9s" : "%-9s%9s %9s %5s",
-              "phase", "cpu", gpu ? "gpu" : "last it", gpu ? "last it" : "%");
-    for (p = 0; p < DS_PHASE_N; p++) {
+    for (int p = 0; p < DS_PHASE_N; p++) {
         double last = run->n ? run->rec[run->n - 1].t_phase[p] : 0;
-        fmt_secs(tot[DS_BACKEND_CPU][p], a, sizeof a);
+        fmt_secs(col[0] ? col[0]->t[p] : 0, a, sizeof a);
         fmt_secs(last, c, sizeof c);
-        if (gpu) {
-            fmt_secs(tot[DS_BACKEND_CUDA][p], b, sizeof b);
-            draw_text(in, y++, 0, A_NORMAL, "%-9s%9s %9s %9s", ds_phase_name((ds_phase)p), a, b, c);
+        if (col[1]) {
+            fmt_secs(col[1]->t[p], b, sizeof b);
+            draw_text(in, y++, 0, A_NORMAL, "%-9s%9s %9s %9s", ds_phase_name((ds_phase)p), col[0] ? a : "-", b, c);
         } else {
-            double pct = sum > 0 ? 100 * tot[DS_BACKEND_CPU][p] / sum : 0;
+            double pct = mine.sum > 0 ? 100 * mine.t[p] / mine.sum : 0;
             draw_text(in, y++, 0, A_NORMAL, "%-9s%9s %9s %4.0f%%", ds_phase_name((ds_phase)p), a, c, pct);
         }
     }
-    double t_run = run->n ? run->rec[run->n - 1].t_run : 0;
-    int iters = run->n ? run->rec[run->n - 1].iter : 0;
-    fmt_secs(sum, a, sizeof a);
-    fmt_secs(t_run, b, sizeof b);
+    fmt_secs(mine.sum, a, sizeof a);
+    fmt_secs(mine.t_run, b, sizeof b);
     draw_text(in, y++, 0, A_NORMAL, "%-9s%9s  (run %s)", "phases", a, b);
-    fmt_secs(iters > 0 ? t_run / iters : 0, a, sizeof a);
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "per iteration %s over %d", a, iters);
+    fmt_secs(mine.iters > 0 ? mine.t_run / mine.iters : 0, a, sizeof a);
+    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "per iteration %s over %d", a, mine.iters);
+    if (twin && y < in.h) {
+        fmt_secs(other.iters > 0 ? other.t_run / other.iters : 0, a, sizeof a);
+        draw_text(in, y++, 0, A_DIM, "run #%d (%s): %s per iteration over %d", twin->id, ds_backend_name(obe), a,
+                  other.iters);
+    }
 }
