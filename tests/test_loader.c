@@ -474,6 +474,31 @@ static void check_dsp_structure(const char *name, const char *rel)
                 TC_CHECK(net->tail[g->link[k]] == g->node[i], "dest %d: link %d listed under the wrong node", d + 1,
                          g->link[k]);
             }
+        /* exactly the paper's set {dFF(v) < dFF(u)} plus ties along zero-cost
+         * shortest-path links (needed to keep origins connected) */
+        {
+            double *dist = malloc(sizeof(double) * n);
+            unsigned char *kept = malloc(net->n_links);
+            ds_sp_to_dest(net, ld->tff, d, dist, NULL, NULL);
+            memset(kept, 0, net->n_links);
+            for (int k = 0; k < g->n_links; k++) kept[g->link[k]] = 1;
+            for (int e = 0; e < net->n_links; e++) {
+                int u = net->tail[e], v = net->head[e];
+                if (!isfinite(dist[u]) || !isfinite(dist[v]) || !sp_link_usable(net, e, d)) {
+                    TC_CHECK(!kept[e], "dest %d: link %d kept but unusable or unreachable", d + 1, e);
+                    continue;
+                }
+                int tight_tie = dist[v] == dist[u] && dist[v] + ld->tff[e] == dist[u];
+                if (dist[v] < dist[u])
+                    TC_CHECK(kept[e], "dest %d: link %d-%d has dFF(v) < dFF(u) but is not in the mask", d + 1, u + 1,
+                             v + 1);
+                else if (!tight_tie)
+                    TC_CHECK(!kept[e], "dest %d: link %d-%d kept with dFF(v) >= dFF(u) and not a zero-cost tie",
+                             d + 1, u + 1, v + 1);
+            }
+            free(dist);
+            free(kept);
+        }
         /* connectivity: backward search from d over DAG links only */
         memset(radj_start, 0, sizeof(int) * (n + 1));
         for (int k = 0; k < g->n_links; k++) radj_start[net->head[g->link[k]] + 1]++;

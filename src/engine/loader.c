@@ -35,9 +35,11 @@ static void dag_free(ld_dag *g)
     memset(g, 0, sizeof *g);
 }
 
-/* Per-destination DAG of usable links (u,v) with key(v) < key(u). Keys come
- * from the free-flow (dsp), current-cost (edsp) or hop (bfs) search; the settle
- * order of that search is a topological order of the DAG. */
+/* Per-destination DAG of usable links (u,v) going strictly down the search's
+ * key: distance (dsp at free-flow costs, edsp at current costs), with ties in
+ * distance broken by hops only along zero-cost shortest-path links; hop count
+ * for bfs. The settle order of the search (increasing (dist, hops)) is a
+ * topological order of the DAG. */
 static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, ld_dag *g)
 {
     const ds_network *net = ld->net;
@@ -66,9 +68,11 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
             int keep;
             if (ld->filter == DS_FILTER_BFS)
                 keep = s->hops[v] < s->hops[u];
-            else
-                keep = s->rank[v] < s->rank[u] &&
-                       (s->dist[v] < s->dist[u] || (s->dist[v] == s->dist[u] && s->hops[v] < s->hops[u]));
+            else /* the paper's dFF(v) < dFF(u); a tie is kept only for a link on a
+                  * shortest path (zero cost, or one that rounds away) going down in
+                  * hops, which keeps origins connected across zero-cost links */
+                keep = s->dist[v] < s->dist[u] ||
+                       (s->dist[v] == s->dist[u] && s->dist[v] + t[e] == s->dist[u] && s->hops[v] < s->hops[u]);
             if (keep) s->link_tmp[cnt++] = e;
         }
     }
