@@ -9,6 +9,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_ue(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 /* The ncurses front end (src/tui/). argv[0] is "tui"; without --net it runs
  * on the embedded default network. */
 int tui_main(int argc, char **argv);
