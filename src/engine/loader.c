@@ -263,6 +263,8 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     s->t_bellman += t1 - t0;
     ld->st_apass[di] = absorb(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->r, s->phi, flow, &ld->st_ares[di],
                               ld->absorb_max);
+    /* demand still in transit after the sweep budget: f would miss it */
+    if (ld->st_ares[di] > LD_TRUST_TOL) ld->st_diverged[di] = 2;
     if (ld->keep && ld_keep_store(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->phi) != 0) ld->keep_failed = 1;
     s->t_absorb += ds_clock_now() - t1;
 }
