@@ -17,6 +17,9 @@ SOCK="dillsue-test-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 TMP=$(mktemp -d)
 trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+# never read or write the real ~/.config/dillsue/config; the tmux server inherits this
+XDG_CONFIG_HOME="$TMP/xdg-empty"
+export XDG_CONFIG_HOME
 
 screen() { $T capture-pane -p -t "$1" 2>/dev/null; }
 # wait_for TARGET REGEX SECONDS: poll the pane until the regex shows up.
@@ -177,4 +180,71 @@ r1=$?
 $T send-keys -t nc q
 wait_for nc '^EXIT=0' 10
 check tui_default_network_no_color $((r1 + $?)) "dillsue with no arguments (NO_COLOR, TERM=screen) did not start and quit"
+# config file: tau 30, the solver key moved to o, one bad line; S saves;
+# the command line overrides the file; a failing save is reported
+mkdir -p "$TMP/xdg/dillsue"
+CFG="$TMP/xdg/dillsue/config"
+printf '# written by t_tui.sh\nversion=1\ntau=30\nfilter=dps\nbind.solver=o\n' > "$CFG"
+$T new-session -d -s cf -x 120 -y 40 -c "$PWD" \
+    "XDG_CONFIG_HOME='$TMP/xdg' TERM=xterm-256color '$PROG' tui --net '$NET' --solver sra --ascii; echo EXIT=\$?; sleep 60"
+wait_for cf 'runs \(0\)' 10
+wait_for cf "dillsue/config:4: unknown filter 'dps'" 3
+check tui_config_problem_line $? "the bad filter line was not reported as config:4"
+screen cf | grep -q '^no run yet | next: tau 30 | full | sra | press r to start'
+check tui_config_tau_in_header $? "header does not show tau 30 from the config file (and full, sra)"
+$T send-keys -t cf m; sleep 0.3
+screen cf | grep -q 'next: tau 30 | full | sra |'
+r1=$?
+$T send-keys -t cf o
+wait_for cf 'next: tau 30 \| full \| anderson \|' 3
+check tui_config_rebound_key $((r1 + $?)) "o did not cycle the solver, or m still did"
+$T send-keys -t cf '?'
+wait_for cf 'keys \(\? or Esc closes\)' 3
+r1=$?
+screen cf | grep -Eq ' o +cycle solver: msa' && screen cf | grep -Eq 'keys and defaults: .*dillsue/config \(S saves\)'
+check tui_config_help_shows_bound_key $((r1 + $?)) "help does not list o for the solver or the config file"
+$T send-keys -t cf Escape S
+wait_for cf 'settings saved to .*dillsue/config' 3
+r1=$?
+grep -qx 'tau=30' "$CFG" && grep -qx 'solver=anderson' "$CFG" && grep -qx 'filter=full' "$CFG" &&
+    grep -qx 'bind.solver=o' "$CFG" && grep -qx 'version=1' "$CFG" && ! ls "$TMP/xdg/dillsue" | grep -q tmp
+check tui_config_save $((r1 + $?)) "S did not write tau 30, anderson, the binding (or left a temporary file)"
+# the status bar names the bound key once the message has gone
+wait_for cf ' o solver ' 8
+check tui_config_status_bar $? "the status bar does not show o for the solver"
+$T send-keys -t cf q
+wait_for cf '^EXIT=0' 10
+r1=$?
+screen cf | grep -q "^dillsue tui: config: .*config:4: unknown filter 'dps'"
+check tui_config_problem_on_exit $((r1 + $?)) "no clean exit, or the config problem not repeated on stderr"
+
+$T new-session -d -s cf2 -x 120 -y 40 -c "$PWD" \
+    "TERM=xterm-256color '$PROG' tui --net '$NET' --config '$CFG' --tau 3; echo EXIT=\$?; sleep 60"
+wait_for cf2 'runs \(0\)' 10
+screen cf2 | grep -q '^no run yet | next: tau 3 | full | anderson |'
+check tui_config_command_line_wins $? "--tau 3 did not override the file's tau 30 (or the saved solver was lost)"
+$T send-keys -t cf2 q
+
+printf 'x' > "$TMP/afile"
+$T new-session -d -s cf3 -x 120 -y 40 -c "$PWD" \
+    "TERM=xterm-256color '$PROG' tui --net '$NET' --config '$TMP/afile/config'; echo EXIT=\$?; sleep 60"
+wait_for cf3 'runs \(0\)' 10
+screen cf3 | grep -q 'next: tau 10 '
+r1=$?
+$T send-keys -t cf3 S
+wait_for cf3 'settings not saved: .*afile' 3
+r2=$?
+[ "$(cat "$TMP/afile")" = x ]
+check tui_config_save_failure $((r1 + r2 + $?)) "a save below a regular file was not refused with a message"
+$T send-keys -t cf3 q
+
+$T new-session -d -s cf4 -x 120 -y 40 -c "$PWD" \
+    "XDG_CONFIG_HOME='$TMP/xdg' TERM=xterm-256color '$PROG' tui --net '$NET' --no-config; echo EXIT=\$?; sleep 60"
+wait_for cf4 'runs \(0\)' 10
+screen cf4 | grep -q 'next: tau 10 '
+r1=$?
+$T send-keys -t cf4 S
+wait_for cf4 'not saved: started with --no-config' 3
+check tui_no_config $((r1 + $?)) "--no-config read the file or S wrote it"
+$T send-keys -t cf4 q
 exit 0

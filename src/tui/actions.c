@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "ds_csv.h"
 #include "tui.h"
 
@@ -182,10 +183,31 @@ static void toggle_compare(tui_app *app)
     else {
         app->cmp[1] = i;
         app->show_compare = 1;
-        app_message(app, 0, "comparing run #%d with run #%d (Esc closes)", app->cmp[0] + 1, i + 1);
+        char close[32];
+        app_message(app, 0, "comparing run #%d with run #%d (%s closes)", app->cmp[0] + 1, i + 1,
+                    keys_label(&app->keys, ACT_CLOSE, 1, " or ", close, sizeof close));
         return;
     }
     if (!app->show_compare) app_message(app, 0, "run #%d marked; mark one more with c to compare", i + 1);
+}
+
+static void save_config(tui_app *app)
+{
+    tui_config c;
+    ds_error err = {0};
+    char msg[700], shown[600];
+    if (!app->config_path[0]) {
+        app_message(app, 1, "not saved: started with --no-config (use --config FILE to choose a file)");
+        return;
+    }
+    config_capture(app, &c);
+    config_display_path(app->config_path, shown, sizeof shown);
+    if (config_save(app->config_path, &c, &err) != 0) {
+        ds_error_format(&err, msg, sizeof msg);
+        app_message(app, 1, "settings not saved: %s", msg);
+        return;
+    }
+    app_message(app, 0, "settings saved to %s (next run, display, keys)", shown);
 }
 
 static void start_run(tui_app *app)
@@ -293,12 +315,13 @@ void app_action(tui_app *app, tui_action act)
         app->gs = (plot_glyphset)((app->gs + 1) % PLOT_GLYPHSET_N);
         app_message(app, 0, "plot glyphs: %s", plot_glyphset_name(app->gs));
         break;
+    case ACT_SAVE: save_config(app); break;
     case ACT_HELP: app->show_help = !app->show_help; break;
     case ACT_REDRAW: clearok(curscr, TRUE); break;
     case ACT_CLOSE:
         app->show_help = 0;
         if (app->show_compare) { app->show_compare = 0; app->cmp[0] = app->cmp[1] = -1; }
         break;
-    case ACT_NONE: break;
+    case ACT_NONE: case ACT_N: break;
     }
 }

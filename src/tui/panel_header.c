@@ -44,8 +44,10 @@ void panel_header_draw(tui_app *app, tui_rect r)
                   net->name, net->n_nodes, net->n_links, net->n_zones, net->n_od,
                   ds_backend_name(c->backend), threads, gpu_label());
     if (!run) {
-        draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press r to start",
-                  app->s.next.tau, ds_filter_name(app->s.next.filter), ds_solver_name(app->s.next.solver));
+        char start[32];
+        draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press %s to start",
+                  app->s.next.tau, ds_filter_name(app->s.next.filter), ds_solver_name(app->s.next.solver),
+                  keys_label(&app->keys, ACT_START, 0, "/", start, sizeof start));
         return;
     }
     double el_s = (run->joined ? run->t_end : session_now()) - run->t_start;

@@ -16,15 +16,23 @@ int panel_links_stalled(const tui_run *r)
     return now > 0.5 * then;
 }
 
-static const char *hint(const tui_run *r)
+/* The keys named are the bound ones (config file bind. lines). */
+static const char *hint(const tui_app *app, const tui_run *r, char *buf, size_t n)
 {
+    char m[32], t[32], f[32], w[32];
+    keys_label(&app->keys, ACT_SOLVER, 0, "/", m, sizeof m);
+    keys_label(&app->keys, ACT_TAU, 0, "/", t, sizeof t);
+    keys_label(&app->keys, ACT_FILTER, 0, "/", f, sizeof f);
+    keys_label(&app->keys, ACT_WARM, 0, "/", w, sizeof w);
     switch (r->cfg.solver) {
-    case DS_SOLVER_MSA: return "hint: try sra/anderson (m)";
-    case DS_SOLVER_SRA: return "hint: try newton/anderson (m)";
-    case DS_SOLVER_ANDERSON: return "hint: newton (m), lower tau (t)";
-    default: return r->cfg.filter == DS_FILTER_FULL ? "hint: lower tau (t), dsp (f)"
-                                                    : "hint: lower tau (t), warm (w)";
+    case DS_SOLVER_MSA: snprintf(buf, n, "hint: try sra/anderson (%s)", m); break;
+    case DS_SOLVER_SRA: snprintf(buf, n, "hint: try newton/anderson (%s)", m); break;
+    case DS_SOLVER_ANDERSON: snprintf(buf, n, "hint: newton (%s), lower tau (%s)", m, t); break;
+    default:
+        if (r->cfg.filter == DS_FILTER_FULL) snprintf(buf, n, "hint: lower tau (%s), dsp (%s)", t, f);
+        else snprintf(buf, n, "hint: lower tau (%s), warm (%s)", t, w);
     }
+    return buf;
 }
 
 static void snapshot(tui_app *app, tui_run *run)
@@ -61,7 +69,7 @@ void panel_links_draw(tui_app *app, tui_rect r)
     tui_rect in = draw_inner(r);
     tui_run *run = app_focus_run(app);
     int y = 0, top[64], ntop = 0;
-    char title[48];
+    char title[48], hbuf[96];
     snprintf(title, sizeof title, run ? "links |x-f(x)| #%d" : "links (no run)", run ? run->id : 0);
     draw_box(app, r, title);
     if (!run) return;
@@ -69,7 +77,7 @@ void panel_links_draw(tui_app *app, tui_rect r)
     if (run->joined && run->status == DS_STATUS_CONVERGED) st = 0;
     if (st == 1) {
         draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "! stall: <2x better in %d it", TUI_STALL_K);
-        draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "%s", hint(run));
+        draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "%s", hint(app, run, hbuf, sizeof hbuf));
     } else {
         draw_text(in, y++, 0, A_DIM, st < 0 ? "stall test after %d it" : "no stall (2x better in %d it)",
                   TUI_STALL_K);

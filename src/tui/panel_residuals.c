@@ -131,7 +131,11 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
     draw_text(in, rows + 1, col, term_attr(app, ROLE_TOL), "%s tol %s",
               plot_special_glyph(PLOT_SP_TOL, app->gs), tolb);
     col += 15;
-    if (!shown) draw_text(in, rows + 1, col, A_NORMAL, s->n_runs ? "(no run shown: Space)" : "(no run yet: r)");
+    if (!shown) {
+        char key[32];
+        draw_text(in, rows + 1, col, A_NORMAL, s->n_runs ? "(no run shown: %s)" : "(no run yet: %s)",
+                  keys_label(&app->keys, s->n_runs ? ACT_SHOW : ACT_START, 0, "/", key, sizeof key));
+    }
     for (i = s->n_runs - 1; i >= 0 && col < in.w - 4; i--) {
         tui_run *run = s->runs[i];
         char item[64];

@@ -63,7 +63,11 @@ void panel_runs_draw(tui_app *app, tui_rect r)
                       run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
                       run->cfg.tau, iters, gap, state(run), el, run->warm ? " warm" : "");
     }
-    if (!s->n_runs) draw_text(in, y, 3, A_DIM, "no runs yet: r starts one with the settings above");
+    if (!s->n_runs) {
+        char key[32];
+        draw_text(in, y, 3, A_DIM, "no runs yet: %s starts one with the settings above",
+                  keys_label(&app->keys, ACT_START, 0, "/", key, sizeof key));
+    }
 }
 
 static void cmp_col(tui_app *app, tui_rect in, int col, const tui_run *r)
@@ -102,7 +106,9 @@ void panel_compare_draw(tui_app *app)
     if (h > LINES - 1) h = LINES - 1;
     tui_rect r = {(LINES - h) / 2, (COLS - w) / 2, h, w};
     draw_fill(r, A_NORMAL);
-    draw_box(app, r, "compare (Esc closes)");
+    char title[48], close[32];
+    snprintf(title, sizeof title, "compare (%s closes)", keys_label(&app->keys, ACT_CLOSE, 1, " or ", close, sizeof close));
+    draw_box(app, r, title);
     tui_rect in = draw_inner(r);
     for (int i = 0; i < n; i++) draw_text(in, i, 1, term_attr(app, ROLE_LABEL), "%s", labels[i]);
     cmp_col(app, in, 14, app->s.runs[app->cmp[0]]);

@@ -1,7 +1,9 @@
 /* panel_status.c - the bottom line (prompt, message or key summary from the
- * key table) and the help overlay (the whole key table). */
+ * key table) and the help overlay (the whole key table), both showing the
+ * keys in force, so a rebound key is shown where it is used. */
 #include <string.h>
 
+#include "config.h"
 #include "tui.h"
 
 void panel_status_draw(tui_app *app, tui_rect r)
@@ -20,34 +22,56 @@ void panel_status_draw(tui_app *app, tui_rect r)
         return;
     }
     int x = 0;
+    char key[32];
     for (int i = 0; i < tui_n_keys && x < r.w; i++) {
         const tui_key *k = &tui_keys[i];
-        if (!k->bar) continue;
-        draw_text(r, 0, x, bar | A_BOLD, "%s", k->name);
-        x += (int)strlen(k->name);
+        if (!k->bar || !app->keys.keys[k->act][0]) continue;
+        keys_label(&app->keys, k->act, 0, "/", key, sizeof key);
+        draw_text(r, 0, x, bar | A_BOLD, "%s", key);
+        x += (int)strlen(key);
         draw_text(r, 0, x, bar, " %s  ", k->bar);
         x += (int)strlen(k->bar) + 3;
     }
-    if (x + 16 < r.w) draw_text(r, 0, x, bar, "1-5 tau 1..100");
+    /* the five tau presets fit in one label only while they are a run of characters */
+    const int *p1 = app->keys.keys[ACT_TAU1];
+    int run = p1[0] > ' ' && p1[0] < 127 && !p1[1];
+    static const tui_action tau_acts[] = {ACT_TAU3, ACT_TAU10, ACT_TAU30, ACT_TAU100};
+    for (int i = 0; i < 4 && run; i++)
+        run = app->keys.keys[tau_acts[i]][0] == p1[0] + i + 1 && !app->keys.keys[tau_acts[i]][1];
+    if (run && x + 16 < r.w) draw_text(r, 0, x, bar, "%c-%c tau 1..100", p1[0], p1[0] + 4);
 }
 
 void panel_help_draw(tui_app *app)
 {
-    int n = 0;
-    for (int i = 0; i < tui_n_keys; i++) n += tui_keys[i].help != NULL;
-    int w = 76, h = n + 4;
+    char keys[TUI_KEYS_PER_ACT * 16], title[64], h1[32], h2[32], path[600];
+    int kw = 7;
+    for (int i = 0; i < tui_n_keys; i++) {
+        int l = (int)strlen(keys_label(&app->keys, tui_keys[i].act, 1, "/", keys, sizeof keys));
+        if (l > kw) kw = l;
+    }
+    if (kw > 16) kw = 16;
+    int w = 69 + kw, h = tui_n_keys + 5;
     if (w > COLS) w = COLS;
     if (h > LINES - 1) h = LINES - 1;
     tui_rect r = {(LINES - h) / 2, (COLS - w) / 2, h, w};
     draw_fill(r, A_NORMAL);
-    draw_box(app, r, "keys (? or Esc closes)");
+    snprintf(title, sizeof title, "keys (%s or %s closes)", keys_label(&app->keys, ACT_HELP, 0, "/", h1, sizeof h1),
+             keys_label(&app->keys, ACT_CLOSE, 0, "/", h2, sizeof h2));
+    draw_box(app, r, title);
     tui_rect in = draw_inner(r);
     int y = 0;
-    for (int i = 0; i < tui_n_keys && y < in.h; i++) {
-        if (!tui_keys[i].help) continue;
-        draw_text(in, y, 1, term_attr(app, ROLE_LABEL), "%-7s", tui_keys[i].name);
-        draw_text(in, y, 9, A_NORMAL, "%s", tui_keys[i].help);
-        y++;
+    for (int i = 0; i < tui_n_keys && y < in.h; i++, y++) {
+        keys_label(&app->keys, tui_keys[i].act, 1, "/", keys, sizeof keys);
+        draw_text(in, y, 1, term_attr(app, ROLE_LABEL), "%-*.*s", kw, kw, keys);
+        draw_text(in, y, kw + 2, A_NORMAL, "%s", tui_keys[i].help);
     }
-    if (y < in.h) draw_text(in, in.h - 1, 1, A_DIM, "docs/tui.md explains every panel and number");
+    if (y + 1 < in.h) {
+        if (app->config_path[0])
+            draw_text(in, in.h - 2, 1, A_DIM, "keys and defaults: %s (%s saves)",
+                      config_display_path(app->config_path, path, sizeof path),
+                      keys_label(&app->keys, ACT_SAVE, 0, "/", h1, sizeof h1));
+        else
+            draw_text(in, in.h - 2, 1, A_DIM, "no config file (--no-config)");
+    }
+    if (y < in.h) draw_text(in, in.h - 1, 1, A_DIM, "docs/tui.md explains every panel, number and setting");
 }

@@ -29,6 +29,45 @@ typedef enum {
     PROMPT_NONE = 0, PROMPT_TAU, PROMPT_TOL, PROMPT_MAXITER, PROMPT_THREADS, PROMPT_NET, PROMPT_EXPORT
 } tui_prompt_kind;
 
+/* keys.c: the one key table. Each action has one row: the name the config
+ * file uses (bind.<name>=), its default keys, the help line and the status-bar
+ * label. The keys in force live in a tui_keymap (defaults, then the config
+ * file); dispatch, the help overlay and the status bar all read the keymap. */
+typedef enum {
+    ACT_NONE = 0, ACT_QUIT, ACT_START, ACT_PAUSE, ACT_ABORT, ACT_TAU, ACT_TAU1, ACT_TAU3,
+    ACT_TAU10, ACT_TAU30, ACT_TAU100, ACT_FILTER, ACT_SOLVER, ACT_THREADS, ACT_THREADS_UP,
+    ACT_THREADS_DOWN, ACT_BACKEND, ACT_TOL, ACT_MAXITER, ACT_WARM, ACT_NET, ACT_EXPORT,
+    ACT_UP, ACT_DOWN, ACT_SHOW, ACT_COMPARE, ACT_TAB, ACT_GLYPHS, ACT_HELP, ACT_REDRAW,
+    ACT_CLOSE, ACT_SAVE, ACT_N
+} tui_action;
+#define TUI_KEYS_PER_ACT 4
+typedef struct tui_key {
+    tui_action act;
+    const char *name;        /* bind.<name>= in the config file */
+    int keys[TUI_KEYS_PER_ACT]; /* default curses key codes, 0-terminated */
+    const char *help;        /* one line for the help overlay */
+    const char *bar;         /* short label for the status bar, NULL = not shown */
+} tui_key;
+extern const tui_key tui_keys[];
+extern const int tui_n_keys;
+typedef struct tui_keymap {
+    int keys[ACT_N][TUI_KEYS_PER_ACT]; /* per action, 0-terminated; first = shown on the bar */
+} tui_keymap;
+void keys_default(tui_keymap *km);
+/* Action bound to curses key ch (Enter, KEY_ENTER and \n are one key). */
+tui_action keys_lookup(const tui_keymap *km, int ch);
+const tui_key *keys_row(tui_action act);
+/* Action named in the config file, ACT_NONE if there is none. */
+tui_action keys_action_parse(const char *name);
+/* Key name ("x", "C-l", "F5", "Enter", "Space", ...) to a curses code.
+ * 0 ok; -1 unknown name; -2 a key the terminal keeps (C-c, C-z, C-s, C-q, C-\). */
+int keys_parse(const char *name, int *key);
+/* Canonical name of a key code, the spelling keys_parse reads back. */
+const char *keys_name(int key, char *buf, size_t n);
+/* The keys of an action joined with sep ("Up/k"); only the first if all is 0;
+ * "(unbound)" if it has none. */
+const char *keys_label(const tui_keymap *km, tui_action act, int all, const char *sep, char *buf, size_t n);
+
 /* Steps kept for the "last N" columns and the stall test. */
 #define TUI_LAST_N 20
 #define TUI_STALL_K 50
@@ -52,6 +91,9 @@ typedef struct tui_app {
     int prompt_len;
     int export_run;          /* run index the export prompt is for */
     int delay_ms;            /* minimum time between frames */
+    int want_color;          /* colour asked for (config / --no-color); NO_COLOR may still veto */
+    tui_keymap keys;         /* keys in force */
+    char config_path[1024];  /* where S saves; "" with --no-config */
     /* stall diagnosis snapshot of the focused run */
     double *snap_x, *snap_fx, *snap_cost;
     int snap_n, snap_iter, snap_run_id;
@@ -77,25 +119,6 @@ void draw_fill(tui_rect r, attr_t attr);
 /* Human-friendly numbers: "1.23e-07", "12.3 s", "1.2 ms". */
 void fmt_gap(double v, char *buf, size_t n);
 void fmt_secs(double s, char *buf, size_t n);
-
-/* keys.c */
-typedef enum {
-    ACT_NONE = 0, ACT_QUIT, ACT_START, ACT_PAUSE, ACT_ABORT, ACT_TAU, ACT_TAU1, ACT_TAU3,
-    ACT_TAU10, ACT_TAU30, ACT_TAU100, ACT_FILTER, ACT_SOLVER, ACT_THREADS, ACT_THREADS_UP,
-    ACT_THREADS_DOWN, ACT_BACKEND, ACT_TOL, ACT_MAXITER, ACT_WARM, ACT_NET, ACT_EXPORT,
-    ACT_UP, ACT_DOWN, ACT_SHOW, ACT_COMPARE, ACT_TAB, ACT_GLYPHS, ACT_HELP, ACT_REDRAW,
-    ACT_CLOSE
-} tui_action;
-typedef struct tui_key {
-    int key;                 /* curses key code */
-    const char *name;        /* as shown to people */
-    tui_action act;
-    const char *help;        /* one line for the help overlay */
-    const char *bar;         /* short label for the status bar, NULL = not shown */
-} tui_key;
-extern const tui_key tui_keys[];
-extern const int tui_n_keys;
-tui_action keys_lookup(int ch);
 
 /* actions.c */
 void app_message(tui_app *app, int error, const char *fmt, ...)

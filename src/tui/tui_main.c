@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../cli/cli.h"
+#include "config.h"
 #include "tui.h"
 
 static const tui_panel tui_panels[TUI_P_N] = {
@@ -33,22 +34,27 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: dillsue tui [--net NET] [--trips TRIPS] [--tau T] [--filter full|dsp|bfs|edsp]\n"
             "                   [--solver msa|sra|anderson|newton] [--threads N] [--ascii]\n"
-            "                   [--no-color] [--delay MS]\n"
+            "                   [--no-color] [--delay MS] [--config FILE | --no-config]\n"
             "Without --net the embedded default network is opened. Press ? inside for keys.\n"
             "--delay MS is the minimum time between screen updates (default 100; raise it on\n"
-            "slow links). NO_COLOR in the environment also turns colour off.\n");
+            "slow links). NO_COLOR in the environment also turns colour off.\n"
+            "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
+            "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
+            "S inside saves the current settings there. --no-config reads no file.\n");
 }
 
 typedef struct tui_opts {
     const char *net, *trips;
     double tau;
     int filter, solver, threads;
-    int ascii, no_color, delay_ms;
+    int ascii, no_color, delay_ms; /* delay_ms -1 = not given */
+    const char *config;      /* --config FILE, NULL = the default path */
+    int no_config;
 } tui_opts;
 
 static int parse_opts(int argc, char **argv, tui_opts *o)
 {
-    *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, 100};
+    *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, -1, NULL, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end;
@@ -56,9 +62,11 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 1; }
         else if (!strcmp(a, "--ascii")) { o->ascii = 1; takes = 0; }
         else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) { o->no_color = 1; takes = 0; }
+        else if (!strcmp(a, "--no-config")) { o->no_config = 1; takes = 0; }
         else if (!v) { fprintf(stderr, "dillsue tui: %s needs a value (or is unknown)\n", a); return 2; }
         else if (!strcmp(a, "--net")) o->net = v;
         else if (!strcmp(a, "--trips")) o->trips = v;
+        else if (!strcmp(a, "--config")) o->config = v;
         else if (!strcmp(a, "--tau")) {
             o->tau = strtod(v, &end);
             if (*end || !(o->tau > 0) || o->tau > 1e300) { fprintf(stderr, "dillsue tui: --tau must be a number > 0, got '%s'\n", v); return 2; }
@@ -77,6 +85,7 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
         } else { fprintf(stderr, "dillsue tui: unknown option '%s'\n", a); usage(stderr); return 2; }
         i += takes;
     }
+    if (o->config && o->no_config) { fprintf(stderr, "dillsue tui: --config and --no-config exclude each other\n"); return 2; }
     return 0;
 }
 
@@ -109,7 +118,7 @@ static void handle_key(tui_app *app, int ch)
 {
     if (ch == KEY_RESIZE) return;
     if (app->prompt) { app_prompt_key(app, ch); return; }
-    tui_action act = keys_lookup(ch);
+    tui_action act = keys_lookup(&app->keys, ch);
     if (act == ACT_NONE) return;
     /* With an overlay open, only keys that make sense there pass. */
     if (app->show_help && act != ACT_QUIT) { app->show_help = 0; if (act == ACT_HELP || act == ACT_CLOSE) return; }
@@ -156,10 +165,9 @@ static int run_loop(tui_app *app)
     return 0;
 }
 
-static plot_glyphset pick_glyphs(int ascii)
+static plot_glyphset pick_glyphs(void)
 {
     const char *cs = nl_langinfo(CODESET);
-    if (ascii) return PLOT_ASCII;
     if (cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"))) {
         /* The Linux console has no braille font; half blocks it has. */
         const char *term = getenv("TERM");
@@ -168,12 +176,59 @@ static plot_glyphset pick_glyphs(int ascii)
     return PLOT_ASCII;
 }
 
+/* The config file, if any: app->config_path set (empty with --no-config),
+ * problems (or a note) formatted into note. */
+static void load_config(tui_app *app, const tui_opts *o, tui_config *cfg, char *note, size_t n)
+{
+    char save_key[32];
+    config_init(cfg);
+    note[0] = 0;
+    app->config_path[0] = 0;
+    if (o->no_config) return;
+    if (o->config) snprintf(app->config_path, sizeof app->config_path, "%s", o->config);
+    else if (config_default_path(app->config_path, sizeof app->config_path) != 0) {
+        app->config_path[0] = 0;
+        snprintf(note, n, "no config file: neither XDG_CONFIG_HOME nor HOME is an absolute directory");
+        return;
+    }
+    if (config_load(cfg, app->config_path) == 1 && o->config)
+        snprintf(note, n, "%s does not exist yet; %s saves the settings there", app->config_path,
+                 keys_label(&cfg->keys, ACT_SAVE, 0, "/", save_key, sizeof save_key));
+    if (cfg->n_problems) config_problems_format(cfg, app->config_path, note, n);
+}
+
+/* Built-in defaults, then the config file, then the command line. */
+static void apply_settings(tui_app *app, const tui_config *cfg, const tui_opts *o)
+{
+    ds_config *n = &app->s.next;
+    if (cfg->tau > 0) { n->tau = cfg->tau; n->mu = 0; }
+    if (cfg->tol > 0) n->tol = cfg->tol;
+    if (cfg->filter >= 0) n->filter = (ds_filter)cfg->filter;
+    if (cfg->solver >= 0) n->solver = (ds_solver_kind)cfg->solver;
+    if (cfg->backend >= 0) n->backend = (ds_backend)cfg->backend;
+    if (cfg->threads >= 0) n->threads = cfg->threads;
+    if (cfg->max_iter > 0) n->max_iter = cfg->max_iter;
+    app->keys = cfg->keys;
+    app->want_color = cfg->color != 0;
+    app->delay_ms = cfg->delay_ms > 0 ? cfg->delay_ms : 100;
+    app->gs = cfg->glyphs >= 0 ? (plot_glyphset)cfg->glyphs : pick_glyphs();
+
+    if (o->tau > 0) { n->tau = o->tau; n->mu = 0; }
+    if (o->filter >= 0) n->filter = (ds_filter)o->filter;
+    if (o->solver >= 0) n->solver = (ds_solver_kind)o->solver;
+    if (o->threads >= 0) n->threads = o->threads;
+    if (o->no_color) app->want_color = 0;
+    if (o->delay_ms > 0) app->delay_ms = o->delay_ms;
+    if (o->ascii) app->gs = PLOT_ASCII;
+}
+
 int tui_main(int argc, char **argv)
 {
     static tui_app app; /* static: signal-time cleanup never sees a dangling stack object */
+    static tui_config cfg;
     tui_opts o;
     ds_error err = {0};
-    char msg[700];
+    char msg[700], note[1024];
     int rc = parse_opts(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : 2;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -184,26 +239,29 @@ int tui_main(int argc, char **argv)
     memset(&app, 0, sizeof app);
     app.cmp[0] = app.cmp[1] = -1;
     app.snap_run_id = -1;
-    app.delay_ms = o.delay_ms;
-    app.gs = pick_glyphs(o.ascii);
+    load_config(&app, &o, &cfg, note, sizeof note);
     if (session_init(&app.s, &err) != 0 || session_open(&app.s, o.net, o.trips, &err) != 0) {
         ds_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "dillsue tui: %s\n", msg);
         session_free(&app.s);
         return 2;
     }
-    if (o.tau > 0) app.s.next.tau = o.tau;
-    if (o.filter >= 0) app.s.next.filter = (ds_filter)o.filter;
-    if (o.solver >= 0) app.s.next.solver = (ds_solver_kind)o.solver;
-    if (o.threads >= 0) app.s.next.threads = o.threads;
+    apply_settings(&app, &cfg, &o);
 
     term_install_signals(&app.s);
-    if (term_start(&app, !o.no_color) != 0) {
+    if (term_start(&app, app.want_color) != 0) {
         fprintf(stderr, "dillsue tui: cannot initialise the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
         session_free(&app.s);
         return 2;
     }
-    app_message(&app, 0, "%s loaded: r starts a run, ? lists the keys", app.s.net->name);
+    if (cfg.n_problems) app_message(&app, 1, "%s", note);
+    else if (note[0]) app_message(&app, 0, "%s", note);
+    else {
+        char start[32], help[32];
+        app_message(&app, 0, "%s loaded: %s starts a run, %s lists the keys", app.s.net->name,
+                    keys_label(&app.keys, ACT_START, 0, "/", start, sizeof start),
+                    keys_label(&app.keys, ACT_HELP, 0, "/", help, sizeof help));
+    }
     run_loop(&app);
     if (session_active(&app.s)) {
         app_message(&app, 0, "cancelling the running run ...");
@@ -213,5 +271,7 @@ int tui_main(int argc, char **argv)
     term_stop();
     panel_links_done(&app);
     session_free(&app.s);
+    /* the start-up message is gone by now; leave the problems in the scrollback */
+    if (cfg.n_problems) fprintf(stderr, "dillsue tui: config: %s\n", note);
     return 0;
 }
