@@ -192,7 +192,7 @@ static void load_config(tui_app *app, const tui_opts *o, tui_config *cfg, char *
         return;
     }
     if (config_load(cfg, app->config_path) == 1 && o->config)
-        snprintf(note, n, "%s does not exist yet; %s saves the settings there", app->config_path,
+        snprintf(note, n, "%.900s does not exist yet; %s saves the settings there", app->config_path,
                  keys_label(&cfg->keys, ACT_SAVE, 0, "/", save_key, sizeof save_key));
     if (cfg->n_problems) config_problems_format(cfg, app->config_path, note, n);
 }
