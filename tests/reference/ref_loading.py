@@ -13,6 +13,12 @@ Python 3 + numpy only (Debian python3-numpy; no scipy).
                  [--distance-factor F] --out F.csv
   ref_loading.py --compare A.csv R.csv     # per-link max |a - r| of flow, cost
 
+--dsp-tie-tol R (default 0: the documented rule, exact double comparisons)
+treats free-flow distances within R relative of each other as equal in the DSP
+mask, so that the mask no longer depends on the order in which path costs were
+summed (Anaheim destination 35: nodes 375 and 390 are equidistant in decimal
+arithmetic, 1 ulp apart in doubles).
+
 Prints cbar, mu, (gap_rel with --flows) and unassigned OD demand on stdout.
 Exit 0; 2 on usage or input errors; 3 if f(x) does not exist at x.
 """
@@ -191,6 +197,7 @@ class Model:
         self.power = np.array([l[6] for l in lk])
         self.toll = np.array([l[7] for l in lk])
         self.cap = cap
+        self.tie_tol = 0.0
         self.toll_factor = toll_factor
         self.distance_factor = distance_factor
         self.centroid = np.array([nid < net["first_thru"] for nid in ids])
@@ -283,21 +290,51 @@ class Model:
             order = sorted((n for n in range(self.n) if h[n] < math.inf), key=lambda n: h[n])
             return keep, order
         dist, hops = self.dijkstra(d, t_ff)
+        tol = self.tie_tol
         keep = []
         for e in range(self.m):
             if not self.usable(e, d):
                 continue
             u, v = self.tail[e], self.head[e]
-            if dist[v] < dist[u]:
-                keep.append(e)
-            elif (dist[v] == dist[u] < math.inf and dist[v] + t_ff[e] == dist[u]
-                  and hops[v] < hops[u]):
+            if dist[u] == math.inf or dist[v] == math.inf:
+                continue
+            if tol == 0:
+                down = dist[v] < dist[u]
+                tie = dist[v] == dist[u] and dist[v] + t_ff[e] == dist[u]
+            else:  # distances within tol (relative) of each other are equal
+                slack = tol * dist[u]
+                down = dist[u] - dist[v] > slack
+                tie = abs(dist[u] - dist[v]) <= slack and t_ff[e] <= slack
+            if down or (tie and hops[v] < hops[u]):
                 # docs/model.md: a zero-cost (or rounding-away) shortest-path link
                 # is kept when it goes down in hop count
                 keep.append(e)
-        order = sorted((n for n in range(self.n) if dist[n] < math.inf),
-                       key=lambda n: (dist[n], hops[n]))
-        return keep, order
+        return keep, self.topo_order(d, keep, dist, hops)
+
+    def topo_order(self, d, keep, dist, hops):
+        """Kahn's sort of the kept links towards d (heads before tails), ties
+        taken in (dist, hops) order; checks that the mask is acyclic."""
+        into = [[] for _ in range(self.n)]
+        for e in keep:
+            into[self.head[e]].append(self.tail[e])
+        nodes = [n for n in range(self.n) if dist[n] < math.inf]
+        # process a node once every link out of it (towards d) is done
+        outdeg = [0] * self.n
+        for e in keep:
+            outdeg[self.tail[e]] += 1
+        heap = [(dist[n], hops[n], n) for n in nodes if outdeg[n] == 0]
+        heapq.heapify(heap)
+        order = []
+        while heap:
+            _, _, v = heapq.heappop(heap)
+            order.append(v)
+            for u in into[v]:
+                outdeg[u] -= 1
+                if outdeg[u] == 0:
+                    heapq.heappush(heap, (dist[u], hops[u], u))
+        if len(order) != len(nodes):
+            raise InputError(f"the DSP mask of destination {self.ids[d]} has a cycle")
+        return order
 
     def load_dag(self, d, keep, order, t, mu, f, lost):
         out = [[] for _ in range(self.n)]
@@ -408,7 +445,7 @@ def compare(a_path, r_path):
     return 0
 
 
-USAGE = __doc__.split("\n\n")[2]
+USAGE = "\n\n".join(__doc__.split("\n\n")[2:5])
 
 
 def main(argv):
@@ -422,7 +459,7 @@ def main(argv):
             print(USAGE)
             return 0
         if a not in ("--net", "--trips", "--flows", "--tau", "--mu", "--filter", "--cap",
-                     "--toll-factor", "--distance-factor", "--out") or i + 1 >= len(argv):
+                     "--toll-factor", "--distance-factor", "--out", "--dsp-tie-tol") or i + 1 >= len(argv):
             print(f"ref_loading: bad argument {a!r}\n{USAGE}", file=sys.stderr)
             return EXIT_USAGE
         opts[a] = argv[i + 1]
@@ -447,6 +484,7 @@ def main(argv):
         tf = float(opts.get("--toll-factor", net["toll_factor"]))
         df = float(opts.get("--distance-factor", net["distance_factor"]))
         model = Model(net, demand, float(opts["--cap"]), tf, df)
+        model.tie_tol = float(opts.get("--dsp-tie-tol", 0.0))
         x = read_flows(opts["--flows"], net) if "--flows" in opts else np.zeros(model.m)
         cbar = model.cbar()
         mu = float(opts["--mu"]) if "--mu" in opts else float(opts["--tau"]) / cbar
