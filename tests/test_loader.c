@@ -488,9 +488,10 @@ static void check_dsp_structure(const char *name, const char *rel)
                     TC_CHECK(!kept[e], "dest %d: link %d kept but unusable or unreachable", d + 1, e);
                     continue;
                 }
-                int tight_tie = dist[v] == dist[u] && dist[v] + ld->tff[e] == dist[u];
-                if (dist[v] < dist[u])
-                    TC_CHECK(kept[e], "dest %d: link %d-%d has dFF(v) < dFF(u) but is not in the mask", d + 1, u + 1,
+                double eps = LD_TIE_REL * fmax(1.0, fabs(dist[u]));
+                int tight_tie = fabs(dist[v] - dist[u]) <= eps && ld->tff[e] <= eps;
+                if (dist[v] < dist[u] - eps)
+                    TC_CHECK(kept[e], "dest %d: link %d-%d has dFF(v) < dFF(u) (beyond the tie tolerance) but is not in the mask", d + 1, u + 1,
                              v + 1);
                 else if (!tight_tie)
                     TC_CHECK(!kept[e], "dest %d: link %d-%d kept with dFF(v) >= dFF(u) and not a zero-cost tie",

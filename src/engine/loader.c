@@ -68,11 +68,20 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
             int keep;
             if (ld->filter == DS_FILTER_BFS)
                 keep = s->hops[v] < s->hops[u];
-            else /* the paper's dFF(v) < dFF(u); a tie is kept only for a link on a
-                  * shortest path (zero cost, or one that rounds away) going down in
-                  * hops, which keeps origins connected across zero-cost links */
-                keep = s->dist[v] < s->dist[u] ||
-                       (s->dist[v] == s->dist[u] && s->dist[v] + t[e] == s->dist[u] && s->hops[v] < s->hops[u]);
+            else {
+                /* The paper's dFF(v) < dFF(u), with distances within LD_TIE_REL of
+                 * each other counted as equal: which of two decimal-equal path sums
+                 * is smaller in doubles depends on the summation order, and the mask
+                 * must not. A tie is kept only for a zero-cost link (cost within the
+                 * tolerance) going down in hops, which keeps origins connected across
+                 * zero-cost links; the settle-order test keeps the mask acyclic. */
+                double eps = LD_TIE_REL * fmax(1.0, fabs(s->dist[u]));
+                if (s->dist[v] < s->dist[u] - eps)
+                    keep = 1;
+                else
+                    keep = fabs(s->dist[v] - s->dist[u]) <= eps && t[e] <= eps && s->hops[v] < s->hops[u] &&
+                           s->rank[v] < s->rank[u];
+            }
             if (keep) s->link_tmp[cnt++] = e;
         }
     }

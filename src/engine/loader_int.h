@@ -12,6 +12,8 @@
 /* Full-graph values not converged to this max |dV| within inner_max passes
  * make f(x) untrustworthy: the eval reports it instead of returning it. */
 #define LD_TRUST_TOL 1e-10
+/* DSP: free-flow distances within this relative tolerance are a tie. */
+#define LD_TIE_REL 1e-12
 
 typedef struct ld_dag {
     int n;        /* reachable nodes, topological (increasing key), dest first */

@@ -302,7 +302,7 @@ class Model:
                 down = dist[v] < dist[u]
                 tie = dist[v] == dist[u] and dist[v] + t_ff[e] == dist[u]
             else:  # distances within tol (relative) of each other are equal
-                slack = tol * dist[u]
+                slack = tol * max(1.0, dist[u])  # docs/model.md: relative, floored at 1
                 down = dist[u] - dist[v] > slack
                 tie = abs(dist[u] - dist[v]) <= slack and t_ff[e] <= slack
             if down or (tie and hops[v] < hops[u]):
