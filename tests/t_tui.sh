@@ -117,6 +117,16 @@ $T resize-window -t main -x 80 -y 24; sleep 0.5
 s=$(screen main)
 printf '%s\n' "$s" | grep -q 'runs (2)' && printf '%s\n' "$s" | grep -q 'gap_rel' && [ "$(printf '%s\n' "$s" | wc -l)" -le 24 ]
 check tui_resize_80x24 $? "80x24 screen incomplete"
+# at 80x24 the key table does not fit: help pages, every key reachable
+keys '?'
+wait_for main 'keys 1/2' 3
+r1=$?
+keys '?'
+wait_for main 'keys 2/2' 3
+r2=$?
+screen main | grep -q 'quit (cancels a running run first)'
+check tui_help_pages_80x24 $((r1 + r2 + $?)) "help at 80x24 does not page to the last key"
+keys '?'
 $T resize-window -t main -x 200 -y 60; sleep 0.5
 s=$(screen main)
 printf '%s\n' "$s" | grep -q 'safeguards' && printf '%s\n' "$s" | grep -q 'timings' &&

@@ -316,7 +316,10 @@ void app_action(tui_app *app, tui_action act)
         app_message(app, 0, "plot glyphs: %s", plot_glyphset_name(app->gs));
         break;
     case ACT_SAVE: save_config(app); break;
-    case ACT_HELP: app->show_help = !app->show_help; break;
+    case ACT_HELP:
+        app->show_help = !app->show_help;
+        app->help_page = 0;
+        break;
     case ACT_REDRAW: clearok(curscr, TRUE); break;
     case ACT_CLOSE:
         app->show_help = 0;

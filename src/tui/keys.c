@@ -34,7 +34,7 @@ const tui_key tui_keys[] = {
     {ACT_UP, "up", {KEY_UP, 'k'}, "select the previous run in the run list", NULL},
     {ACT_DOWN, "down", {KEY_DOWN, 'j'}, "select the next run in the run list", NULL},
     {ACT_SHOW, "show", {' '}, "show / hide the selected run's curve on the plot", NULL},
-    {ACT_COMPARE, "compare", {'c'}, "mark the selected run for comparison; two marks open the comparison", "cmp"},
+    {ACT_COMPARE, "compare", {'c'}, "mark the selected run for comparison (two marks open it)", "cmp"},
     {ACT_TAB, "panels", {'\t'}, "cycle the side panels that do not fit on screen", "panels"},
     {ACT_GLYPHS, "glyphs", {'g'}, "cycle plot glyphs: braille, block, ascii", NULL},
     {ACT_SAVE, "save", {'S'}, "save next-run settings, display and keys to the config file", NULL},

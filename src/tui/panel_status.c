@@ -55,16 +55,28 @@ void panel_help_draw(tui_app *app)
     if (h > LINES - 1) h = LINES - 1;
     tui_rect r = {(LINES - h) / 2, (COLS - w) / 2, h, w};
     draw_fill(r, A_NORMAL);
-    snprintf(title, sizeof title, "keys (%s or %s closes)", keys_label(&app->keys, ACT_HELP, 0, "/", h1, sizeof h1),
-             keys_label(&app->keys, ACT_CLOSE, 0, "/", h2, sizeof h2));
+    /* two lines at the bottom for the config path and the docs pointer; the
+     * keys page when they do not fit (80x24 shows them in two pages) */
+    int rows = h - 2 - 2;
+    if (rows < 1) rows = 1;
+    app->help_pages = (tui_n_keys + rows - 1) / rows;
+    if (app->help_page >= app->help_pages) app->help_page = app->help_pages - 1;
+    if (app->help_pages > 1)
+        snprintf(title, sizeof title, "keys %d/%d (%s: next page, %s closes)", app->help_page + 1, app->help_pages,
+                 keys_label(&app->keys, ACT_HELP, 0, "/", h1, sizeof h1),
+                 keys_label(&app->keys, ACT_CLOSE, 0, "/", h2, sizeof h2));
+    else
+        snprintf(title, sizeof title, "keys (%s or %s closes)", keys_label(&app->keys, ACT_HELP, 0, "/", h1, sizeof h1),
+                 keys_label(&app->keys, ACT_CLOSE, 0, "/", h2, sizeof h2));
     draw_box(app, r, title);
     tui_rect in = draw_inner(r);
     int y = 0;
-    for (int i = 0; i < tui_n_keys && y < in.h; i++, y++) {
+    for (int i = app->help_page * rows; i < tui_n_keys && y < rows; i++, y++) {
         keys_label(&app->keys, tui_keys[i].act, 1, "/", keys, sizeof keys);
         draw_text(in, y, 1, term_attr(app, ROLE_LABEL), "%-*.*s", kw, kw, keys);
         draw_text(in, y, kw + 2, A_NORMAL, "%s", tui_keys[i].help);
     }
+    y = rows;
     if (y + 1 < in.h) {
         if (app->config_path[0])
             draw_text(in, in.h - 2, 1, A_DIM, "keys and defaults: %s (%s saves)",

@@ -81,6 +81,7 @@ typedef struct tui_app {
     int sel;                 /* selected row of the run list (index into s.runs) */
     int cmp[2];              /* runs marked for comparison (index), -1 = none */
     int show_help, show_compare;
+    int help_page, help_pages; /* the help overlay pages when the key table does not fit */
     int quit;
     char msg[512];           /* status-line message */
     double msg_until;

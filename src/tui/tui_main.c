@@ -121,6 +121,10 @@ static void handle_key(tui_app *app, int ch)
     tui_action act = keys_lookup(&app->keys, ch);
     if (act == ACT_NONE) return;
     /* With an overlay open, only keys that make sense there pass. */
+    if (app->show_help && act == ACT_HELP && app->help_page + 1 < app->help_pages) {
+        app->help_page++; /* the next page of keys (small terminals) */
+        return;
+    }
     if (app->show_help && act != ACT_QUIT) { app->show_help = 0; if (act == ACT_HELP || act == ACT_CLOSE) return; }
     app_action(app, act);
 }
