@@ -3,24 +3,13 @@
 # usage and input errors (exit 2), solve on Sioux Falls with flow and history
 # CSV outputs, warm start, max-iterations (exit 1, results still written),
 # cancel by signal (exit 4), info and compare.
-BUILD=${BUILD:-build}
-D=$BUILD/dillsue
-TNTP=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
+. tests/lib.sh
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
-tmp=$(mktemp -d /tmp/t_cli.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
 
 if [ ! -x "$D" ]; then
     fail cli_binary "$D not built"
     exit 0
 fi
-
-# run NAME: runs the rest of the command line, leaving $rc, $tmp/out, $tmp/err.
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 
 # ------------------------------------------------------------ help and version
 run "$D" --version

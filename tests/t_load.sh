@@ -2,17 +2,9 @@
 # t_load.sh - `dillsue load`: one f(x), reproducing the gap `solve` reports
 # from its own output flows, with both inner solvers; exit 3 where f does not
 # exist; usage errors.
-BUILD=${BUILD:-build}
-D=$BUILD/dillsue
-TNTP=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
+. tests/lib.sh
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 AN=$TNTP/Anaheim/Anaheim_net.tntp
-tmp=$(mktemp -d /tmp/t_load.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 
 run "$D" load --tau 10
 if [ $rc -eq 2 ] && grep -q -- "--out" "$tmp/err"; then pass load_needs_out; else fail load_needs_out "rc $rc"; fi

@@ -2,16 +2,8 @@
 # t_ue.sh - `dillsue ue` end to end: best-known flows reproduced on Sioux Falls
 # (uncapped, as they were published), flows CSV written and parseable, exit
 # codes 0 / 1 / 2, and `compare` of the UE flows against a tau-100 SUE.
-BUILD=${BUILD:-build}
-D=$BUILD/dillsue
-TNTP=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
+. tests/lib.sh
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
-tmp=$(mktemp -d /tmp/t_ue.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 
 run "$D" ue --net /nonexistent/X_net.tntp --quiet
 if [ $rc -eq 2 ] && grep -q "X_net.tntp" "$tmp/err"; then pass ue_missing_file_exit2
