@@ -140,6 +140,14 @@ typedef enum { DS_BACKEND_CPU = 0, DS_BACKEND_CUDA, DS_BACKEND_N } ds_backend;
  * destination (direct, default), or by up to inner_max warm-started passes
  * (the paper's L_val). Filtered variants are exact in one pass either way. */
 typedef enum { DS_INNER_DIRECT = 0, DS_INNER_PASSES, DS_INNER_N } ds_inner;
+/* Newton's globalisation: a backtracking line search on the Newton direction
+ * with a sufficient-decrease test on the merit (default), or the paper's rule
+ * (the full or half step if the merit decreases, else an MSA step). */
+typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_N } ds_globalise;
+/* Start point: auto (x = 0, or where f(0) does not exist the solution of the
+ * DSP variant at the same mu, see docs/model.md), zero, capacity (the smallest
+ * tried multiple s x capacity at which f exists), dsp (the DSP solution). */
+typedef enum { DS_START_AUTO = 0, DS_START_ZERO, DS_START_CAPACITY, DS_START_DSP, DS_START_N } ds_start;
 
 /* 1 and "GPU: <name>, ..." if the CUDA backend can run here, else 0 and
  * "GPU: none (<why>)". With DILLSUE_CUDA_EMULATE=1 in the environment the
@@ -155,6 +163,10 @@ int ds_inner_parse(const char *s);
 int ds_filter_parse(const char *s);
 int ds_solver_parse(const char *s);
 int ds_backend_parse(const char *s);
+const char *ds_globalise_name(ds_globalise g);
+int ds_globalise_parse(const char *s);
+const char *ds_start_name(ds_start s);
+int ds_start_parse(const char *s);
 
 typedef struct ds_config {
     double tau;          /* dimensionless dispersion; used when mu <= 0 */
@@ -177,6 +189,8 @@ typedef struct ds_config {
     int newton_warm;     /* SRA warm-start iterations, default 5 */
     int gmres_restart;   /* default 30 */
     int gmres_max;       /* max GMRES iterations per step, default 200 */
+    ds_globalise globalise; /* default line search */
+    ds_start start;      /* start point when no warm start is given, default auto */
     /* edsp */
     int edsp_max_refresh;   /* default 8 */
     double edsp_damping;    /* mask costs = (1-d) previous mask costs + d current; 1 = plain rebuild */
@@ -197,6 +211,7 @@ typedef enum {
     DS_STEP_NEWTON_REJ,      /* Newton step rejected, MSA fallback */
     DS_STEP_NEWTON_WARM,     /* SRA warm-start step of Newton */
     DS_STEP_MASK_REFRESH,    /* eDSP mask rebuilt before this iteration */
+    DS_STEP_NEWTON_RECOVER,  /* line search on the Newton direction failed: safeguarded SRA step */
     DS_STEP_N
 } ds_step_kind;
 const char *ds_step_name(ds_step_kind k);
@@ -229,8 +244,12 @@ typedef struct ds_iter_record {
     int mask_added, mask_removed; /* links changed at the refresh preceding this iter */
     int mask_oscillation;   /* 1 if the mask equals an earlier one */
     double t_phase[DS_PHASE_N]; /* seconds spent per phase in this iteration */
+    /* certificate of the iterate: per cent of the demand that did not reach its
+     * destination in the evaluation at this iterate (-1: not measured, GPU),
+     * and the largest node imbalance of x (flow conservation, vehicles) */
+    double lost_pct, imbalance;
     int backend;            /* ds_backend that did the work */
-    double t_run;           /* seconds since the run started */
+    double t_run;           /* seconds since the run started, pauses excluded */
     double timestamp;       /* wall clock, seconds since the epoch */
 } ds_iter_record;
 
@@ -247,12 +266,17 @@ int ds_status_exit_code(ds_status s);
 typedef struct ds_run ds_run;
 
 /* Events delivered to monitors, on the engine's thread. Keep them cheap. */
-typedef enum { DS_EVENT_ITER = 0, DS_EVENT_MESSAGE, DS_EVENT_DONE } ds_event_kind;
+/* DS_EVENT_SETUP: a set-up step begins (message = what, e.g. "sparse LU
+ * analysis"; progress = fraction of the set-up done, 0..1). Set-up (cbar, the
+ * filters, the ill-posedness bound, the inner solver, the start point) runs in
+ * ds_run_execute, on the engine's thread; ds_run_create is cheap. */
+typedef enum { DS_EVENT_ITER = 0, DS_EVENT_MESSAGE, DS_EVENT_DONE, DS_EVENT_SETUP } ds_event_kind;
 typedef struct ds_event {
     ds_event_kind kind;
     const ds_iter_record *rec; /* DS_EVENT_ITER */
-    const char *message;       /* DS_EVENT_MESSAGE: one line, no newline */
+    const char *message;       /* DS_EVENT_MESSAGE / DS_EVENT_SETUP: one line, no newline */
     ds_status status;          /* DS_EVENT_DONE */
+    double progress;           /* DS_EVENT_SETUP */
 } ds_event;
 typedef void (*ds_monitor_fn)(ds_run *run, const ds_event *ev, void *ctx);
 
@@ -272,8 +296,40 @@ ds_status ds_run_status(const ds_run *run);
 void ds_run_reason(const ds_run *run, char *buf, size_t n);
 const ds_config *ds_run_config(const ds_run *run);
 const ds_network *ds_run_network(const ds_run *run);
+/* mu and cbar are known once set-up has derived them (0 before; cbar is NAN
+ * when mu was given and cbar was therefore not computed). */
 double ds_run_mu(const ds_run *run);
 double ds_run_cbar(const ds_run *run);
+
+/* The engine's clock for a run, thread-safe at any time. */
+typedef struct ds_run_times {
+    double wall;     /* seconds since execute began, pauses excluded (to the end once done) */
+    double setup;    /* seconds of set-up before iteration 0 (so far, while setting up) */
+    double paused;   /* seconds spent paused */
+    double t_tol;    /* wall (pauses excluded) when gap_rel first fell below tol; -1 if never */
+} ds_run_times;
+void ds_run_times_get(const ds_run *run, ds_run_times *t);
+/* Where a run is: 0 not started, 1 setting up, 2 iterating, 3 done. While
+ * setting up, *progress (0..1) and label (what it is doing) are filled. */
+int ds_run_phase(const ds_run *run, double *progress, char *label, size_t n);
+
+/* End-of-run certificate beside the residual: demand that reached its
+ * destination in the last evaluation at the final iterate against the demand
+ * of the network (the difference is lost: no path, or in transit when an
+ * inner solve was truncated), and the largest violation of flow conservation
+ * by the result flows, max over nodes of |inflow - outflow - (arrivals -
+ * departures)| with arrivals/departures the assigned demand. */
+typedef struct ds_certificate {
+    int valid;              /* 0 until the run has an iterate */
+    double demand_total;    /* all OD demand */
+    double demand_loaded;   /* demand of OD pairs with a path (assigned) */
+    double demand_arrived;  /* demand absorbed at its destination, last evaluation */
+    double lost_pct;        /* 100 (total - arrived) / total */
+    double max_imbalance;   /* vehicles (flow units) */
+    int imbalance_node;     /* 0-based node attaining it, -1 if none */
+} ds_certificate;
+/* Filled once execute has returned with an iterate; returns 0, or -1 (c->valid = 0). */
+int ds_run_certificate(const ds_run *run, ds_certificate *c);
 
 /* Telemetry: lock-free, never blocks the engine. count = records published. */
 size_t ds_run_history_count(const ds_run *run);
@@ -359,6 +415,15 @@ int ds_loader_refresh_mask(ds_loader *ld, const double *t, long *added, long *re
  * *lower is a rigorous Collatz-Wielandt lower bound, *estimate the power-
  * iteration estimate, *dest the destination attaining them. */
 void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest);
+/* cbar from the loader's free-flow trees (the DSP build's, or the full graph's
+ * reachability search), destinations in parallel; equal to ds_network_cbar. */
+double ds_loader_cbar(ds_loader *ld);
+/* Change mu (forgets warm starts and kept state). Returns 0, or -1 if mu <= 0. */
+int ds_loader_set_mu(ds_loader *ld, double mu);
+/* Demand injected and demand absorbed at the destinations in the last eval. */
+void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived);
+/* bal[dest] += sign q, bal[orig] -= sign q for every OD pair with a path. */
+void ds_loader_node_demand(const ds_loader *ld, double *bal, double sign);
 
 #ifdef __cplusplus
 }

@@ -212,6 +212,8 @@ int main(void)
         r[i].backend = DS_BACKEND_CPU;
         r[i].t_run = 1.5 * i;
         r[i].timestamp = 1700000000.1234 + i;
+        r[i].lost_pct = 0.5 * i;
+        r[i].imbalance = 1e-9;
     }
     TC_CHECK(ds_history_write_final(tpath("h.csv"), r, 3, DS_STATUS_MAX_ITER, &err) == 0, "%s", err.msg);
     text = slurp(tpath("h.csv"));
@@ -221,8 +223,8 @@ int main(void)
     grid_read(tpath("h.csv"), &g, 0, 0);
     TC_CHECK(g.rows == 4, "rows %d, want header + 3", g.rows);
     /* Every field of ds_iter_record has a column (t_phase counts DS_PHASE_N, the
-     * timestamp two), plus final_status. */
-    int want_cols = 21 + DS_PHASE_N + 1 + 1 + 2 + 1;
+     * timestamp two, the certificate two), plus final_status. */
+    int want_cols = 21 + DS_PHASE_N + 2 + 1 + 1 + 2 + 1;
     for (int i = 0; i < g.rows && i < 64; i++) TC_CHECK(g.cols[i] == want_cols, "row %d: %d columns", i, g.cols[i]);
     grid_read(tpath("h.csv"), &g, 2, 3);
     TC_CHECK(strcmp(g.cell, ds_step_name(DS_STEP_SRA)) == 0, "step kind '%s'", g.cell);
@@ -238,6 +240,10 @@ int main(void)
     TC_CHECK(strcmp(g.cell, "0.25") == 0, "t_deriv_s '%s'", g.cell);
     grid_read(tpath("h.csv"), &g, 1, 1);
     TC_CHECK(strtod(g.cell, NULL) == 1.0 / 3, "gap_rel '%s' not exact", g.cell);
+    grid_read(tpath("h.csv"), &g, 0, 21 + DS_PHASE_N);
+    TC_CHECK(strcmp(g.cell, "lost_pct") == 0, "certificate column '%s'", g.cell);
+    grid_read(tpath("h.csv"), &g, 3, 21 + DS_PHASE_N);
+    TC_CHECK(strcmp(g.cell, "1") == 0, "lost_pct '%s'", g.cell);
     TC_CHECK(ds_history_write(tpath("h2.csv"), r, 0, &err) == 0, "%s", err.msg);
     grid_read(tpath("h2.csv"), &g, 0, 0);
     TC_CHECK(g.rows == 1, "empty history: %d rows", g.rows);

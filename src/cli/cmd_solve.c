@@ -350,10 +350,26 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
 {
     char reason[512];
     ds_run_reason(run, reason, sizeof reason);
-    char gap[32] = "n/a";
+    char gap[32] = "n/a", cbar[32] = "- (mu given)";
+    ds_certificate cert;
+    ds_run_times tm;
     if (last) snprintf(gap, sizeof gap, "%.6e", last->gap_rel);
-    printf("%s | iterations %d | gap_rel %s | time %.3f s | mu %.6g | cbar %.6g | %s\n", ds_status_name(st),
-           last ? last->iter : 0, gap, secs, ds_run_mu(run), ds_run_cbar(run), reason[0] ? reason : "-");
+    if (isfinite(ds_run_cbar(run))) snprintf(cbar, sizeof cbar, "%.6g", ds_run_cbar(run));
+    ds_run_times_get(run, &tm);
+    printf("%s | iterations %d | gap_rel %s | time %.3f s (set-up %.3f s) | mu %.6g | cbar %s | %s\n",
+           ds_status_name(st), last ? last->iter : 0, gap, secs, tm.setup, ds_run_mu(run), cbar,
+           reason[0] ? reason : "-");
+    if (ds_run_certificate(run, &cert) == 0) {
+        char lost[96] = "not measured on this backend";
+        const ds_network *net = ds_run_network(run);
+        if (cert.lost_pct >= 0)
+            snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", cert.demand_total - cert.demand_arrived,
+                     cert.demand_total, cert.lost_pct);
+        printf("certificate | lost demand %s | demand assigned %.6g | max flow-conservation violation %.3g at "
+               "node %d\n",
+               lost, cert.demand_loaded, cert.max_imbalance,
+               cert.imbalance_node >= 0 && net ? cert.imbalance_node + 1 : 0);
+    }
     fflush(stdout);
 }
 

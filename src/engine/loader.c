@@ -87,6 +87,11 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     }
     g->lstart[R] = cnt;
     g->n_links = cnt;
+    if (t == ld->tff && ld->filter != DS_FILTER_BFS) {
+        /* the same free-flow tree gives the OD costs behind cbar (no second Dijkstra) */
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+            ld->od_ffcost[k] = s->dist[net->od_orig[k]];
+    }
     g->link = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
     if (!g->link) return -1;
     memcpy(g->link, s->link_tmp, sizeof(int) * (size_t)cnt);
@@ -159,6 +164,8 @@ static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, 
         for (int i = 1; i < R; i++) left += r[list[i]];
     } while (left > ld->inner_tol * qtot && pass < max_pass);
     *resid_out = qtot > 0 ? left / qtot : 0;
+    ld->st_loaded[di] = qtot;
+    ld->st_arrived[di] = r[list[0]]; /* the destination is list[0] and is never pushed on */
     return pass;
 }
 
@@ -434,41 +441,101 @@ static void scratch_free(ld_scratch *s)
     free(s->link_tmp);
 }
 
-/* Which OD pairs have a path at all (in the variant's link set). */
-static void find_lost_demand(ds_loader *ld)
+/* Which OD pairs have a path at all (in the variant's link set), and, from the
+ * same free-flow trees, each OD pair's free-flow shortest-path cost (cbar).
+ * Filtered variants read reachability off their DAGs; the DSP build already
+ * stored the OD costs. Destinations run in parallel; the results go to per-OD
+ * slots, so they do not depend on the thread count. */
+struct reach_job {
+    ds_loader *ld;
+    int want_cost;
+};
+
+static void reach_fn(void *ctx, int worker, int di)
+{
+    struct reach_job *j = ctx;
+    ds_loader *ld = j->ld;
+    const ds_network *net = ld->net;
+    ld_scratch *s = &ld->scr[worker];
+    double *dist = s->dist;
+    if (j->want_cost || !ld->dag) sp_dijkstra_to(net, ld->tff, net->dest_node[di], dist, s->hops, NULL, &s->sp);
+    for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
+        int o = net->od_orig[k];
+        if (j->want_cost) ld->od_ffcost[k] = dist[o];
+        if (!ld->dag) ld->reach_ok[k] = dist[o] < INFINITY;
+    }
+    if (ld->dag) {
+        /* in a DAG every listed node has a path (it has a link to a lower node) */
+        int *mark = s->rank;
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) mark[net->od_orig[k]] = 0;
+        for (int i = 0; i < ld->dag[di].n; i++) mark[ld->dag[di].node[i]] = 1;
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+            ld->reach_ok[k] = mark[net->od_orig[k]] == 1;
+    }
+}
+
+static void find_lost_demand(ds_loader *ld, int want_cost)
 {
     const ds_network *net = ld->net;
-    sp_work w;
-    double *dist = malloc(sizeof(double) * (size_t)net->n_nodes);
-    int *hops = malloc(sizeof(int) * (size_t)net->n_nodes);
+    struct reach_job j = {ld, want_cost};
+    ds_pool_run(ld->pool, ld->n_dest, reach_fn, &j);
+    if (want_cost) ld->have_ffcost = 1;
     ld->lost_od = 0;
     ld->lost_demand = 0;
-    if (!dist || !hops || sp_work_init(&w, net->n_nodes) != 0) {
-        free(dist);
-        free(hops);
-        return;
+    for (int k = 0; k < net->n_od; k++)
+        if (!ld->reach_ok[k]) {
+            ld->lost_od++;
+            ld->lost_demand += net->od_demand[k];
+        }
+}
+
+/* cbar as ds_network_cbar computes it (same trees, same summation order). */
+double ds_loader_cbar(ds_loader *ld)
+{
+    const ds_network *net = ld->net;
+    double num = 0, den = 0;
+    if (!ld->have_ffcost) {
+        struct reach_job j = {ld, 1};
+        ds_pool_run(ld->pool, ld->n_dest, reach_fn, &j);
+        ld->have_ffcost = 1;
     }
+    for (int k = 0; k < net->n_od; k++) {
+        double c = ld->od_ffcost[k];
+        if (!isfinite(c)) continue; /* OD pairs without a path carry no cost */
+        num += net->od_demand[k] * c;
+        den += net->od_demand[k];
+    }
+    return den > 0 ? num / den : NAN;
+}
+
+int ds_loader_set_mu(ds_loader *ld, double mu)
+{
+    if (!(mu > 0) || !isfinite(mu)) return -1;
+    ld->mu = mu;
+    ld->kept_valid = 0;
+    for (size_t i = 0; ld->V && i < (size_t)ld->n_dest * (size_t)ld->net->n_nodes; i++) ld->V[i] = -INFINITY;
+    return 0;
+}
+
+void ds_loader_node_demand(const ds_loader *ld, double *bal, double sign)
+{
+    const ds_network *net = ld->net;
+    for (int k = 0; k < net->n_od; k++)
+        if (ld->reach_ok[k]) {
+            bal[net->od_dest[k]] += sign * net->od_demand[k];
+            bal[net->od_orig[k]] -= sign * net->od_demand[k];
+        }
+}
+
+void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived)
+{
+    double a = 0, l = 0;
     for (int di = 0; di < ld->n_dest; di++) {
-        int d = net->dest_node[di];
-        if (ld->dag) {
-            for (int i = 0; i < net->n_nodes; i++) dist[i] = INFINITY;
-            /* in a DAG every listed node has a path (it has a link to a lower node) */
-            for (int i = 0; i < ld->dag[di].n; i++) dist[ld->dag[di].node[i]] = 0;
-        } else {
-            sp_dijkstra_to(net, ld->tff, d, dist, hops, NULL, &w);
-        }
-        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
-            int o = net->od_orig[k];
-            ld->reach_ok[k] = dist[o] < INFINITY;
-            if (!ld->reach_ok[k]) {
-                ld->lost_od++;
-                ld->lost_demand += net->od_demand[k];
-            }
-        }
+        l += ld->st_loaded[di];
+        a += ld->st_arrived[di];
     }
-    sp_work_free(&w);
-    free(dist);
-    free(hops);
+    if (loaded) *loaded = l;
+    if (arrived) *arrived = a;
 }
 
 ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu,
@@ -515,6 +582,10 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->st_bres = calloc((size_t)ld->n_dest, sizeof(double));
     ld->st_ratio = calloc((size_t)ld->n_dest, sizeof(double));
     ld->st_ares = calloc((size_t)ld->n_dest, sizeof(double));
+    ld->st_arrived = calloc((size_t)ld->n_dest, sizeof(double));
+    ld->st_loaded = calloc((size_t)ld->n_dest, sizeof(double));
+    ld->od_ffcost = malloc(sizeof(double) * (size_t)(net->n_od + 1));
+    if (!ld->st_arrived || !ld->st_loaded || !ld->od_ffcost) goto oom;
     if (!ld->partial || !ld->tbuf || !ld->tff || !ld->reach_ok || !ld->st_bpass || !ld->st_apass ||
         !ld->st_diverged || !ld->st_bres || !ld->st_ares || !ld->st_ratio)
         goto oom;
@@ -532,7 +603,8 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
         ld->dag = calloc((size_t)ld->n_dest, sizeof(ld_dag));
         if (!ld->dag || ld_dag_rebuild(ld, ld->tff, ld->dag) != 0) goto oom;
     }
-    find_lost_demand(ld);
+    find_lost_demand(ld, filter == DS_FILTER_FULL); /* full: the trees are needed anyway */
+    if (filter == DS_FILTER_DSP || filter == DS_FILTER_EDSP) ld->have_ffcost = 1;
     return ld;
 oom:
     ds_error_set(err, NULL, 0, "out of memory setting up the loading map (%d nodes, %d links, %d destinations)", n, m,
@@ -562,6 +634,9 @@ void ds_loader_free(ds_loader *ld)
     free(ld->st_ratio);
     free(ld->dtv);
     free(ld->st_ares);
+    free(ld->st_arrived);
+    free(ld->st_loaded);
+    free(ld->od_ffcost);
     free(ld->V);
     free(ld);
 }

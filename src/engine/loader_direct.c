@@ -249,6 +249,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     ld->st_bres[di] = ld->st_ares[di] = 0;
     ld->st_ratio[di] = 0;
     ld->st_diverged[di] = 0;
+    ld->st_loaded[di] = ld->st_arrived[di] = 0;
     if (nn == 0) return;
     sp_dijkstra_to(net, t, d, D, s->hops, NULL, &s->sp);
     for (int j = 0; j < g->nnz; j++) Ax[j] = 0;
@@ -317,7 +318,18 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     for (int j = 0; j < nn; j++) y[j] /= z[j];
     klu_tsolve(g->sym, num, nn, 1, y, c);
     for (int j = 0; j < nn; j++) y[j] *= z[j]; /* phi */
-    for (int k = 0; k < g->nl; k++) flow[g->lk[k]] += w[k] * y[g->ti[k]];
+    {
+        double arrived = 0, loaded = 0;
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+            if (ld->reach_ok[k]) loaded += net->od_demand[k];
+        for (int k = 0; k < g->nl; k++) {
+            double fl = w[k] * y[g->ti[k]];
+            flow[g->lk[k]] += fl;
+            if (g->hi[k] < 0) arrived += fl;
+        }
+        ld->st_loaded[di] = loaded;
+        ld->st_arrived[di] = arrived;
+    }
     if (a->persist || ld->keep) g->num = num;
     else klu_free_numeric(&num, c);
     if (ld->keep) {

@@ -61,6 +61,9 @@ struct ds_loader {
     unsigned char *reach_ok; /* per OD pair: has a path */
     int lost_od;
     double lost_demand;
+    double *od_ffcost;     /* per OD pair: free-flow shortest-path cost (+inf: no path), for cbar */
+    int have_ffcost;
+    double *st_arrived, *st_loaded; /* per destination: demand absorbed at d / injected, last eval */
     int *st_bpass, *st_apass, *st_diverged;
     double *st_bres, *st_ares, *st_ratio;
     ds_load_stats stats;

@@ -9,7 +9,9 @@ static const char *const backend_names[DS_BACKEND_N] = {"cpu", "cuda"};
 static const char *const inner_names[DS_INNER_N] = {"direct", "passes"};
 static const char *const step_names[DS_STEP_N] = {
     "start", "msa", "sra", "sra-harmonic", "anderson", "anderson-rejected",
-    "newton", "newton-rejected", "newton-warm", "mask-refresh"};
+    "newton", "newton-rejected", "newton-warm", "mask-refresh", "newton-recover"};
+static const char *const globalise_names[DS_GLOBALISE_N] = {"linesearch", "paper"};
+static const char *const start_names[DS_START_N] = {"auto", "zero", "capacity", "dsp"};
 static const char *const phase_names[DS_PHASE_N] = {"costs", "bellman", "absorb", "deriv", "other"};
 
 #define NAME_OR_UNKNOWN(tab, n, i) (((int)(i) >= 0 && (int)(i) < (n)) ? (tab)[i] : "unknown")
@@ -31,6 +33,10 @@ int ds_inner_parse(const char *s) { return lookup(inner_names, DS_INNER_N, s); }
 int ds_filter_parse(const char *s) { return lookup(filter_names, DS_FILTER_N, s); }
 int ds_solver_parse(const char *s) { return lookup(solver_names, DS_SOLVER_N, s); }
 int ds_backend_parse(const char *s) { return lookup(backend_names, DS_BACKEND_N, s); }
+const char *ds_globalise_name(ds_globalise g) { return NAME_OR_UNKNOWN(globalise_names, DS_GLOBALISE_N, g); }
+int ds_globalise_parse(const char *s) { return lookup(globalise_names, DS_GLOBALISE_N, s); }
+const char *ds_start_name(ds_start s) { return NAME_OR_UNKNOWN(start_names, DS_START_N, s); }
+int ds_start_parse(const char *s) { return lookup(start_names, DS_START_N, s); }
 
 const char *ds_status_name(ds_status s)
 {

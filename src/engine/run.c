@@ -99,26 +99,31 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     run->snap_x = calloc((size_t)n + 1, sizeof(double));
     run->snap_fx = calloc((size_t)n + 1, sizeof(double));
     run->snap_cost = calloc((size_t)n + 1, sizeof(double));
+    run->node_bal = calloc((size_t)net->n_nodes + 1, sizeof(double));
     if (cfg->warm) {
         run->warm = malloc(sizeof(double) * (size_t)(n + 1));
         if (run->warm) memcpy(run->warm, cfg->warm, sizeof(double) * (size_t)n);
     }
     run->cfg.warm = NULL;
     if (!run->x || !run->fx || !run->r || !run->xt || !run->ft || !run->tcost || !run->snap_x || !run->snap_fx ||
-        !run->snap_cost || (cfg->warm && !run->warm)) {
+        !run->snap_cost || !run->node_bal || (cfg->warm && !run->warm)) {
         ds_run_free(run);
         return ds_error_set(err, NULL, 0, "out of memory"), NULL;
     }
     run->snap_iter = -1;
+    run->t_tol = -1;
+    run->cbar = NAN;
     atomic_store(&run->status, DS_STATUS_PENDING);
-    run->cbar = ds_network_cbar(net, &run->cfg.cost);
-    run->mu = cfg->mu > 0 ? cfg->mu : cfg->tau / run->cbar;
-    if (!(run->mu > 0) || !isfinite(run->mu)) {
-        ds_error_set(err, net->net_path, 0, "cannot derive mu from tau %g: cbar is %g (no OD pair has a path?)",
-                     cfg->tau, run->cbar);
+    if (cfg->mu > 0 && !isfinite(cfg->mu)) {
         ds_run_free(run);
-        return NULL;
+        return ds_error_set(err, NULL, 0, "mu must be finite, got %g", cfg->mu), NULL;
     }
+    if (net->n_dest == 0) {
+        ds_run_free(run);
+        return ds_error_set(err, net->net_path, 0, "the network has no demand: nothing to assign"), NULL;
+    }
+    /* Everything that costs time (cbar, filters, factorisation set-up) happens
+     * in ds_run_execute, on the engine's thread, reported as set-up steps. */
     return run;
 }
 
@@ -140,7 +145,7 @@ void run_message(ds_run *run, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
-    ds_event ev = {DS_EVENT_MESSAGE, NULL, buf, DS_STATUS_RUNNING};
+    ds_event ev = {DS_EVENT_MESSAGE, NULL, buf, DS_STATUS_RUNNING, 0};
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
@@ -148,6 +153,62 @@ void run_message(ds_run *run, const char *fmt, ...)
 }
 
 int run_cancelled(const ds_run *run) { return atomic_load(&((ds_run *)run)->cancel) != 0; }
+
+/* pause_mu must be held */
+static double elapsed_locked(const ds_run *run, double now)
+{
+    double end = run->t_end > 0 ? run->t_end : now, p = run->t_paused;
+    if (run->t_start <= 0) return 0;
+    if (run->t_pause_began > 0) p += end - run->t_pause_began;
+    return end - run->t_start - p;
+}
+
+double run_elapsed(ds_run *run)
+{
+    double v;
+    pthread_mutex_lock(&run->pause_mu);
+    v = elapsed_locked(run, run_now());
+    pthread_mutex_unlock(&run->pause_mu);
+    return v;
+}
+
+void ds_run_times_get(const ds_run *run, ds_run_times *t)
+{
+    ds_run *r = (ds_run *)run;
+    double now = run_now();
+    pthread_mutex_lock(&r->pause_mu);
+    t->wall = elapsed_locked(r, now);
+    t->paused = r->t_paused + (r->t_pause_began > 0 ? (r->t_end > 0 ? r->t_end : now) - r->t_pause_began : 0);
+    t->setup = r->t_setup_end > 0 ? r->t_setup_end : t->wall;
+    t->t_tol = r->t_tol;
+    pthread_mutex_unlock(&r->pause_mu);
+}
+
+int ds_run_phase(const ds_run *run, double *progress, char *label, size_t n)
+{
+    ds_run *r = (ds_run *)run;
+    int ph = atomic_load(&r->phase);
+    if (ph == 1) {
+        pthread_mutex_lock(&r->snap_mu);
+        if (progress) *progress = r->setup_progress;
+        if (label && n) snprintf(label, n, "%s", r->setup_label);
+        pthread_mutex_unlock(&r->snap_mu);
+    } else {
+        if (progress) *progress = ph >= 2 ? 1 : 0;
+        if (label && n) label[0] = 0;
+    }
+    return ph;
+}
+
+void run_setup_step(ds_run *run, double progress, const char *label)
+{
+    pthread_mutex_lock(&run->snap_mu);
+    run->setup_progress = progress;
+    snprintf(run->setup_label, sizeof run->setup_label, "%s", label);
+    pthread_mutex_unlock(&run->snap_mu);
+    ds_event ev = {DS_EVENT_SETUP, NULL, label, DS_STATUS_RUNNING, progress};
+    emit(run, &ev);
+}
 
 int run_jv(ds_run *run, const double *v, double *out)
 {
@@ -193,6 +254,7 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     run->cur.inner_passes = st.bellman_passes;
     run->cur.inner_resid = st.bellman_resid;
     run->cur.absorb_passes = st.absorb_passes;
+    if (!run->gpu && rc == 0) ds_loader_arrivals(run->ld, &run->ev_loaded, &run->ev_arrived);
     if (rc < 0) return EV_ERROR;
     if (rc > 0) {
         run->last_unconverged = st.unconverged;
@@ -215,11 +277,41 @@ void run_accept(ds_run *run, const double *xt, const double *ft, double merit)
     if (ft != run->fx) memcpy(run->fx, ft, sizeof(double) * (size_t)run->n);
     for (int i = 0; i < run->n; i++) run->r[i] = run->fx[i] - run->x[i];
     run->merit = merit;
+    run->acc_loaded = run->ev_loaded;
+    run->acc_arrived = run->ev_arrived;
+    run->have_acc = 1;
     double nx = sqrt(norm2(run->x, run->n));
     run->gap = nx > 0 ? sqrt(merit) / nx : (merit > 0 ? INFINITY : 0);
 }
 
 /* ------------------------------------------------------------ telemetry */
+
+/* Largest |inflow - outflow - (arrivals - departures)| over nodes of flows x. */
+static double node_imbalance(ds_run *run, const double *x, double *bal, int *node)
+{
+    const ds_network *net = run->net;
+    double worst = 0;
+    memset(bal, 0, sizeof(double) * (size_t)net->n_nodes);
+    for (int e = 0; e < net->n_links; e++) {
+        bal[net->head[e]] += x[e];
+        bal[net->tail[e]] -= x[e];
+    }
+    ds_loader_node_demand(run->ld, bal, -1.0);
+    if (node) *node = -1;
+    for (int i = 0; i < net->n_nodes; i++)
+        if (fabs(bal[i]) > worst || (node && *node < 0)) {
+            worst = fabs(bal[i]);
+            if (node) *node = i;
+        }
+    return worst;
+}
+
+static double lost_pct_of(const ds_run *run, double arrived)
+{
+    double tot = run->net->total_demand;
+    if (run->gpu || !run->have_acc || !(tot > 0)) return -1;
+    return 100.0 * fmax(0.0, tot - arrived) / tot;
+}
 
 static void publish(ds_run *run, ds_iter_record *rec)
 {
@@ -232,7 +324,14 @@ static void publish(ds_run *run, ds_iter_record *rec)
     rec->evals = run->evals;
     rec->jv = run->jvs;
     rec->backend = run->cfg.backend;
-    rec->t_run = now - run->t_start;
+    rec->lost_pct = lost_pct_of(run, run->acc_arrived);
+    rec->imbalance = run->node_bal ? node_imbalance(run, run->x, run->node_bal, NULL) : -1;
+    rec->t_run = run_elapsed(run);
+    if (run->gap < run->cfg.tol && run->t_tol < 0) {
+        pthread_mutex_lock(&run->pause_mu);
+        run->t_tol = rec->t_run;
+        pthread_mutex_unlock(&run->pause_mu);
+    }
     rec->timestamp = wall_clock();
     {
         double used = 0, wall = now - run->t_iter0;
@@ -254,7 +353,7 @@ static void publish(ds_run *run, ds_iter_record *rec)
         run->snap_iter = run->iter;
         pthread_mutex_unlock(&run->snap_mu);
     }
-    ds_event ev = {DS_EVENT_ITER, rec, NULL, DS_STATUS_RUNNING};
+    ds_event ev = {DS_EVENT_ITER, rec, NULL, DS_STATUS_RUNNING, 0};
     emit(run, &ev);
 }
 
@@ -313,10 +412,17 @@ double ds_run_cbar(const ds_run *run) { return run->cbar; }
 const double *ds_run_flows(const ds_run *run) { return run->res_flows; }
 const double *ds_run_costs(const ds_run *run) { return run->res_costs; }
 
+/* Pauses take effect between iterations; the time spent here is not run time. */
 static void wait_if_paused(ds_run *run)
 {
     pthread_mutex_lock(&run->pause_mu);
-    while (atomic_load(&run->paused) && !atomic_load(&run->cancel)) pthread_cond_wait(&run->pause_cv, &run->pause_mu);
+    if (atomic_load(&run->paused) && !atomic_load(&run->cancel)) {
+        run->t_pause_began = run_now();
+        while (atomic_load(&run->paused) && !atomic_load(&run->cancel))
+            pthread_cond_wait(&run->pause_cv, &run->pause_mu);
+        run->t_paused += run_now() - run->t_pause_began;
+        run->t_pause_began = 0;
+    }
     pthread_mutex_unlock(&run->pause_mu);
 }
 
@@ -450,6 +556,10 @@ static int edsp_refresh(ds_run *run, edsp_state *es, ds_iter_record *note)
 static void finish(ds_run *run, ds_status st)
 {
     int n = run->n;
+    pthread_mutex_lock(&run->pause_mu);
+    run->t_end = run_now();
+    if (run->t_setup_end <= 0) run->t_setup_end = elapsed_locked(run, run->t_end);
+    pthread_mutex_unlock(&run->pause_mu);
     run->res_flows = malloc(sizeof(double) * (size_t)(n + 1));
     run->res_costs = malloc(sizeof(double) * (size_t)(n + 1));
     if (run->res_flows && run->res_costs) {
@@ -457,7 +567,8 @@ static void finish(ds_run *run, ds_status st)
         ds_costs_eval(run->net, &run->cfg.cost, run->x, run->res_costs);
     }
     atomic_store(&run->status, st);
-    ds_event ev = {DS_EVENT_DONE, NULL, run->reason, st};
+    atomic_store(&run->phase, 3);
+    ds_event ev = {DS_EVENT_DONE, NULL, run->reason, st, 1.0};
     emit(run, &ev);
 }
 
@@ -474,17 +585,39 @@ ds_status ds_run_execute(ds_run *run)
 
     run->t_start = run->t_iter0 = run_now();
     atomic_store(&run->status, DS_STATUS_RUNNING);
-    run->ld = ds_loader_create(run->net, &run->cfg.cost, lf, run->mu, run->cfg.threads, run->cfg.inner_max,
-                               run->cfg.inner_tol, &err);
+    atomic_store(&run->phase, 1);
+    run_setup_step(run, 0.0, run->cfg.filter == DS_FILTER_FULL ? "reachability" : "filter DAGs");
+    /* mu is needed by the evaluations only, so the loader is built first and
+     * its free-flow trees give cbar when mu is derived from tau */
+    run->ld = ds_loader_create(run->net, &run->cfg.cost, lf, run->cfg.mu > 0 ? run->cfg.mu : 1.0, run->cfg.threads,
+                               run->cfg.inner_max, run->cfg.inner_tol, &err);
     if (!run->ld) {
         ds_error_format(&err, run->reason, sizeof run->reason);
         finish(run, DS_STATUS_ERROR);
         return DS_STATUS_ERROR;
     }
+    if (run->cfg.mu > 0) {
+        run->mu = run->cfg.mu;
+    } else {
+        run_setup_step(run, 0.2, "cbar (free-flow shortest paths)");
+        run->cbar = ds_loader_cbar(run->ld);
+        run->mu = run->cfg.tau / run->cbar;
+        if (!(run->mu > 0) || !isfinite(run->mu)) {
+            snprintf(run->reason, sizeof run->reason,
+                     "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
+                     run->cfg.tau, run->cbar, ds_filter_name(run->cfg.filter));
+            finish(run, DS_STATUS_ERROR);
+            return DS_STATUS_ERROR;
+        }
+        ds_loader_set_mu(run->ld, run->mu);
+    }
+    if (run->cfg.filter == DS_FILTER_FULL) run_setup_step(run, 0.3, "ill-posedness bound");
     if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run, 0)) {
         finish(run, DS_STATUS_ILL_POSED);
         return DS_STATUS_ILL_POSED;
     }
+    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU && run->cfg.inner == DS_INNER_DIRECT)
+        run_setup_step(run, 0.4, "sparse LU analysis");
     if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU &&
         ds_loader_set_inner(run->ld, run->cfg.inner) != 0) {
         snprintf(run->reason, sizeof run->reason, "out of memory setting up the sparse LU inner solver");
@@ -493,6 +626,7 @@ ds_status ds_run_execute(ds_run *run)
     }
     if (run->cfg.backend == DS_BACKEND_CUDA) {
         const char *emu = getenv("DILLSUE_CUDA_EMULATE");
+        run_setup_step(run, 0.5, "device upload");
         run->gpu = ds_gpu_loader_create(run->ld, emu && emu[0] == '1', &err);
         if (!run->gpu) {
             ds_error_format(&err, run->reason, sizeof run->reason);
@@ -509,6 +643,8 @@ ds_status ds_run_execute(ds_run *run)
     if (lost_od > 0)
         run_message(run, "%d OD pairs (demand %.6g of %.6g) have no path under the %s filter and are not assigned",
                     lost_od, lost, run->net->total_demand, ds_filter_name(run->cfg.filter));
+    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_DIRECT)
+        run_setup_step(run, 0.6, "existence test at the capped costs");
     if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run, 1)) {
         finish(run, DS_STATUS_ILL_POSED);
         return DS_STATUS_ILL_POSED;
@@ -529,6 +665,7 @@ ds_status ds_run_execute(ds_run *run)
     }
 
     /* start point: x0 = 0 (paper) or the warm start */
+    run_setup_step(run, 0.8, "start point");
     memset(&run->cur, 0, sizeof run->cur);
     if (run->warm) memcpy(run->x, run->warm, sizeof(double) * (size_t)run->n);
     rc = run_eval(run, run->x, run->fx, &run->merit);
@@ -548,6 +685,10 @@ ds_status ds_run_execute(ds_run *run)
     }
     run->iter = 0;
     run->cur.kind = DS_STEP_START;
+    pthread_mutex_lock(&run->pause_mu);
+    run->t_setup_end = elapsed_locked(run, run_now());
+    pthread_mutex_unlock(&run->pause_mu);
+    atomic_store(&run->phase, 2);
     publish(run, &run->cur);
 
     if (ops->init(run, &state) != 0) {
@@ -635,6 +776,28 @@ done:
     return st;
 }
 
+int ds_run_certificate(const ds_run *run, ds_certificate *c)
+{
+    const ds_network *net = run->net;
+    memset(c, 0, sizeof *c);
+    c->imbalance_node = -1;
+    if (atomic_load(&((ds_run *)run)->phase) != 3 || !run->res_flows || !run->ld || run->snap_iter < 0) return -1;
+    int lost_od = 0, n = net->n_nodes;
+    double lost = 0;
+    ds_loader_lost_demand(run->ld, &lost_od, &lost);
+    c->demand_total = net->total_demand;
+    c->demand_loaded = net->total_demand - lost;
+    /* the GPU loader does not report its arrivals: -1 = not measured */
+    c->demand_arrived = run->gpu || !run->have_acc ? -1 : run->acc_arrived;
+    c->lost_pct = lost_pct_of(run, run->acc_arrived);
+    double *bal = calloc((size_t)n + 1, sizeof(double));
+    if (!bal) return -1;
+    c->max_imbalance = node_imbalance((ds_run *)run, run->res_flows, bal, &c->imbalance_node);
+    free(bal);
+    c->valid = 1;
+    return 0;
+}
+
 void ds_run_free(ds_run *run)
 {
     if (!run) return;
@@ -651,6 +814,7 @@ void ds_run_free(ds_run *run)
     free(run->snap_x);
     free(run->snap_fx);
     free(run->snap_cost);
+    free(run->node_bal);
     free(run->res_flows);
     free(run->res_costs);
     pthread_mutex_destroy(&run->pause_mu);

@@ -49,6 +49,15 @@ struct ds_run {
     void *mon_ctx[RUN_MAX_MONITORS];
     int n_mon;
     double t_start, t_iter0;
+    /* the engine's clock (see ds_run_times): guarded by pause_mu */
+    double t_setup_end, t_end, t_paused, t_pause_began, t_tol;
+    atomic_int phase;          /* 0 not started, 1 setting up, 2 iterating, 3 done */
+    double setup_progress;     /* guarded by snap_mu, with setup_label */
+    char setup_label[128];
+    /* certificate: demand of the last accepted evaluation */
+    double ev_loaded, ev_arrived, acc_loaded, acc_arrived;
+    int have_acc;
+    double *node_bal;          /* [n_nodes] scratch for the imbalance */
     /* results */
     double *res_flows, *res_costs;
 };
@@ -67,6 +76,10 @@ int run_cancelled(const ds_run *run);
 /* J v at the current iterate on the run's backend; accumulates the time. */
 int run_jv(ds_run *run, const double *v, double *out);
 double run_now(void);
+/* Seconds since execute began, pauses excluded. */
+double run_elapsed(ds_run *run);
+/* A set-up step begins: published for ds_run_phase and as DS_EVENT_SETUP. */
+void run_setup_step(ds_run *run, double progress, const char *label);
 
 /* Outer solvers: step advances x_l to x_{l+1} (run->x/fx/merit updated) and
  * fills the record's kind/step/halvings/solver fields. Returns an EV_ code. */

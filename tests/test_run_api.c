@@ -1,0 +1,166 @@
+/* test_run_api.c - the run API around the solve: set-up on the engine thread
+ * (phases, progress events, cheap create), the engine's clock (pauses
+ * excluded, time to tolerance) and the end-of-run certificate. */
+#include <pthread.h>
+#include <time.h>
+
+#include "dillsue.h"
+#include "tcheck.h"
+#include "clock.h"
+
+struct events {
+    int n_setup, setup_monotone, n_iter, n_done;
+    double last_progress;
+    int phase_seen_in_setup; /* ds_run_phase said 1 while a set-up event was delivered */
+};
+
+static void monitor(ds_run *run, const ds_event *ev, void *ctx)
+{
+    struct events *e = ctx;
+    if (ev->kind == DS_EVENT_SETUP) {
+        if (ev->progress < e->last_progress) e->setup_monotone = 0;
+        e->last_progress = ev->progress;
+        e->n_setup++;
+        char label[128];
+        double p;
+        if (ds_run_phase(run, &p, label, sizeof label) == 1 && label[0] && p == ev->progress)
+            e->phase_seen_in_setup++;
+    } else if (ev->kind == DS_EVENT_ITER) {
+        e->n_iter++;
+    } else if (ev->kind == DS_EVENT_DONE) {
+        e->n_done++;
+    }
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void *exec_thread(void *arg)
+{
+    ds_run_execute(arg);
+    return NULL;
+}
+
+static void test_setup_and_certificate(const ds_network *net, const char *name, ds_filter filter)
+{
+    char tname[128];
+    ds_config cfg;
+    ds_error err;
+    struct events ev = {0, 1, 0, 0, 0, 0};
+    ds_config_default(&cfg);
+    cfg.filter = filter;
+    cfg.tau = 10;
+    snprintf(tname, sizeof tname, "run_api_setup_certificate_%s_%s", name, ds_filter_name(filter));
+    tc_begin(tname);
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    if (!run) return tc_end();
+    TC_CHECK(ds_run_phase(run, NULL, NULL, 0) == 0, "phase before execute");
+    TC_CHECK(ds_run_mu(run) == 0, "mu before set-up %g", ds_run_mu(run));
+    ds_run_add_monitor(run, monitor, &ev);
+    ds_status st = ds_run_execute(run);
+    TC_CHECK(st == DS_STATUS_CONVERGED, "status %s", ds_status_name(st));
+    TC_CHECK(ev.n_setup >= 2 && ev.setup_monotone, "%d set-up events, monotone %d", ev.n_setup, ev.setup_monotone);
+    TC_CHECK(ev.phase_seen_in_setup == ev.n_setup, "phase/label during set-up %d of %d", ev.phase_seen_in_setup,
+             ev.n_setup);
+    TC_CHECK(ds_run_phase(run, NULL, NULL, 0) == 3, "phase after execute");
+    TC_CHECK(ds_run_mu(run) > 0 && ds_run_cbar(run) > 0, "mu %g cbar %g", ds_run_mu(run), ds_run_cbar(run));
+    TC_NEAR(ds_run_cbar(run), ds_network_cbar(net, &ds_run_config(run)->cost), 0.0); /* same trees, same summation order */
+    ds_run_times tm;
+    ds_run_times_get(run, &tm);
+    TC_CHECK(tm.wall > 0 && tm.setup > 0 && tm.setup <= tm.wall, "wall %g setup %g", tm.wall, tm.setup);
+    TC_CHECK(tm.t_tol > 0 && tm.t_tol <= tm.wall, "t_tol %g wall %g", tm.t_tol, tm.wall);
+    TC_CHECK(tm.paused == 0, "paused %g", tm.paused);
+    ds_certificate c;
+    TC_CHECK(ds_run_certificate(run, &c) == 0 && c.valid, "certificate");
+    TC_CHECK(c.demand_total == net->total_demand, "total %g", c.demand_total);
+    TC_CHECK(c.lost_pct >= 0 && c.lost_pct < 1e-9, "lost %g %%", c.lost_pct);
+    TC_NEAR(c.demand_arrived, c.demand_loaded, 1e-9 * c.demand_total);
+    /* at a fixed point to 1e-7 the iterate conserves flow to about gap x flow */
+    TC_CHECK(c.max_imbalance < 1e-4 * c.demand_total, "imbalance %g at node %d", c.max_imbalance,
+             c.imbalance_node);
+    /* the last history row carries the same certificate */
+    size_t nh = ds_run_history_count(run);
+    ds_iter_record last;
+    TC_CHECK(nh > 0 && ds_run_history_copy(run, nh - 1, &last, 1) == 1, "history");
+    TC_NEAR(last.imbalance, c.max_imbalance, 0.0);
+    TC_NEAR(last.lost_pct, c.lost_pct, 0.0);
+    ds_run_free(run);
+    tc_end();
+}
+
+/* A run paused for a while: the pause is not run time, and records' t_run skip it. */
+static void test_pause_excluded(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    pthread_t th;
+    ds_config_default(&cfg);
+    cfg.solver = DS_SOLVER_MSA; /* never converges to 1e-14: runs until cancelled */
+    cfg.tol = 1e-14;
+    cfg.max_iter = 100000000;
+    tc_begin("run_api_pause_not_counted");
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    if (!run) return tc_end();
+    double t0 = ds_clock_now();
+    pthread_create(&th, NULL, exec_thread, run);
+    while (ds_run_history_count(run) < 3) sleep_ms(1);
+    ds_run_pause(run, 1);
+    sleep_ms(400);
+    size_t n_paused = ds_run_history_count(run);
+    sleep_ms(100);
+    TC_CHECK(ds_run_history_count(run) == n_paused, "records published while paused");
+    ds_run_times mid;
+    ds_run_times_get(run, &mid);
+    ds_run_pause(run, 0);
+    sleep_ms(50);
+    ds_run_cancel(run);
+    pthread_join(th, NULL);
+    double total = ds_clock_now() - t0;
+    ds_run_times tm;
+    ds_run_times_get(run, &tm);
+    TC_CHECK(mid.paused >= 0.35, "paused so far %g s while paused", mid.paused);
+    TC_CHECK(tm.paused >= 0.45, "paused %g s", tm.paused);
+    TC_CHECK(tm.wall + tm.paused <= total + 1e-3, "wall %g + paused %g > elapsed %g", tm.wall, tm.paused, total);
+    TC_CHECK(tm.wall < total - 0.4, "wall %g counts the pause (elapsed %g)", tm.wall, total);
+    size_t nh = ds_run_history_count(run);
+    ds_iter_record last;
+    ds_run_history_copy(run, nh - 1, &last, 1);
+    TC_CHECK(last.t_run <= tm.wall + 1e-9, "t_run %g > wall %g", last.t_run, tm.wall);
+    TC_CHECK(tm.t_tol < 0, "t_tol %g for a run that never reached tol", tm.t_tol);
+    ds_run_free(run);
+    tc_end();
+}
+
+int main(void)
+{
+    ds_error err;
+    ds_network *ring = ds_network_load_default(&err);
+    if (!ring) {
+        printf("FAIL run_api_default_net: %s\n", err.msg);
+        return 1;
+    }
+    test_setup_and_certificate(ring, "ringcity", DS_FILTER_FULL);
+    test_setup_and_certificate(ring, "ringcity", DS_FILTER_DSP);
+    test_setup_and_certificate(ring, "ringcity", DS_FILTER_BFS);
+    test_pause_excluded(ring);
+    const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
+    if (sf) {
+        ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);
+        if (net) {
+            test_setup_and_certificate(net, "siouxfalls", DS_FILTER_FULL);
+            test_setup_and_certificate(net, "siouxfalls", DS_FILTER_DSP);
+            ds_network_free(net);
+        } else {
+            printf("FAIL run_api_siouxfalls_load: %s\n", err.msg);
+        }
+    } else {
+        tc_skip("run_api_siouxfalls", "SiouxFalls/SiouxFalls_net.tntp not found (set DILLSUE_TNTP_DIR)");
+    }
+    ds_network_free(ring);
+    return tc_failed_ ? 1 : 0;
+}
