@@ -186,7 +186,7 @@ typedef struct ds_config {
     int aa_window;       /* default 5 */
     double aa_reg;       /* Tikhonov regularisation (relative), default 1e-10 */
     /* newton */
-    int newton_warm;     /* SRA warm-start iterations, default 5 */
+    int newton_warm;     /* SRA warm-start iterations; default -1: 5 with the paper's rule, 0 with the line search */
     int gmres_restart;   /* default 30 */
     int gmres_max;       /* max GMRES iterations per step, default 200 */
     ds_globalise globalise; /* default line search */

@@ -57,6 +57,14 @@ static void print_help(void)
            "  --solver S            %s (default %s)\n"
            "  --tol X               stop when gap_rel < X (default %g)\n"
            "  --max-iter N          at most N outer iterations (default %d)\n"
+           "  --globalise G         Newton: linesearch (backtracking on the Newton direction\n"
+           "                        with a sufficient-decrease test) or paper (full or half\n"
+           "                        step, else an MSA step) (default %s)\n"
+           "  --newton-warm N       Newton: N SRA steps before the first Newton step\n"
+           "                        (default: 5 with --globalise paper, 0 with linesearch)\n"
+           "  --start S             start point: auto (x = 0, or the DSP solution where f(0)\n"
+           "                        does not exist), zero, capacity (s x capacity, the\n"
+           "                        smallest s tried where f exists) or dsp (default %s)\n"
            "  --edsp-refresh N      eDSP: at most N mask refreshes (default %d)\n"
            "  --edsp-damping D      eDSP: build the mask from (1-D) old mask costs + D current\n"
            "                        costs, 0 < D <= 1; below 1 damps mask flips (default %g)\n"
@@ -79,7 +87,7 @@ static void print_help(void)
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
            d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver),
-           d.tol, d.max_iter, d.edsp_max_refresh, d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.threads, backends, ds_backend_name(d.backend),
+           d.tol, d.max_iter, ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh, d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.threads, backends, ds_backend_name(d.backend),
            DS_FLOWS_HEADER);
 }
 
@@ -111,8 +119,11 @@ static void step_details(const ds_iter_record *r, char *buf, size_t n)
         break;
     case DS_STEP_NEWTON_OK:
     case DS_STEP_NEWTON_REJ:
+    case DS_STEP_NEWTON_RECOVER:
         k = snprintf(buf, n, "gmres %d resid %.1e eta %.1e step %.3g", r->gmres_iters, r->gmres_resid,
                      r->forcing, r->step);
+        if (k < n && r->kind == DS_STEP_NEWTON_OK && r->halvings)
+            k += snprintf(buf + k, n - k, " backtracks %d", r->halvings);
         break;
     case DS_STEP_MASK_REFRESH:
         k = snprintf(buf, n, "refresh %d", r->mask_refresh);
@@ -200,7 +211,8 @@ static double now_s(void)
 
 enum {
     O_NET = 256, O_TRIPS, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_THREADS, O_BACKEND,
-    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_EREF, O_EDAMP, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP
+    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_EREF, O_EDAMP, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP,
+    O_GLOB, O_START, O_NWARM
 };
 
 static const struct option long_opts[] = {
@@ -220,6 +232,9 @@ static const struct option long_opts[] = {
     {"distance-factor", required_argument, 0, O_DISTF},
     {"inner-max", required_argument, 0, O_INNER},
     {"inner", required_argument, 0, O_INNERMODE},
+    {"globalise", required_argument, 0, O_GLOB},
+    {"start", required_argument, 0, O_START},
+    {"newton-warm", required_argument, 0, O_NWARM},
     {"edsp-refresh", required_argument, 0, O_EREF},
     {"edsp-damping", required_argument, 0, O_EDAMP},
     {"scenario", required_argument, 0, O_SCEN},
@@ -235,9 +250,9 @@ struct solve_opts {
     const char *net, *trips, *warm, *out, *hist;
     double tau, mu, tol, cap, tollf, distf;
     int have_tau, have_mu, have_tollf, have_distf, have_cap;
-    int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner, edsp_refresh;
+    int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner, edsp_refresh, globalise, start;
     double edsp_damping;
-    int scenario, have_scenario, have_seed, quiet;
+    int scenario, have_scenario, have_seed, quiet, newton_warm;
     unsigned long long seed;
 };
 
@@ -248,6 +263,9 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     o->solver = d->solver;
     o->backend = d->backend;
     o->inner = d->inner;
+    o->globalise = d->globalise;
+    o->start = d->start;
+    o->newton_warm = d->newton_warm;
     o->edsp_refresh = d->edsp_max_refresh;
     o->edsp_damping = d->edsp_damping;
     o->max_iter = d->max_iter;
@@ -283,6 +301,15 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
             rc = cli_double(CMD, "--edsp-damping", optarg, &o->edsp_damping);
             if (!rc && !(o->edsp_damping > 0 && o->edsp_damping <= 1))
                 rc = cli_usage(CMD, "--edsp-damping must be in (0, 1], got %s", optarg);
+            break;
+        case O_GLOB:
+            if ((o->globalise = ds_globalise_parse(optarg)) < 0)
+                rc = cli_usage(CMD, "unknown --globalise '%s' (linesearch or paper)", optarg);
+            break;
+        case O_NWARM: rc = cli_int(CMD, "--newton-warm", optarg, 0, 1000000, &o->newton_warm); break;
+        case O_START:
+            if ((o->start = ds_start_parse(optarg)) < 0)
+                rc = cli_usage(CMD, "unknown --start '%s' (auto, zero, capacity or dsp)", optarg);
             break;
         case O_INNERMODE:
             if ((o->inner = ds_inner_parse(optarg)) < 0) rc = cli_usage(CMD, "unknown --inner '%s'", optarg);
@@ -400,6 +427,9 @@ int cmd_solve(int argc, char **argv)
     cfg.threads = o.threads;
     if (o.have_inner) cfg.inner_max = o.inner_max;
     cfg.inner = (ds_inner)o.inner;
+    cfg.globalise = (ds_globalise)o.globalise;
+    cfg.start = (ds_start)o.start;
+    cfg.newton_warm = o.newton_warm;
     cfg.edsp_max_refresh = o.edsp_refresh;
     cfg.edsp_damping = o.edsp_damping;
     if (o.have_cap) cfg.cost.cap = o.cap;

@@ -1,4 +1,5 @@
-/* gmres.c - restarted GMRES(m) (Saad & Schultz 1986), matrix-free. */
+/* gmres.c - restarted GMRES(m) (Saad & Schultz 1986), matrix-free: one operator
+ * product per iteration plus one per restart, none to start from x = 0. */
 #include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,13 +28,19 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
         status = 0;
         goto out;
     }
+    int first = 1;
     while (total < max_iter) {
-        /* r = b - A x */
-        if (op(ctx, x, w) != 0) {
-            status = -1;
-            goto out;
+        /* r = b - A x (b itself in the first cycle: x = 0, no product needed) */
+        if (first) {
+            memcpy(V, b, sizeof(double) * (size_t)n);
+            first = 0;
+        } else {
+            if (op(ctx, x, w) != 0) {
+                status = -1;
+                goto out;
+            }
+            for (int i = 0; i < n; i++) V[i] = b[i] - w[i];
         }
-        for (int i = 0; i < n; i++) V[i] = b[i] - w[i];
         rn = cblas_dnrm2(n, V, 1);
         if (rn <= tol * bn) {
             status = 0;
@@ -86,24 +93,14 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
             yv[i] = H[i * m + i] != 0 ? s / H[i * m + i] : 0;
         }
         for (int j = 0; j < k; j++) cblas_daxpy(n, yv[j], V + (size_t)j * n, 1, x, 1);
-        if (fabs(g[k]) <= tol * bn) {
-            /* confirm with the true residual */
-            if (op(ctx, x, w) != 0) {
-                status = -1;
-                goto out;
-            }
-            for (int i = 0; i < n; i++) w[i] = b[i] - w[i];
-            rn = cblas_dnrm2(n, w, 1);
-            if (rn <= tol * bn * 10) {
-                status = 0;
-                break;
-            }
-        }
-    }
-    if (status != 0 && status != -1) {
-        if (op(ctx, x, w) == 0) {
-            for (int i = 0; i < n; i++) w[i] = b[i] - w[i];
-            rn = cblas_dnrm2(n, w, 1);
+        /* The Givens residual |g_k| is the residual of the cycle's least-squares
+         * problem; with modified Gram-Schmidt it equals the true residual to
+         * rounding at the tolerances inexact Newton asks for (>= 1e-12), so no
+         * extra operator product is spent confirming it (each one is a J v). */
+        rn = fabs(g[k]);
+        if (rn <= tol * bn) {
+            status = 0;
+            break;
         }
     }
     res->rel_resid = rn / bn;

@@ -44,7 +44,7 @@ void ds_config_default(ds_config *c)
     c->inner_tol = 1e-13;
     c->aa_window = 5;
     c->aa_reg = 1e-10;
-    c->newton_warm = 5;
+    c->newton_warm = -1; /* auto: 5 with --globalise paper, 0 with the line search */
     c->gmres_restart = 30;
     c->gmres_max = 200;
     c->edsp_max_refresh = 8;
@@ -389,6 +389,8 @@ int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost)
 void ds_run_cancel(ds_run *run)
 {
     atomic_store(&run->cancel, 1);
+    ds_run *child = atomic_load(&run->child);
+    if (child) ds_run_cancel(child);
     pthread_mutex_lock(&run->pause_mu);
     pthread_cond_broadcast(&run->pause_cv);
     pthread_mutex_unlock(&run->pause_mu);
@@ -471,10 +473,10 @@ static int check_ill_posed(ds_run *run, int phase)
     return 0;
 }
 
-/* f does not exist at the start point: load every link to s times its capacity
- * for growing s. When the cap is on, s = cap gives the largest costs, where
- * rho < 1 has been checked, so the search ends. */
-static int find_start(ds_run *run)
+/* Search s x capacity for growing s until f exists. When the cap is on,
+ * s = cap gives the largest costs, where rho < 1 has been checked, so the
+ * search ends. base (may be NULL) is added: x = base + s c. */
+static int capacity_search(ds_run *run, const double *base, const char *why)
 {
     double lb, est;
     int d, rc;
@@ -483,12 +485,11 @@ static int find_start(ds_run *run)
     double top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6;
     for (double s = 0.25;; s *= 2) {
         if (s > top) s = top;
-        for (int e = 0; e < run->n; e++) run->xt[e] = s * run->net->capacity[e];
+        for (int e = 0; e < run->n; e++) run->xt[e] = (base ? base[e] : 0) + s * run->net->capacity[e];
         rc = run_eval(run, run->xt, run->ft, &run->merit);
         if (rc == EV_OK) {
-            run_message(run, "f(x) does not exist at the start point (spectral radius of exp(-mu t) ~ %.4g there); "
-                        "starting from x = %g x capacity instead",
-                        est, s);
+            snprintf(run->start_desc, sizeof run->start_desc, "%s%g x capacity (%s; spectral radius of exp(-mu t) ~ %.4g at the point tried first)",
+                     base ? "the DSP solution + " : "", s, why, est);
             run_accept(run, run->xt, run->ft, run->merit);
             return EV_OK;
         }
@@ -497,16 +498,116 @@ static int find_start(ds_run *run)
     }
     if (run->last_unconverged)
         snprintf(run->reason, sizeof run->reason,
-                 "the Bellman values diverge at the start point (spectral radius ~ %.4g) and at every loaded start up "
-                 "to x = %g x capacity they did not converge within %d passes (contraction %.4f per pass): raise "
-                 "--inner-max",
-                 est, top, run->cfg.inner_max, run->last_contraction);
+                 "no start point found: the inner values did not converge within %d passes at any loaded start up "
+                 "to x = %g x capacity (contraction %.4f per pass; spectral radius ~ %.4g at the first start): "
+                 "raise --inner-max or use --inner direct; this is not evidence that no fixed point exists",
+                 run->cfg.inner_max, top, run->last_contraction, est);
     else
         snprintf(run->reason, sizeof run->reason,
                  "the Bellman values diverge at the start point (spectral radius ~ %.4g) and at every loaded start up "
                  "to x = %g x capacity; no fixed point was found (not a proof: %s)",
                  est, top, run->cfg.cost.cap > 0 ? "rounding near rho = 1" : "with --cap 0 costs are unbounded");
     return EV_UNDEFINED;
+}
+
+static void forward_message(ds_run *child, const ds_event *ev, void *ctx)
+{
+    (void)child;
+    ds_run *run = ctx;
+    if (ev->kind == DS_EVENT_ITER && ev->rec->iter > 0) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "start point: DSP solution, iteration %d, gap_rel %.2e", ev->rec->iter,
+                 ev->rec->gap_rel);
+        run_setup_step(run, 0.85, buf);
+    }
+}
+
+/* The solution of the DSP variant at the same mu, to a loose tolerance: on
+ * the full graph it loads the links every shortest route uses, which is where
+ * the equilibrium's congestion is; x = 0 or a uniform multiple of capacity
+ * is far from it. Returns EV_OK with run->xt filled, or why not. */
+static int dsp_solution(ds_run *run)
+{
+    ds_config c = run->cfg;
+    ds_error err;
+    c.filter = DS_FILTER_DSP;
+    c.mu = run->mu;
+    c.tol = run->cfg.tol > 1e-4 ? run->cfg.tol : 1e-4;
+    c.max_iter = 100;
+    c.start = DS_START_ZERO;
+    c.backend = DS_BACKEND_CPU;
+    c.warm = NULL;
+    c.solver = DS_SOLVER_NEWTON;
+    ds_run *sub = ds_run_create(run->net, &c, &err);
+    if (!sub) return EV_ERROR;
+    ds_run_add_monitor(sub, forward_message, run);
+    atomic_store(&run->child, sub);
+    if (run_cancelled(run)) ds_run_cancel(sub);
+    ds_status st = ds_run_execute(sub);
+    atomic_store(&run->child, NULL);
+    int rc = EV_ERROR;
+    if (st == DS_STATUS_CANCELLED || run_cancelled(run)) {
+        rc = EV_CANCELLED;
+    } else if ((st == DS_STATUS_CONVERGED || st == DS_STATUS_MAX_ITER) && ds_run_flows(sub)) {
+        memcpy(run->xt, ds_run_flows(sub), sizeof(double) * (size_t)run->n);
+        run->start_sub_iters = (int)ds_run_history_count(sub) - 1;
+        rc = EV_OK;
+    }
+    ds_run_free(sub);
+    return rc;
+}
+
+/* The start point: the warm start, x = 0, the DSP solution or a loaded
+ * start, as cfg.start says (docs/model.md "Start point"). Fills start_desc. */
+static int choose_start(ds_run *run)
+{
+    int rc;
+    ds_start mode = run->cfg.start;
+    char why[160] = "";
+    if (run->warm) {
+        memcpy(run->x, run->warm, sizeof(double) * (size_t)run->n);
+        rc = run_eval(run, run->x, run->fx, &run->merit);
+        if (rc == EV_OK) {
+            snprintf(run->start_desc, sizeof run->start_desc, "the given warm-start flows");
+            run_accept(run, run->x, run->fx, run->merit);
+        }
+        if (rc != EV_UNDEFINED) return rc;
+        return capacity_search(run, NULL, "f does not exist at the warm-start flows");
+    }
+    if (mode != DS_START_DSP && mode != DS_START_CAPACITY) {
+        rc = run_eval(run, run->x, run->fx, &run->merit);
+        if (rc == EV_OK) {
+            snprintf(run->start_desc, sizeof run->start_desc, "x = 0");
+            run_accept(run, run->x, run->fx, run->merit);
+        }
+        if (rc != EV_UNDEFINED) return rc;
+        snprintf(why, sizeof why, "f(0) does not exist");
+        if (mode == DS_START_ZERO) return capacity_search(run, NULL, why);
+    }
+    if (mode == DS_START_CAPACITY) return capacity_search(run, NULL, "--start capacity");
+    /* auto (f(0) does not exist) or dsp */
+    if (run->cfg.filter == DS_FILTER_DSP && mode == DS_START_DSP) snprintf(why, sizeof why, "--start dsp");
+    run_setup_step(run, 0.85, "start point: DSP solution");
+    rc = dsp_solution(run);
+    if (rc == EV_CANCELLED) return rc;
+    if (rc == EV_OK) {
+        double *base = malloc(sizeof(double) * (size_t)(run->n + 1));
+        if (!base) return EV_ERROR;
+        memcpy(base, run->xt, sizeof(double) * (size_t)run->n);
+        rc = run_eval(run, base, run->ft, &run->merit);
+        if (rc == EV_OK) {
+            snprintf(run->start_desc, sizeof run->start_desc, "the DSP solution at the same mu (%d iterations; %s)",
+                     run->start_sub_iters, why[0] ? why : "--start dsp");
+            run_accept(run, base, run->ft, run->merit);
+        } else if (rc == EV_UNDEFINED) {
+            char w2[200];
+            snprintf(w2, sizeof w2, "%s, nor at the DSP solution", why[0] ? why : "f does not exist");
+            rc = capacity_search(run, base, w2);
+        }
+        free(base);
+        return rc;
+    }
+    return capacity_search(run, NULL, why[0] ? why : "the DSP solution failed");
 }
 
 /* ---------------------------------------------------------------- eDSP */
@@ -667,10 +768,8 @@ ds_status ds_run_execute(ds_run *run)
     /* start point: x0 = 0 (paper) or the warm start */
     run_setup_step(run, 0.8, "start point");
     memset(&run->cur, 0, sizeof run->cur);
-    if (run->warm) memcpy(run->x, run->warm, sizeof(double) * (size_t)run->n);
-    rc = run_eval(run, run->x, run->fx, &run->merit);
-    if (rc == EV_OK) run_accept(run, run->x, run->fx, run->merit);
-    if (rc == EV_UNDEFINED) rc = find_start(run);
+    rc = choose_start(run);
+    if (rc == EV_OK) run_message(run, "start point: %s", run->start_desc);
     if (rc != EV_OK) {
         if (rc == EV_CANCELLED) {
             st = DS_STATUS_CANCELLED;
@@ -768,6 +867,10 @@ ds_status ds_run_execute(ds_run *run)
         snprintf(run->reason + l, sizeof run->reason - l,
                  "; note: Bellman values not converged within %d passes (max |dV| %.2g): raise --inner-max",
                  run->cfg.inner_max, run->cur.inner_resid);
+    }
+    if (run->start_desc[0] && strcmp(run->start_desc, "x = 0") != 0) {
+        size_t l = strlen(run->reason);
+        snprintf(run->reason + l, sizeof run->reason - l, "; start: %s", run->start_desc);
     }
 done:
     if (state) ops->free(state);
