@@ -135,6 +135,11 @@ else
     else fail cli_progress_lines "$np progress lines, history has $((n + 1)) rows"; fi
     if grep -q '^converged' "$tmp/out" && grep -q 'cbar' "$tmp/out"; then pass cli_summary
     else fail cli_summary "stdout: $(cat "$tmp/out")"; fi
+    # set-up is reported step by step before iteration 0; the certificate follows the summary
+    if grep -q '^setup .*start point' "$tmp/err" && [ "$(grep -n '^setup ' "$tmp/err" | tail -n 1 | cut -d: -f1)" -lt "$(grep -n '^iter ' "$tmp/err" | head -n 1 | cut -d: -f1)" ]; then pass cli_setup_progress
+    else fail cli_setup_progress "stderr: $(head -n 8 "$tmp/err")"; fi
+    if grep -q '^certificate | lost demand [0-9.e-]* of 360600 ([0-9.e-]* %) | demand assigned 360600 | max flow-conservation violation' "$tmp/out"; then pass cli_certificate
+    else fail cli_certificate "stdout: $(cat "$tmp/out")"; fi
 fi
 
 run $S --quiet --out "$tmp/q.csv"

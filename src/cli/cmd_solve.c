@@ -140,7 +140,6 @@ static void step_details(const ds_iter_record *r, char *buf, size_t n)
 static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 {
     const struct progress *p = ctx;
-    (void)run;
     if (p->quiet) return;
     if (ev->kind == DS_EVENT_ITER && ev->rec) {
         const ds_iter_record *r = ev->rec;
@@ -156,6 +155,10 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
                 ds_step_name(r->kind), det, inner, r->t_run);
     } else if (ev->kind == DS_EVENT_MESSAGE && ev->message) {
         fprintf(stderr, "dillsue: %s\n", ev->message);
+    } else if (ev->kind == DS_EVENT_SETUP && ev->message) {
+        ds_run_times tm;
+        ds_run_times_get(run, &tm);
+        fprintf(stderr, "setup %3.0f%%  %-58s %8.3f s\n", 100 * ev->progress, ev->message, tm.wall);
     }
 }
 

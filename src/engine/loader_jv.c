@@ -278,35 +278,88 @@ static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, doub
     *lower = best;
 }
 
+/* The weight matrix of destination d holds the links whose head may be
+ * entered (a through node, or d), without node d. Another centroid is never
+ * entered, so its column is zero and it lies on no cycle: for every centroid
+ * destination the matrix is the through-node matrix plus acyclic source rows,
+ * with the same spectral radius. One computation serves them all (Austin-SDB:
+ * 1 instead of 1,117); through-node destinations are computed each. Destinations run
+ * in parallel in fixed chunks, in order, so the result (the first chunk with a
+ * proof, the best bound over the chunks done) does not depend on the threads. */
+#define RHO_CHUNK 16
+
+struct rho_job {
+    ds_loader *ld;
+    const double *w;
+    int d0;
+    double *lb, *est;   /* [n_dest] */
+    double **y, **y2, **ratio; /* per worker [n] */
+    unsigned char **in;
+    int *todo;          /* destinations of this chunk to compute, -1 = skip */
+};
+
+static void rho_fn(void *ctx, int worker, int k)
+{
+    struct rho_job *j = ctx;
+    int di = j->todo[k];
+    if (di < 0) return;
+    rho_dest(j->ld, j->w, di, &j->lb[di], &j->est[di], j->y[worker], j->y2[worker], j->ratio[worker], j->in[worker]);
+}
+
 void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest)
 {
     const ds_network *net = ld->net;
-    int m = net->n_links, n = net->n_nodes;
+    int m = net->n_links, n = net->n_nodes, W = ds_pool_threads(ld->pool), nd = ld->n_dest;
     double *w = malloc(sizeof(double) * (size_t)(m + 1));
-    double *y = malloc(sizeof(double) * (size_t)n), *y2 = malloc(sizeof(double) * (size_t)n);
-    double *ratio = malloc(sizeof(double) * (size_t)n);
-    unsigned char *in = malloc((size_t)n);
+    double *lb = calloc((size_t)nd, sizeof(double)), *est = calloc((size_t)nd, sizeof(double));
+    double **y = calloc((size_t)W, sizeof(double *)), **y2 = calloc((size_t)W, sizeof(double *));
+    double **ratio = calloc((size_t)W, sizeof(double *));
+    unsigned char **in = calloc((size_t)W, sizeof(unsigned char *));
+    int todo[RHO_CHUNK], ok = w && lb && est && y && y2 && ratio && in;
+    int class_di = -1; /* the centroid destination computed for all of them */
     *lower = 0;
     *estimate = 0;
     *dest = -1;
-    if (w && y && y2 && ratio && in) {
+    for (int k = 0; ok && k < W; k++) {
+        y[k] = malloc(sizeof(double) * (size_t)n);
+        y2[k] = malloc(sizeof(double) * (size_t)n);
+        ratio[k] = malloc(sizeof(double) * (size_t)n);
+        in[k] = malloc((size_t)n);
+        ok = y[k] && y2[k] && ratio[k] && in[k];
+    }
+    if (ok) {
+        struct rho_job j = {ld, w, 0, lb, est, y, y2, ratio, in, todo};
         for (int e = 0; e < m; e++) w[e] = exp(-ld->mu * t[e]);
-        for (int di = 0; di < ld->n_dest; di++) {
-            double lb, est;
-            rho_dest(ld, w, di, &lb, &est, y, y2, ratio, in);
-            if (est > *estimate) {
-                *estimate = est;
-                *dest = di;
+        for (int c0 = 0; c0 < nd && *lower < 1.0; c0 += RHO_CHUNK) {
+            int cn = nd - c0 < RHO_CHUNK ? nd - c0 : RHO_CHUNK;
+            for (int k = 0; k < cn; k++) {
+                int di = c0 + k, centroid = ds_node_is_centroid(net, net->dest_node[di]);
+                todo[k] = di;
+                if (centroid && class_di >= 0) todo[k] = -1;
+                if (centroid && class_di < 0) class_di = di;
             }
-            if (lb > *lower) *lower = lb;
-            if (lb >= 1.0) break; /* a proof of ill-posedness is enough */
+            ds_pool_run(ld->pool, cn, rho_fn, &j);
+            for (int k = 0; k < cn; k++) {
+                int di = c0 + k;
+                if (todo[k] < 0) {
+                    lb[di] = lb[class_di];
+                    est[di] = est[class_di];
+                }
+                if (est[di] > *estimate) {
+                    *estimate = est[di];
+                    *dest = di;
+                }
+                if (lb[di] > *lower) *lower = lb[di];
+            }
         }
     }
-    free(w);
-    free(y);
-    free(y2);
-    free(ratio);
-    free(in);
+    for (int k = 0; y && k < W; k++) {
+        free(y[k]);
+        free(y2[k]);
+        free(ratio[k]);
+        if (in) free(in[k]);
+    }
+    free(w), free(lb), free(est), free(y), free(y2), free(ratio), free(in);
 }
 
 /* ------------------------------------------------------------ eDSP refresh */
