@@ -144,9 +144,10 @@ typedef enum { DS_INNER_DIRECT = 0, DS_INNER_PASSES, DS_INNER_N } ds_inner;
  * with a sufficient-decrease test on the merit (default), or the paper's rule
  * (the full or half step if the merit decreases, else an MSA step). */
 typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_N } ds_globalise;
-/* Start point: auto (x = 0, or where f(0) does not exist the solution of the
- * DSP variant at the same mu, see docs/model.md), zero, capacity (the smallest
- * tried multiple s x capacity at which f exists), dsp (the DSP solution). */
+/* Start point: auto and zero (x = 0, or where f(0) does not exist the
+ * smallest tried multiple s x capacity at which f exists), capacity (that
+ * search even where f(0) exists), dsp (the solution of the DSP variant at the
+ * same mu, plus s x capacity if f does not exist there). docs/model.md. */
 typedef enum { DS_START_AUTO = 0, DS_START_ZERO, DS_START_CAPACITY, DS_START_DSP, DS_START_N } ds_start;
 
 /* 1 and "GPU: <name>, ..." if the CUDA backend can run here, else 0 and
@@ -248,6 +249,9 @@ typedef struct ds_iter_record {
      * destination in the evaluation at this iterate (-1: not measured, GPU),
      * and the largest node imbalance of x (flow conservation, vehicles) */
     double lost_pct, imbalance;
+    /* direct inner solver, this iteration's evaluations: destinations factorised
+     * afresh (pivoted LU) and refactored with their kept pivot order */
+    int lu_fresh, lu_reused;
     int backend;            /* ds_backend that did the work */
     double t_run;           /* seconds since the run started, pauses excluded */
     double timestamp;       /* wall clock, seconds since the epoch */
@@ -343,6 +347,7 @@ typedef struct ds_totals {
     long halvings;            /* SRA/MSA/Newton step halvings */
     long gmres_iters;
     int aa_restarts;
+    long lu_fresh, lu_reused;  /* direct inner solver: per-destination factorisations */
     int mask_refreshes, mask_oscillations;
     long mask_added, mask_removed;
     int evals, jv;            /* of the last record */
@@ -388,6 +393,9 @@ typedef struct ds_load_stats {
     int unconverged;   /* 1 if that destination's values were merely not converged
                           within inner_max passes (still contracting), 0 if they diverge */
     double contraction; /* last per-pass contraction ratio of that destination */
+    /* direct inner solver: destinations factorised afresh (pivoted LU), with
+     * the kept pivot order (refactor), and of those refined iteratively */
+    int lu_fresh, lu_reused, lu_refined;
 } ds_load_stats;
 void ds_loader_stats(const ds_loader *ld, ds_load_stats *st);
 /* f at given link costs t (instead of flows); same return values. */
@@ -420,6 +428,11 @@ void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estima
 double ds_loader_cbar(ds_loader *ld);
 /* Change mu (forgets warm starts and kept state). Returns 0, or -1 if mu <= 0. */
 int ds_loader_set_mu(ds_loader *ld, double mu);
+/* Direct inner solver: when a solve with the kept pivot order says f does not
+ * exist, believe it instead of deciding afresh with a pivoted LU (for trial
+ * points, whose only consequence is a shorter step; never for verdicts).
+ * Off by default. */
+void ds_loader_set_quick_reject(ds_loader *ld, int on);
 /* Demand injected and demand absorbed at the destinations in the last eval. */
 void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived);
 /* bal[dest] += sign q, bal[orig] -= sign q for every OD pair with a path. */

@@ -172,6 +172,11 @@ int main(void)
             run_one(net, &c, &r);
             TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s: %s", ds_status_name(r.st), r.reason);
             TC_CHECK(strstr(r.reason, "start: ") && strstr(r.reason, "f(0) does not exist"), "reason: %s", r.reason);
+            /* the direct solver reuses its pivot orders (and keeps the factors of
+             * failed trial points): most destination solves are refactorisations */
+            ds_totals tot;
+            ds_totals_compute(r.h, r.nh, &tot);
+            TC_CHECK(tot.lu_reused > 2 * tot.lu_fresh, "LU fresh %ld reused %ld", tot.lu_fresh, tot.lu_reused);
             result_free(&r);
             tc_end();
             ds_network_free(net);

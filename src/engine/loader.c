@@ -351,7 +351,13 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
     ld->stats.diverged_dest = -1;
     ld->stats.unconverged = 0;
     ld->stats.contraction = 0;
+    ld->stats.lu_fresh = ld->stats.lu_reused = ld->stats.lu_refined = 0;
     for (int di = 0; di < ld->n_dest; di++) {
+        if (ld->direct) {
+            ld->stats.lu_fresh += ld->st_lu[di] == 1;
+            ld->stats.lu_reused += ld->st_lu[di] >= 2;
+            ld->stats.lu_refined += ld->st_lu[di] == 3;
+        }
         if (ld->st_diverged[di] && (ld->stats.diverged_dest < 0 || (ld->stats.unconverged && ld->st_diverged[di] == 1))) {
             ld->stats.diverged_dest = di;
             ld->stats.unconverged = ld->st_diverged[di] == 2;
@@ -527,6 +533,8 @@ void ds_loader_node_demand(const ds_loader *ld, double *bal, double sign)
         }
 }
 
+void ds_loader_set_quick_reject(ds_loader *ld, int on) { ld->quick_reject = on != 0; }
+
 void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived)
 {
     double a = 0, l = 0;
@@ -579,6 +587,7 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->st_bpass = calloc((size_t)ld->n_dest, sizeof(int));
     ld->st_apass = calloc((size_t)ld->n_dest, sizeof(int));
     ld->st_diverged = calloc((size_t)ld->n_dest, sizeof(int));
+    ld->st_lu = calloc((size_t)ld->n_dest, sizeof(int));
     ld->st_bres = calloc((size_t)ld->n_dest, sizeof(double));
     ld->st_ratio = calloc((size_t)ld->n_dest, sizeof(double));
     ld->st_ares = calloc((size_t)ld->n_dest, sizeof(double));
@@ -587,7 +596,7 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->od_ffcost = malloc(sizeof(double) * (size_t)(net->n_od + 1));
     if (!ld->st_arrived || !ld->st_loaded || !ld->od_ffcost) goto oom;
     if (!ld->partial || !ld->tbuf || !ld->tff || !ld->reach_ok || !ld->st_bpass || !ld->st_apass ||
-        !ld->st_diverged || !ld->st_bres || !ld->st_ares || !ld->st_ratio)
+        !ld->st_diverged || !ld->st_lu || !ld->st_bres || !ld->st_ares || !ld->st_ratio)
         goto oom;
     {
         double *zero = calloc((size_t)m + 1, sizeof(double));
@@ -630,6 +639,7 @@ void ds_loader_free(ds_loader *ld)
     free(ld->st_bpass);
     free(ld->st_apass);
     free(ld->st_diverged);
+    free(ld->st_lu);
     free(ld->st_bres);
     free(ld->st_ratio);
     free(ld->dtv);

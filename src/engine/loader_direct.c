@@ -259,12 +259,14 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         w[k] = dsk_reduced_weight(mu, t[e], D[v], D[u]);
         if (g->pos[k] >= 0) Ax[g->pos[k]] -= w[k];
     }
-    /* First try: refactor with the last pivot order (kept factors), if the
-     * pivots stay sound (crude rcond). If that solve is not accurate to 1e-10
-     * or fails the existence test, decide again from a fresh pivoted LU. */
+    /* First try: refactor with the last pivot order (kept factors, also those
+     * of a failed trial point), if the pivots stay sound (crude rcond), and
+     * improve the solution by iterative refinement with the same factors. Only
+     * if that does not reach 1e-10 or fails the existence test is the answer
+     * decided by a fresh pivoted LU. */
     num = g->num;
     g->num = NULL;
-    int ok = 0;
+    int ok = 0, kind = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         int refactored = 0;
         if (num && attempt == 0 && klu_refactor(g->Ap, g->Ai, Ax, g->sym, num, c) && klu_rcond(g->sym, num, c) &&
@@ -278,24 +280,44 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         for (int k = 0; k < g->nl; k++)
             if (g->pos[k] < 0) z[g->ti[k]] += w[k];
         ok = num != NULL && klu_solve(g->sym, num, nn, 1, z, c);
-        /* existence: z >= 1 everywhere (the shortest route alone contributes 1) */
-        for (int i = 0; ok && i < nn; i++)
-            if (!(z[i] >= 1 - 1e-9) || !(z[i] < 1e300)) ok = 0;
-        resid = 0;
-        if (ok) {
-            /* residual of the linear system, max |dV| equivalent */
-            for (int j = 0; j < nn; j++) y[j] = z[j];
+        for (int refine = 0; ok; refine++) {
+            /* existence: z >= 1 everywhere (the shortest route alone contributes 1) */
+            for (int i = 0; ok && i < nn; i++)
+                if (!(z[i] >= 1 - 1e-9) || !(z[i] < 1e300)) ok = 0;
+            if (!ok) break;
+            /* y = b - (I - W~) z; max |y| / z is the max |dV| equivalent */
+            resid = 0;
+            for (int j = 0; j < nn; j++) y[j] = -z[j];
             for (int k = 0; k < g->nl; k++) {
                 double zv = g->hi[k] >= 0 ? z[g->hi[k]] : 1.0;
-                y[g->ti[k]] -= w[k] * zv;
+                y[g->ti[k]] += w[k] * zv;
             }
             for (int j = 0; j < nn; j++) resid = fmax(resid, fabs(y[j]) / z[j]);
+            if (resid <= 1e-10 || refine == 2 || !refactored) break;
+            if (!klu_solve(g->sym, num, nn, 1, y, c)) break;
+            for (int j = 0; j < nn; j++) z[j] += y[j];
+            kind = 3;
         }
-        if (!refactored || (ok && resid <= 1e-10)) break;
+        /* A refactored solve that fails the existence test is taken at its word
+         * where only a step length depends on it (ld->quick_reject); a verdict
+         * (the existence test at the capped costs) is always decided afresh. */
+        if (!ok && refactored && ld->quick_reject) {
+            kind = 2;
+            break;
+        }
+        if (!refactored || (ok && resid <= 1e-10)) {
+            if (kind == 0) kind = refactored ? 2 : 1;
+            if (!refactored) kind = 1;
+            break;
+        }
+        kind = 0;
     }
+    ld->st_lu[di] = kind;
     if (!ok) {
         ld->st_diverged[di] = 1;
-        if (num) klu_free_numeric(&num, c);
+        /* keep the factors: their pivot order serves the next point */
+        if (num && (a->persist || ld->keep)) g->num = num;
+        else if (num) klu_free_numeric(&num, c);
         s->t_bellman += ds_clock_now() - t0;
         return;
     }

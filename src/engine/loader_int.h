@@ -65,9 +65,11 @@ struct ds_loader {
     int have_ffcost;
     double *st_arrived, *st_loaded; /* per destination: demand absorbed at d / injected, last eval */
     int *st_bpass, *st_apass, *st_diverged;
+    int *st_lu; /* direct: 0 no LU, 1 fresh pivoted LU, 2 refactored, 3 refactored + refined */
     double *st_bres, *st_ares, *st_ratio;
     ds_load_stats stats;
     int keep, keep_failed, kept_valid; /* store inner state for J*v */
+    int quick_reject;      /* direct: trust a refactored solve's failed existence test */
     ld_keep *kept;         /* [n_dest] */
     double *dtv;           /* dt * v for J*v [m] */
     struct ld_direct_all *direct; /* full graph, exact sparse LU inner solves (loader_direct.c) */

@@ -254,6 +254,8 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     run->cur.inner_passes = st.bellman_passes;
     run->cur.inner_resid = st.bellman_resid;
     run->cur.absorb_passes = st.absorb_passes;
+    run->cur.lu_fresh += st.lu_fresh;
+    run->cur.lu_reused += st.lu_reused;
     if (!run->gpu && rc == 0) ds_loader_arrivals(run->ld, &run->ev_loaded, &run->ev_arrived);
     if (rc < 0) return EV_ERROR;
     if (rc > 0) {
@@ -582,7 +584,11 @@ static int choose_start(ds_run *run)
         }
         if (rc != EV_UNDEFINED) return rc;
         snprintf(why, sizeof why, "f(0) does not exist");
-        if (mode == DS_START_ZERO) return capacity_search(run, NULL, why);
+        /* auto: the DSP solution is tried only on request. On every shared
+         * network where f(0) does not exist (Anaheim, Austin-SDB full) f does
+         * not exist at the DSP solution either (the diverging cycles carry no
+         * DSP flow), so it cost a sub-solve for nothing (docs/model.md). */
+        if (mode == DS_START_ZERO || mode == DS_START_AUTO) return capacity_search(run, NULL, why);
     }
     if (mode == DS_START_CAPACITY) return capacity_search(run, NULL, "--start capacity");
     /* auto (f(0) does not exist) or dsp */
@@ -765,7 +771,9 @@ ds_status ds_run_execute(ds_run *run)
         if (ds_loader_refresh_mask(run->ld, es.tmask, &a0, &r0, &es.sigs[0]) == 0) es.n_sigs = 1;
     }
 
-    /* start point: x0 = 0 (paper) or the warm start */
+    /* start point: x0 = 0 (paper) or the warm start; from here on a failed
+     * existence test only shortens a step, so refactored solves are trusted */
+    ds_loader_set_quick_reject(run->ld, 1);
     run_setup_step(run, 0.8, "start point");
     memset(&run->cur, 0, sizeof run->cur);
     rc = choose_start(run);

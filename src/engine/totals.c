@@ -14,6 +14,8 @@ void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t)
         t->halvings += r->halvings;
         t->gmres_iters += r->gmres_iters;
         t->aa_restarts += r->aa_restart;
+        t->lu_fresh += r->lu_fresh;
+        t->lu_reused += r->lu_reused;
         if (r->kind == DS_STEP_MASK_REFRESH) {
             t->mask_refreshes++;
             t->mask_added += r->mask_added;
@@ -39,13 +41,14 @@ void ds_totals_format(const ds_totals *t, char *buf, size_t n)
         ADD(" anderson %d accepted / %d rejected (restarts %d)", s[DS_STEP_ANDERSON_OK], s[DS_STEP_ANDERSON_REJ],
             t->aa_restarts);
     if (s[DS_STEP_NEWTON_WARM]) ADD(" newton-warm %d", s[DS_STEP_NEWTON_WARM]);
-    if (s[DS_STEP_NEWTON_OK] || s[DS_STEP_NEWTON_REJ])
-        ADD(" newton %d accepted / %d rejected (gmres %ld)", s[DS_STEP_NEWTON_OK], s[DS_STEP_NEWTON_REJ],
-            t->gmres_iters);
+    if (s[DS_STEP_NEWTON_OK] || s[DS_STEP_NEWTON_REJ] || s[DS_STEP_NEWTON_RECOVER])
+        ADD(" newton %d accepted / %d rejected / %d recovered (gmres %ld)", s[DS_STEP_NEWTON_OK],
+            s[DS_STEP_NEWTON_REJ], s[DS_STEP_NEWTON_RECOVER], t->gmres_iters);
     ADD(" | halvings %ld", t->halvings);
     if (t->mask_refreshes)
         ADD(" | mask changed %d times (+%ld -%ld links, oscillations %d)", t->mask_refreshes, t->mask_added, t->mask_removed,
             t->mask_oscillations);
+    if (t->lu_fresh || t->lu_reused) ADD(" | LU fresh %ld / reused %ld", t->lu_fresh, t->lu_reused);
     ADD(" | evals %d | J*v %d | s: costs %.3g bellman %.3g absorb %.3g deriv %.3g other %.3g", t->evals, t->jv,
         t->t_phase[DS_PHASE_COSTS], t->t_phase[DS_PHASE_BELLMAN], t->t_phase[DS_PHASE_ABSORB],
         t->t_phase[DS_PHASE_DERIV], t->t_phase[DS_PHASE_OTHER]);
