@@ -191,6 +191,7 @@ typedef struct ds_config {
     int gmres_restart;   /* default 30 */
     int gmres_max;       /* max GMRES iterations per step, default 200 */
     ds_globalise globalise; /* default line search */
+    double factor_mb;    /* full graph, direct: MiB of LU factors kept between evaluations, default 768 */
     ds_start start;      /* start point when no warm start is given, default auto */
     /* edsp */
     int edsp_max_refresh;   /* default 8 */
@@ -433,6 +434,10 @@ int ds_loader_set_mu(ds_loader *ld, double mu);
  * points, whose only consequence is a shorter step; never for verdicts).
  * Off by default. */
 void ds_loader_set_quick_reject(ds_loader *ld, int on);
+/* Direct inner solver: memory for LU factors kept between evaluations (and
+ * for J v), in bytes; call before ds_loader_set_inner. Destinations beyond it
+ * factorise afresh each time. Default 768 MiB. */
+void ds_loader_set_factor_budget(ds_loader *ld, double bytes);
 /* Demand injected and demand absorbed at the destinations in the last eval. */
 void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived);
 /* bal[dest] += sign q, bal[orig] -= sign q for every OD pair with a path. */

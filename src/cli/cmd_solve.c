@@ -74,6 +74,9 @@ static void print_help(void)
            "                        the paper's L_val) (default %s)\n"
            "  --inner-max N         at most N Bellman passes per evaluation with --inner\n"
            "                        passes or --backend cuda (default %d)\n"
+           "  --factor-memory MB    --inner direct: keep at most MB MiB of LU factors between\n"
+           "                        evaluations; beyond it destinations factorise afresh\n"
+           "                        each time (default %g)\n"
            "  --threads N           worker threads, 0 = all cores (default %d)\n"
            "  --backend B           %s (default %s)\n"
            "  --warm FLOWS.csv      start from these flows (a flow CSV of this network)\n"
@@ -88,7 +91,7 @@ static void print_help(void)
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
            d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver),
-           d.tol, d.max_iter, ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh, d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.threads, backends, ds_backend_name(d.backend),
+           d.tol, d.max_iter, ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh, d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.factor_mb, d.threads, backends, ds_backend_name(d.backend),
            DS_FLOWS_HEADER);
 }
 
@@ -216,7 +219,7 @@ static double now_s(void)
 enum {
     O_NET = 256, O_TRIPS, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_THREADS, O_BACKEND,
     O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_EREF, O_EDAMP, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP,
-    O_GLOB, O_START, O_NWARM
+    O_GLOB, O_START, O_NWARM, O_FMEM
 };
 
 static const struct option long_opts[] = {
@@ -239,6 +242,7 @@ static const struct option long_opts[] = {
     {"globalise", required_argument, 0, O_GLOB},
     {"start", required_argument, 0, O_START},
     {"newton-warm", required_argument, 0, O_NWARM},
+    {"factor-memory", required_argument, 0, O_FMEM},
     {"edsp-refresh", required_argument, 0, O_EREF},
     {"edsp-damping", required_argument, 0, O_EDAMP},
     {"scenario", required_argument, 0, O_SCEN},
@@ -257,6 +261,7 @@ struct solve_opts {
     int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner, edsp_refresh, globalise, start;
     double edsp_damping;
     int scenario, have_scenario, have_seed, quiet, newton_warm;
+    double factor_mb;
     unsigned long long seed;
 };
 
@@ -270,6 +275,7 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     o->globalise = d->globalise;
     o->start = d->start;
     o->newton_warm = d->newton_warm;
+    o->factor_mb = d->factor_mb;
     o->edsp_refresh = d->edsp_max_refresh;
     o->edsp_damping = d->edsp_damping;
     o->max_iter = d->max_iter;
@@ -309,6 +315,10 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
         case O_GLOB:
             if ((o->globalise = ds_globalise_parse(optarg)) < 0)
                 rc = cli_usage(CMD, "unknown --globalise '%s' (linesearch or paper)", optarg);
+            break;
+        case O_FMEM:
+            rc = cli_double(CMD, "--factor-memory", optarg, &o->factor_mb);
+            if (!rc && !(o->factor_mb >= 0)) rc = cli_usage(CMD, "--factor-memory must be >= 0, got %s", optarg);
             break;
         case O_NWARM: rc = cli_int(CMD, "--newton-warm", optarg, 0, 1000000, &o->newton_warm); break;
         case O_START:
@@ -434,6 +444,7 @@ int cmd_solve(int argc, char **argv)
     cfg.globalise = (ds_globalise)o.globalise;
     cfg.start = (ds_start)o.start;
     cfg.newton_warm = o.newton_warm;
+    cfg.factor_mb = o.factor_mb;
     cfg.edsp_max_refresh = o.edsp_refresh;
     cfg.edsp_damping = o.edsp_damping;
     if (o.have_cap) cfg.cost.cap = o.cap;

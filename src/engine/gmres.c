@@ -1,11 +1,12 @@
 /* gmres.c - restarted GMRES(m) (Saad & Schultz 1986), matrix-free: one operator
- * product per iteration plus one per restart, none to start from x = 0. */
-#include <cblas.h>
+ * product per iteration plus one per restart, none to start from x = 0.
+ * Vector kernels from vec.h (why not OpenBLAS: see there). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gmres.h"
+#include "vec.h"
 
 int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, double tol, int restart, int max_iter,
                 gmres_result *res)
@@ -16,7 +17,7 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
     double *cs = malloc(sizeof(double) * (size_t)m), *sn = malloc(sizeof(double) * (size_t)m);
     double *g = malloc(sizeof(double) * (size_t)(m + 1)), *yv = malloc(sizeof(double) * (size_t)m);
     double *w = malloc(sizeof(double) * (size_t)n);
-    double bn = cblas_dnrm2(n, b, 1), rn = 0;
+    double bn = vec_nrm2(n, b), rn = 0;
     memset(x, 0, sizeof(double) * (size_t)n);
     res->iters = 0;
     res->rel_resid = 1;
@@ -41,12 +42,12 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
             }
             for (int i = 0; i < n; i++) V[i] = b[i] - w[i];
         }
-        rn = cblas_dnrm2(n, V, 1);
+        rn = vec_nrm2(n, V);
         if (rn <= tol * bn) {
             status = 0;
             break;
         }
-        cblas_dscal(n, 1.0 / rn, V, 1);
+        vec_scal(n, 1.0 / rn, V);
         memset(g, 0, sizeof(double) * (size_t)(m + 1));
         g[0] = rn;
         int k;
@@ -58,17 +59,17 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
             }
             total++;
             for (int j = 0; j <= k; j++) {
-                double h = cblas_ddot(n, V + (size_t)j * n, 1, vn, 1);
+                double h = vec_dot(n, V + (size_t)j * n, vn);
                 H[j * m + k] = h;
-                cblas_daxpy(n, -h, V + (size_t)j * n, 1, vn, 1);
+                vec_axpy(n, -h, V + (size_t)j * n, vn);
             }
-            double hn = cblas_dnrm2(n, vn, 1);
+            double hn = vec_nrm2(n, vn);
             if (!isfinite(hn)) {
                 status = -1;
                 goto out;
             }
             H[(k + 1) * m + k] = hn;
-            if (hn > 0) cblas_dscal(n, 1.0 / hn, vn, 1);
+            if (hn > 0) vec_scal(n, 1.0 / hn, vn);
             for (int j = 0; j < k; j++) {
                 double a = H[j * m + k], c = H[(j + 1) * m + k];
                 H[j * m + k] = cs[j] * a + sn[j] * c;
@@ -92,7 +93,7 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
             for (int j = i + 1; j < k; j++) s -= H[i * m + j] * yv[j];
             yv[i] = H[i * m + i] != 0 ? s / H[i * m + i] : 0;
         }
-        for (int j = 0; j < k; j++) cblas_daxpy(n, yv[j], V + (size_t)j * n, 1, x, 1);
+        for (int j = 0; j < k; j++) vec_axpy(n, yv[j], V + (size_t)j * n, x);
         /* The Givens residual |g_k| is the residual of the cycle's least-squares
          * problem; with modified Gram-Schmidt it equals the true residual to
          * rounding at the tolerances inexact Newton asks for (>= 1e-12), so no

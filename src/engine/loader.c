@@ -327,16 +327,23 @@ static void reduce_fn(void *ctx, int worker, int c)
     }
 }
 
+/* f = sum of the block buffers, in block order, links in parallel. */
+void ld_reduce(ds_loader *ld, double *f)
+{
+    struct reduce_job r = {ld, f};
+    int m = ld->net->n_links;
+    ds_pool_run(ld->pool, (m + LD_REDUCE_CHUNK - 1) / LD_REDUCE_CHUNK, reduce_fn, &r);
+}
+
 int ld_eval_costs(ds_loader *ld, const double *t, double *f)
 {
     struct eval_job j = {ld};
-    struct reduce_job r = {ld, f};
     double t0 = ds_clock_now(), tb = 0, ta = 0, wall;
     int m = ld->net->n_links;
     ld->t = t;
     for (int w = 0; w < ds_pool_threads(ld->pool); w++) ld->scr[w].t_bellman = ld->scr[w].t_absorb = 0;
     ds_pool_run(ld->pool, ld->n_blocks, eval_block_fn, &j);
-    ds_pool_run(ld->pool, (m + LD_REDUCE_CHUNK - 1) / LD_REDUCE_CHUNK, reduce_fn, &r);
+    ld_reduce(ld, f);
     wall = ds_clock_now() - t0;
     /* Phase wall times: the parallel section's wall time split in proportion to
      * the thread time each phase took (the phases interleave per destination). */
@@ -533,6 +540,11 @@ void ds_loader_node_demand(const ds_loader *ld, double *bal, double sign)
         }
 }
 
+void ds_loader_set_factor_budget(ds_loader *ld, double bytes)
+{
+    if (bytes >= 0) ld->factor_budget = bytes;
+}
+
 void ds_loader_set_quick_reject(ds_loader *ld, int on) { ld->quick_reject = on != 0; }
 
 void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived)
@@ -567,6 +579,7 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->mu = mu;
     ld->inner_max = inner_max > 0 ? inner_max : 50;
     ld->inner_tol = inner_tol > 0 ? inner_tol : 1e-13;
+    ld->factor_budget = 768.0 * 1024 * 1024;
     /* Absorption on the full graph converges at the rate of the choice matrix
      * (expected cycle traversals), independent of the Bellman cap. */
     ld->absorb_max = ld->inner_max > 1000 ? ld->inner_max : 1000;

@@ -41,7 +41,10 @@ struct ld_direct_all {
     double **Ax, **b, **y, **w; /* per worker scratch: [max nnz], [max nn], [max nn], [max nl] */
     int **idx;      /* per worker: node -> index, [n] */
     int max_nn, max_nnz, max_nl;
-    int persist; /* keep each destination's factors between evaluations (klu_refactor) */
+    unsigned char *keep_num; /* [n_dest] keep this destination's factors between evaluations
+                                (refactor with its pivot order; J v from them) */
+    double factor_bytes;     /* estimated memory of the kept factors */
+    int n_kept;
 };
 
 static int cmp_int(const void *a, const void *b)
@@ -194,12 +197,22 @@ int ld_direct_init(ds_loader *ld)
         if (a->d[di].nl > a->max_nl) a->max_nl = a->d[di].nl;
     }
     /* Refactoring with the previous pivot order skips the pivot search (the
-     * numeric LU is most of an evaluation); keeping the factors costs roughly
-     * nnz(L+U) per destination, so only where that stays small. */
-    {
-        double tot = 0;
-        for (int di = 0; di < ld->n_dest; di++) tot += (double)a->d[di].nnz;
-        a->persist = tot * 8 < 2e7; /* entries of A over all destinations; L+U is a few times that */
+     * numeric LU is most of an evaluation), and J v reuses the factors of the
+     * evaluation. Keeping them costs about (lnz + unz) x 12 bytes a destination
+     * (KLU's estimate from the symbolic analysis): destinations keep theirs, in
+     * destination order, while the total stays within the budget; the others
+     * factorise afresh in each evaluation and in each J v. The choice depends
+     * on the network and the budget only, so flows stay thread-count free. */
+    a->keep_num = calloc((size_t)ld->n_dest + 1, 1);
+    if (!a->keep_num) return -1;
+    for (int di = 0; di < ld->n_dest; di++) {
+        ld_direct *g = &a->d[di];
+        double b = g->sym ? (g->sym->lnz + g->sym->unz) * 12.0 + g->nn * 48.0 : 0;
+        if (a->factor_bytes + b <= ld->factor_budget) {
+            a->factor_bytes += b;
+            a->keep_num[di] = 1;
+            a->n_kept++;
+        }
     }
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->max_nnz + 1));
@@ -225,6 +238,7 @@ void ld_direct_free(ds_loader *ld)
         if (a->w) free(a->w[w]);
         if (a->idx) free(a->idx[w]);
     }
+    free(a->keep_num);
     free(a->d), free(a->common), free(a->Ax), free(a->b), free(a->y), free(a->w), free(a->idx);
     free(a);
     ld->direct = NULL;
@@ -316,7 +330,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     if (!ok) {
         ld->st_diverged[di] = 1;
         /* keep the factors: their pivot order serves the next point */
-        if (num && (a->persist || ld->keep)) g->num = num;
+        if (num && a->keep_num[di]) g->num = num;
         else if (num) klu_free_numeric(&num, c);
         s->t_bellman += ds_clock_now() - t0;
         return;
@@ -352,7 +366,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         ld->st_loaded[di] = loaded;
         ld->st_arrived[di] = arrived;
     }
-    if (a->persist || ld->keep) g->num = num;
+    if (a->keep_num[di]) g->num = num;
     else klu_free_numeric(&num, c);
     if (ld->keep) {
         if (!g->z) g->z = malloc(sizeof(double) * (size_t)nn);
@@ -378,12 +392,27 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     const double *dtv = ld->dtv, mu = ld->mu;
     double *y = a->y[worker], *dV = a->b[worker], *dP = a->w[worker];
     int nn = g->nn;
-    if (nn == 0 || !g->num) return;
+    klu_numeric *num = g->num;
+    if (nn == 0 || !g->P || !g->z) return;
+    if (!num) {
+        /* factors not kept (memory budget): I - W~ from the kept P and z
+         * (w~_e = P_e z(u) / z(v)), factorised afresh, deterministically */
+        double *Ax = a->Ax[worker];
+        for (int j = 0; j < g->nnz; j++) Ax[j] = 0;
+        for (int j = 0; j < nn; j++) Ax[g->dpos[j]] = 1;
+        for (int k = 0; k < g->nl; k++)
+            if (g->pos[k] >= 0) Ax[g->pos[k]] -= g->P[k] * g->z[g->ti[k]] / g->z[g->hi[k]];
+        num = klu_factor(g->Ap, g->Ai, Ax, g->sym, c);
+        if (!num) {
+            ld->jv_failed = 1; /* only ever set to 1; read after the pool joined */
+            return;
+        }
+    }
     /* (I - P) dV = b1, b1_u = -mu sum P dt; (I - P) = Z^-1 (I - W~) Z */
     for (int j = 0; j < nn; j++) y[j] = 0;
     for (int k = 0; k < g->nl; k++) y[g->ti[k]] -= mu * g->P[k] * dtv[g->lk[k]];
     for (int j = 0; j < nn; j++) y[j] *= g->z[j];
-    klu_solve(g->sym, g->num, nn, 1, y, c);
+    klu_solve(g->sym, num, nn, 1, y, c);
     for (int j = 0; j < nn; j++) dV[j] = y[j] / g->z[j];
     /* dP and the absorption source */
     for (int j = 0; j < nn; j++) y[j] = 0;
@@ -396,7 +425,8 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     }
     /* (I - P^T) dphi = s: dphi = Z (I - W~^T)^-1 Z^-1 s */
     for (int j = 0; j < nn; j++) y[j] /= g->z[j];
-    klu_tsolve(g->sym, g->num, nn, 1, y, c);
+    klu_tsolve(g->sym, num, nn, 1, y, c);
     for (int j = 0; j < nn; j++) y[j] *= g->z[j];
     for (int k = 0; k < g->nl; k++) out[g->lk[k]] += g->P[k] * y[g->ti[k]];
+    if (num != g->num) klu_free_numeric(&num, c);
 }

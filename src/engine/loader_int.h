@@ -70,12 +70,15 @@ struct ds_loader {
     ds_load_stats stats;
     int keep, keep_failed, kept_valid; /* store inner state for J*v */
     int quick_reject;      /* direct: trust a refactored solve's failed existence test */
+    double factor_budget;  /* direct: bytes of LU factors kept between evaluations */
+    int jv_failed;         /* set by a worker whose J v part could not be formed */
     ld_keep *kept;         /* [n_dest] */
     double *dtv;           /* dt * v for J*v [m] */
     struct ld_direct_all *direct; /* full graph, exact sparse LU inner solves (loader_direct.c) */
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
+void ld_reduce(ds_loader *ld, double *f);
 int ld_dag_rebuild(ds_loader *ld, const double *t, ld_dag *out);
 void ld_dags_free(ds_loader *ld, ld_dag *dags);
 /* Copy one destination's converged state: processing order, link ranges,

@@ -27,30 +27,38 @@ static int grow(void **p, size_t need, size_t elem)
     return 0;
 }
 
+/* On a DAG (dsp, bfs, edsp) the processing order, link ranges and link ids
+ * are the DAG's own arrays and the heads are the network's: only P and phi
+ * are stored (8 bytes a link instead of 24; Berlin-Center dsp Newton 524 ->
+ * see docs/bench.md). The full graph's passes keep their own copies. */
 int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
                   const double *P, const double *phi_by_node)
 {
     ld_keep *k = &ld->kept[di];
-    int cnt = ls[R];
+    int cnt = ls[R], own = ld->dag == NULL;
     if (R + 1 > k->cap_R) {
-        if (grow((void **)&k->order, (size_t)R + 1, sizeof(int)) || grow((void **)&k->ls, (size_t)R + 1, sizeof(int)) ||
+        if ((own && (grow((void **)&k->order, (size_t)R + 1, sizeof(int)) ||
+                     grow((void **)&k->ls, (size_t)R + 1, sizeof(int)))) ||
             grow((void **)&k->phi, (size_t)R + 1, sizeof(double)))
             return -1;
         k->cap_R = R + 1;
     }
     if (cnt + 1 > k->cap_cnt) {
-        if (grow((void **)&k->lk, (size_t)cnt + 1, sizeof(int)) || grow((void **)&k->vi, (size_t)cnt + 1, sizeof(int)) ||
+        if ((own && (grow((void **)&k->lk, (size_t)cnt + 1, sizeof(int)) ||
+                     grow((void **)&k->vi, (size_t)cnt + 1, sizeof(int)))) ||
             grow((void **)&k->P, (size_t)cnt + 1, sizeof(double)))
             return -1;
         k->cap_cnt = cnt + 1;
     }
     k->R = R;
     k->cnt = cnt;
-    memcpy(k->order, order, sizeof(int) * (size_t)R);
-    memcpy(k->ls, ls, sizeof(int) * (size_t)(R + 1));
-    k->ls[0] = 0;
-    memcpy(k->lk, lk, sizeof(int) * (size_t)cnt);
-    memcpy(k->vi, vi, sizeof(int) * (size_t)cnt);
+    if (own) {
+        memcpy(k->order, order, sizeof(int) * (size_t)R);
+        memcpy(k->ls, ls, sizeof(int) * (size_t)(R + 1));
+        k->ls[0] = 0;
+        memcpy(k->lk, lk, sizeof(int) * (size_t)cnt);
+        memcpy(k->vi, vi, sizeof(int) * (size_t)cnt);
+    }
     memcpy(k->P, P, sizeof(double) * (size_t)cnt);
     for (int i = 0; i < R; i++) k->phi[i] = phi_by_node[order[i]];
     return 0;
@@ -97,13 +105,41 @@ int ds_loader_set_keep(ds_loader *ld, int keep)
 
 /* ------------------------------------------------------------------ J v */
 
-static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
+/* The kept state of a destination as arrays: order, link ranges, link ids
+ * and heads, from the DAG (heads gathered into scratch) or the kept copies. */
+typedef struct jv_view {
+    const int *order, *ls, *lk, *vi;
+    const double *P;
+} jv_view;
+
+static void jv_view_of(const ds_loader *ld, int di, ld_scratch *s, jv_view *v)
 {
     const ld_keep *k = &ld->kept[di];
+    v->P = k->P;
+    if (ld->dag) {
+        const ld_dag *g = &ld->dag[di];
+        v->order = g->node;
+        v->ls = g->lstart;
+        v->lk = g->link;
+        for (int j = 0; j < g->n_links; j++) s->vi[j] = ld->net->head[g->link[j]];
+        v->vi = s->vi;
+    } else {
+        v->order = k->order;
+        v->ls = k->ls;
+        v->lk = k->lk;
+        v->vi = k->vi;
+    }
+}
+
+static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
+{
+    const ld_keep *kp = &ld->kept[di];
+    jv_view kv, *k = &kv;
     const double *dtv = ld->dtv, mu = ld->mu;
     double *dV = s->dv, *dr = s->dr, *dP = s->dp;
-    int R = k->R, passes = ld->filter == DS_FILTER_FULL ? ld->inner_max * 4 : 1;
+    int R = kp->R, passes = ld->filter == DS_FILTER_FULL ? ld->inner_max * 4 : 1;
     double delta = 0;
+    jv_view_of(ld, di, s, k);
     for (int i = 0; i < R; i++) {
         dV[k->order[i]] = 0;
         dr[k->order[i]] = 0;
@@ -126,7 +162,7 @@ static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
     /* dP and the absorption source term; the first part of (J v)_e. */
     for (int i = 1; i < R; i++) {
         int u = k->order[i];
-        double ph = k->phi[i];
+        double ph = kp->phi[i];
         for (int j = k->ls[i]; j < k->ls[i + 1]; j++) {
             dP[j] = k->P[j] * (dV[k->vi[j]] - dV[u] - mu * dtv[k->lk[j]]);
             double y = dP[j] * ph;
@@ -183,12 +219,10 @@ int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
     if (!ld->keep || !ld->kept_valid) return -1;
     ds_costs_deriv(ld->net, &ld->cp, x, ld->dtv);
     for (int e = 0; e < m; e++) ld->dtv[e] *= v[e];
+    ld->jv_failed = 0;
     ds_pool_run(ld->pool, ld->n_blocks, jv_block_fn, &j);
-    for (int e = 0; e < m; e++) {
-        double acc = 0;
-        for (int b = 0; b < ld->n_blocks; b++) acc += ld->partial[(size_t)b * (size_t)m + (size_t)e];
-        out[e] = acc;
-    }
+    if (ld->jv_failed) return -1;
+    ld_reduce(ld, out);
     ld->stats.t_phase[DS_PHASE_DERIV] = ds_clock_now() - t0;
     return 0;
 }

@@ -49,6 +49,7 @@ void ds_config_default(ds_config *c)
     c->gmres_max = 200;
     c->edsp_max_refresh = 8;
     c->edsp_damping = 1.0;
+    c->factor_mb = 768;
 }
 
 static const solver_ops *solver_table(ds_solver_kind k)
@@ -78,6 +79,8 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
         if (!ds_gpu_info(info, sizeof info))
             return ds_error_set(err, NULL, 0, "backend cuda is not available: %s", info), NULL;
     }
+    if (!(cfg->factor_mb >= 0) || !isfinite(cfg->factor_mb))
+        return ds_error_set(err, NULL, 0, "factor memory must be >= 0 MiB, got %g", cfg->factor_mb), NULL;
     if (cfg->cost.cap < 0) return ds_error_set(err, NULL, 0, "cap must be >= 0, got %g", cfg->cost.cap), NULL;
     run = calloc(1, sizeof *run);
     if (!run) return ds_error_set(err, NULL, 0, "out of memory"), NULL;
@@ -725,6 +728,7 @@ ds_status ds_run_execute(ds_run *run)
     }
     if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU && run->cfg.inner == DS_INNER_DIRECT)
         run_setup_step(run, 0.4, "sparse LU analysis");
+    ds_loader_set_factor_budget(run->ld, run->cfg.factor_mb * 1024.0 * 1024.0);
     if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU &&
         ds_loader_set_inner(run->ld, run->cfg.inner) != 0) {
         snprintf(run->reason, sizeof run->reason, "out of memory setting up the sparse LU inner solver");

@@ -5,13 +5,13 @@
  * solved by Cholesky (LAPACKE_dposv); candidate x + r - (dX + dR) gamma,
  * projected onto x >= 0, accepted only if it lowers W, else the SRA step.
  */
-#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run_int.h"
+#include "vec.h"
 
 typedef struct aa_state {
     int m, k, head;  /* window, columns held, next slot */
@@ -61,20 +61,25 @@ static int aa_candidate(ds_run *run, aa_state *s, ds_iter_record *rec)
     int n = run->n, k = s->k;
     double G[50 * 50], rhs[50], tr = 0;
     memcpy(run->xt, run->x, sizeof(double) * (size_t)n);
-    cblas_daxpy(n, 1.0, run->r, 1, run->xt, 1);
+    vec_axpy(n, 1.0, run->r, run->xt);
     rec->aa_used = k;
     if (k == 0) return 0;
     /* G = dR^T dR (k x k, column-major), rhs = dR^T r */
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, k, n, 1.0, s->dR, n, s->dR, n, 0.0, G, k);
-    cblas_dgemv(CblasColMajor, CblasTrans, n, k, 1.0, s->dR, n, run->r, 1, 0.0, rhs, 1);
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j <= i; j++)
+            G[i * k + j] = G[j * k + i] = vec_dot(n, s->dR + (size_t)i * n, s->dR + (size_t)j * n);
+        rhs[i] = vec_dot(n, s->dR + (size_t)i * n, run->r);
+    }
     for (int j = 0; j < k; j++) tr += G[j * k + j];
     double lam = run->cfg.aa_reg * (tr > 0 ? tr / k : 1.0);
     for (int j = 0; j < k; j++) G[j * k + j] += lam;
     rec->aa_reg = lam;
     if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'U', k, 1, G, k, rhs, k) != 0) return -1;
     /* xt -= (dX + dR) gamma */
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, k, -1.0, s->dX, n, rhs, 1, 1.0, run->xt, 1);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, k, -1.0, s->dR, n, rhs, 1, 1.0, run->xt, 1);
+    for (int j = 0; j < k; j++) {
+        vec_axpy(n, -rhs[j], s->dX + (size_t)j * n, run->xt);
+        vec_axpy(n, -rhs[j], s->dR + (size_t)j * n, run->xt);
+    }
     return 0;
 }
 
