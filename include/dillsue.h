@@ -8,7 +8,8 @@
  * Conventions: functions that can fail return 0 on success and a nonzero
  * ds_status-like code on failure, filling a ds_error with file, line and
  * message. Arrays are flat double* with explicit sizes. Node ids inside the
- * engine are 0-based; the TNTP id of node i is i + 1.
+ * engine are 0-based; the TNTP id of node i is ds_node_id(net, i) (i + 1 for a
+ * file that numbers its nodes 1..n).
  */
 #ifndef DILLSUE_H
 #define DILLSUE_H
@@ -81,7 +82,32 @@ typedef struct ds_network {
     double *node_x, *node_y;
     /* optional reference flows (NULL if none), per link */
     double *ref_flow, *ref_cost;
+
+    /* What the files said and what the reader made of it (real files number
+     * nodes sparsely, define zones only in the trips file, carry self-loops). */
+    int *node_id;         /* [n_nodes] the files' id of node i: i + 1 unless ids_mapped */
+    int *node_by_id;      /* [n_nodes] node indices in ascending id order (for lookups) */
+    int ids_mapped;       /* 1 if the file's ids were sparse and mapped to 0..n_nodes-1 */
+    int zones_inferred;   /* 1 if the zones were taken from the trips file */
+    long declared_nodes;  /* <NUMBER OF NODES> of the net file (0 if absent) */
+    long declared_zones;  /* <NUMBER OF ZONES> of the net file (0 if absent) */
+    int n_loops;          /* self-loop rows dropped: they carry flow 0 */
+    struct ds_dropped_loop *loops; /* [n_loops], in file order */
 } ds_network;
+
+/* A link from a node to itself: no route uses it, so the reader drops it; flow
+ * CSVs still list it in its file position, with flow 0 and its free-flow time. */
+typedef struct ds_dropped_loop {
+    int node_id;  /* the file's id of the node */
+    long line;    /* line in the net file */
+    int before;   /* number of kept links that precede it in file order */
+    double t0;    /* free-flow time from the file */
+} ds_dropped_loop;
+
+/* The files' id of node i (0-based), as every output names it. */
+int ds_node_id(const ds_network *net, int node);
+/* The node whose files' id is id, or -1 if the network has none. */
+int ds_node_index(const ds_network *net, long id);
 
 /* Load a TNTP network. trips_path may be NULL: then the sibling trips file is
  * used (X_net.tntp -> X_trips.tntp, X.net.tntp -> X.trips.tntp). node_path and

@@ -127,11 +127,28 @@ int cmd_info(int argc, char **argv)
                "(mean x%.4g), free-flow time on %d (mean x%.4g)\n",
                k, seed, sum.demand_before, sum.demand_after, sum.n_links_changed_cap, sum.cap_mult_mean,
                sum.n_links_changed_t0, sum.t0_mult_mean);
-    printf("nodes:              %d\n", net->n_nodes);
-    printf("links:              %d\n", net->n_links);
-    printf("zones:              %d\n", net->n_zones);
-    printf("first thru node:    %d%s\n", net->first_thru,
-           net->first_thru > 1 ? " (routes never pass through lower-numbered nodes)" : " (no centroid restriction)");
+    printf("nodes:              %d", net->n_nodes);
+    if (net->ids_mapped)
+        printf(" (ids %d..%d mapped: the file numbers nodes sparsely; outputs keep its ids)",
+               ds_node_id(net, net->node_by_id[0]), ds_node_id(net, net->node_by_id[net->n_nodes - 1]));
+    else if (net->declared_nodes && net->declared_nodes != net->n_nodes)
+        printf(" (<NUMBER OF NODES> says %ld)", net->declared_nodes);
+    printf("\n");
+    printf("links:              %d", net->n_links);
+    if (net->n_loops) printf(" (%d self-loop rows dropped: flow 0)", net->n_loops);
+    printf("\n");
+    printf("zones:              %d", net->n_zones);
+    if (net->zones_inferred)
+        printf(" (taken from the trips file's origins and destinations%s)",
+               net->declared_zones ? "" : "; the net file has no <NUMBER OF ZONES>");
+    printf("\n");
+    if (net->first_thru > 1 && !net->ids_mapped)
+        printf("first thru node:    %d (routes never pass through lower-numbered nodes)\n", net->first_thru);
+    else if (net->first_thru > 1)
+        printf("first thru node:    routes never pass through zones %d..%d\n", ds_node_id(net, 0),
+               ds_node_id(net, net->first_thru - 2));
+    else
+        printf("first thru node:    1 (no centroid restriction)\n");
     printf("OD pairs:           %d\n", net->n_od);
     printf("total demand:       %.10g\n", net->total_demand);
     printf("destinations:       %d\n", net->n_dest);

@@ -135,7 +135,7 @@ int cmd_load(int argc, char **argv)
         ds_loader_stats(ld, &st);
         fprintf(stderr, "dillsue: f(x) does not exist here: the Bellman values %s (destination %d, mu %.6g)\n",
                 st.unconverged ? "did not converge within --inner-max passes" : "diverge (spectral radius >= 1)",
-                st.diverged_dest >= 0 ? net->dest_node[st.diverged_dest] + 1 : 0, mu);
+                st.diverged_dest >= 0 ? ds_node_id(net, net->dest_node[st.diverged_dest]) : 0, mu);
         rc = 3;
         goto done;
     }

@@ -87,8 +87,13 @@ int cli_getopt_error(const char *cmd, int c, char **argv)
 
 ds_network *cli_load_network(const char *net_path, const char *trips_path, ds_error *err)
 {
-    if (!net_path) return ds_network_load_default(err);
-    return ds_network_load(net_path, trips_path, NULL, NULL, err);
+    ds_network *net = net_path ? ds_network_load(net_path, trips_path, NULL, NULL, err) : ds_network_load_default(err);
+    if (!net) return NULL;
+    /* What the reader dropped is said once, where the network is loaded. */
+    for (int i = 0; i < net->n_loops; i++)
+        fprintf(stderr, "dillsue: warning: %s:%ld: self-loop at node %d dropped (no route uses it; written with flow 0)\n",
+                net->net_path, net->loops[i].line, net->loops[i].node_id);
+    return net;
 }
 
 int cli_check_writable(const char *cmd, const char *opt, const char *path)

@@ -122,9 +122,18 @@ static int flows_body(FILE *fp, const void *vctx, ds_error *err)
     put_field(fp, "term_node", 0);
     put_field(fp, "flow", 0);
     put_field(fp, "cost", 1);
-    for (int e = 0; e < c->net->n_links; e++) {
-        put_int(fp, c->net->tail[e] + 1L, 0);
-        put_int(fp, c->net->head[e] + 1L, 0);
+    const ds_network *net = c->net;
+    int k = 0; /* next dropped self-loop: listed in its file position with flow 0 */
+    for (int e = 0; e <= net->n_links; e++) {
+        for (; k < net->n_loops && net->loops[k].before == e; k++) {
+            put_int(fp, net->loops[k].node_id, 0);
+            put_int(fp, net->loops[k].node_id, 0);
+            put_num(fp, "%.17g", 0.0, 0);
+            put_num(fp, "%.17g", net->loops[k].t0, 1);
+        }
+        if (e == net->n_links) break;
+        put_int(fp, ds_node_id(net, net->tail[e]), 0);
+        put_int(fp, ds_node_id(net, net->head[e]), 0);
         put_num(fp, "%.17g", c->flows[e], 0);
         put_num(fp, "%.17g", c->costs[e], 1);
     }
@@ -141,7 +150,7 @@ int ds_flows_write(const char *path, const ds_network *net, const double *flows,
             return ds_error_set(err, path, 0,
                                 "link %d (%d,%d) has a non-finite %s (%g); nothing written, old file "
                                 "(if any) untouched",
-                                e + 1, net->tail[e] + 1, net->head[e] + 1,
+                                e + 1, ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]),
                                 isfinite(flows[e]) ? "cost" : "flow",
                                 isfinite(flows[e]) ? costs[e] : flows[e]);
     struct flows_ctx c = {net, flows, costs};
@@ -251,6 +260,7 @@ struct reader {
     int nonempty;      /* the current row has a non-blank field */
     char field[NFIELD][128];
     int header_done;
+    int loop; /* dropped self-loops of net passed so far */
     int n, cap;
     int *init, *term;
     double *flow, *cost;
@@ -344,15 +354,21 @@ static void on_row(int c, void *data)
         return;
     }
     if (r->net) {
+        const ds_network *net = r->net;
         int e = r->n;
-        if (e >= r->net->n_links) {
-            rd_fail(r, r->line, "more data rows than the network's %d links (%s)", r->net->n_links,
-                    r->net->net_path);
+        /* A dropped self-loop's row (written with flow 0) belongs to no link. */
+        if (r->loop < net->n_loops && net->loops[r->loop].before == e && a == b &&
+            a == net->loops[r->loop].node_id) {
+            r->loop++;
             return;
         }
-        if (a != r->net->tail[e] + 1 || b != r->net->head[e] + 1) {
-            rd_fail(r, r->line, "row is link (%ld,%ld) but link %d of the network is (%d,%d)", a, b,
-                    e + 1, r->net->tail[e] + 1, r->net->head[e] + 1);
+        if (e >= net->n_links) {
+            rd_fail(r, r->line, "more data rows than the network's %d links (%s)", net->n_links, net->net_path);
+            return;
+        }
+        if (a != ds_node_id(net, net->tail[e]) || b != ds_node_id(net, net->head[e])) {
+            rd_fail(r, r->line, "row is link (%ld,%ld) but link %d of the network is (%d,%d)", a, b, e + 1,
+                    ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]));
             return;
         }
     }

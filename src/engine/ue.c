@@ -461,7 +461,7 @@ static int fail_od(const ds_network *net, const aon_ctx *a, int k, ds_error *err
         if (k >= a->o_start[i] && k < a->o_start[i + 1]) o = a->orig[i];
     ds_error_set(err, net->net_path, 0,
                  "no path from zone %d to zone %d (demand %g) without passing through a centroid",
-                 o + 1, a->o_dest[k] + 1, a->o_q[k]);
+                 ds_node_id(net, o), ds_node_id(net, a->o_dest[k]), a->o_q[k]);
     return DS_UE_ERROR;
 }
 
@@ -519,7 +519,8 @@ int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
             ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
                          "link %d->%d costs %g at free flow (toll factor %g, distance factor %g): "
                          "shortest paths need costs >= 0",
-                         net->tail[e] + 1, net->head[e] + 1, t[e], cp->toll_factor, cp->distance_factor);
+                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), t[e], cp->toll_factor,
+                         cp->distance_factor);
             rc = DS_UE_ERROR;
             goto out;
         }
