@@ -115,6 +115,10 @@ int ds_node_index(const ds_network *net, long id);
  * On failure returns NULL and fills err with file, line and reason. */
 ds_network *ds_network_load(const char *net_path, const char *trips_path,
                             const char *node_path, const char *flow_path, ds_error *err);
+/* The sibling file of a net file: X_net.tntp -> X_<kind>.tntp, X.net.tntp ->
+ * X.<kind>.tntp (kind "trips", "node", "flow"). 0 if the name follows neither
+ * convention (or out is too small), 1 with out filled otherwise. */
+int ds_tntp_sibling(const char *net_path, const char *kind, char *out, size_t n);
 /* The small network compiled into the binary (data/ringcity). */
 ds_network *ds_network_load_default(ds_error *err);
 /* Parse from memory (used by the embedded default and by tests). name_* are
@@ -132,6 +136,28 @@ static inline int ds_node_is_centroid(const ds_network *net, int node)
 {
     return node < net->first_thru - 1;
 }
+
+/* -------------------------------------------------------------- settings */
+
+/* The number parsers every reader uses (TNTP, CSV, command line, config):
+ * the whole string must be a decimal number (hexadecimal, inf and nan are
+ * refused). Return 0, -1 if not such a number, -2 if out of range (not finite,
+ * or beyond a long). */
+int ds_parse_double(const char *s, double *out);
+int ds_parse_long(const char *s, long *out);
+
+/* One rule per numeric setting, wherever it is read (command line, TUI config). */
+typedef struct ds_setting_rule {
+    const char *name;      /* "tau", "tol", "max_iter", "threads", ... */
+    int integer;           /* 1: an integer */
+    double lo, hi;         /* allowed range */
+    int lo_open, hi_open;  /* 1: the bound itself is excluded */
+    const char *meaning;
+} ds_setting_rule;
+const ds_setting_rule *ds_setting_find(const char *name);
+/* Parses text for setting name by its rule. 0, or -1 with msg (one phrase,
+ * e.g. "must be in (0, 1), got '2'") filled. */
+int ds_setting_parse(const char *name, const char *text, double *out, char *msg, size_t n);
 
 /* ----------------------------------------------------------------- costs */
 

@@ -191,34 +191,17 @@ static int cut_semicolon(text *t, char *s, ds_error *err)
 
 /* ------------------------------------------------------------ numbers */
 
+/* The shared parsers (settings.c): decimal only, hexadecimal refused (no
+ * TNTP file writes it and "0x" in a data file is more likely corruption). */
 static int parse_long(const char *s, long *out)
 {
-    char *e;
-    long v;
-    if (!*s) return -1;
-    errno = 0;
-    v = strtol(s, &e, 10);
-    if (e == s || *e || errno == ERANGE) return -1;
-    *out = v;
-    return 0;
+    return ds_parse_long(s, out) ? -1 : 0;
 }
 
-/* 0 ok, -1 not a number, -2 not finite. Hexadecimal is refused: no TNTP file
- * writes it and "0x" in a data file is more likely corruption. */
+/* 0 ok, -1 not a number, -2 not finite. */
 static int parse_double(const char *s, double *out)
 {
-    char *e;
-    double v;
-    const char *q;
-    if (!*s) return -1;
-    for (q = s; *q; q++)
-        if (*q == 'x' || *q == 'X') return -1;
-    errno = 0;
-    v = strtod(s, &e);
-    if (e == s || *e) return -1;
-    if (!isfinite(v)) return -2;
-    *out = v;
-    return 0;
+    return ds_parse_double(s, out);
 }
 
 /* A number field of a row, with the file/line/field named on failure. */
@@ -1019,6 +1002,10 @@ static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error 
         goto out;
     }
     if (trips_lines(t, net, &st, err)) goto out;
+    if (!isfinite(st.sum_all)) {
+        ds_error_set(err, t->name, 0, "the demand entries sum past the largest double (%g): demand too large", st.sum_all);
+        goto out;
+    }
     if (m.line[MK_TOTAL_OD]) {
         double tot = m.dval[MK_TOTAL_OD];
         /* Every shared TNTP file matches its total to 1e-14, so a larger gap
@@ -1176,7 +1163,7 @@ fail:
 
 /* X_net.tntp -> X_<kind>.tntp, X.net.tntp -> X.<kind>.tntp; 0 if the name
  * follows neither convention. */
-static int sibling(const char *net_path, const char *kind, char *out, size_t n)
+int ds_tntp_sibling(const char *net_path, const char *kind, char *out, size_t n)
 {
     size_t len = strlen(net_path);
     const size_t sl = strlen("_net.tntp");
@@ -1388,7 +1375,7 @@ ds_network *ds_network_load(const char *net_path, const char *trips_path, const 
         return NULL;
     }
     if (!trips_path) {
-        if (!sibling(net_path, "trips", sib, sizeof sib)) {
+        if (!ds_tntp_sibling(net_path, "trips", sib, sizeof sib)) {
             ds_error_set(err, net_path, 0,
                          "cannot find the trips file: the name does not end in _net.tntp or .net.tntp; "
                          "name the trips file explicitly");
@@ -1404,12 +1391,12 @@ ds_network *ds_network_load(const char *net_path, const char *trips_path, const 
     if (!net) goto out;
     if (node_path) {
         if (load_optional(net, node_path, "node file", 1, parse_nodes, err)) goto fail;
-    } else if (sibling(net_path, "node", sib, sizeof sib)) {
+    } else if (ds_tntp_sibling(net_path, "node", sib, sizeof sib)) {
         if (load_optional(net, sib, "node file", 0, parse_nodes, err)) goto fail;
     }
     if (flow_path) {
         if (load_optional(net, flow_path, "flow file", 1, parse_flows, err)) goto fail;
-    } else if (sibling(net_path, "flow", sib, sizeof sib)) {
+    } else if (ds_tntp_sibling(net_path, "flow", sib, sizeof sib)) {
         if (load_optional(net, sib, "flow file", 0, parse_flows, err)) goto fail;
     }
     goto out;
