@@ -198,39 +198,6 @@ static double now_s(void)
 
 /* ------------------------------------------------------ the command */
 
-enum {
-    O_NET = 256, O_TRIPS, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_THREADS, O_BACKEND,
-    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_EREF, O_EDAMP, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP
-};
-
-static const struct option long_opts[] = {
-    {"net", required_argument, 0, O_NET},
-    {"trips", required_argument, 0, O_TRIPS},
-    {"tau", required_argument, 0, O_TAU},
-    {"mu", required_argument, 0, O_MU},
-    {"filter", required_argument, 0, O_FILTER},
-    {"solver", required_argument, 0, O_SOLVER},
-    {"tol", required_argument, 0, O_TOL},
-    {"max-iter", required_argument, 0, O_MAXIT},
-    {"threads", required_argument, 0, O_THREADS},
-    {"backend", required_argument, 0, O_BACKEND},
-    {"cap", required_argument, 0, O_CAP},
-    {"warm", required_argument, 0, O_WARM},
-    {"toll-factor", required_argument, 0, O_TOLLF},
-    {"distance-factor", required_argument, 0, O_DISTF},
-    {"inner-max", required_argument, 0, O_INNER},
-    {"inner", required_argument, 0, O_INNERMODE},
-    {"edsp-refresh", required_argument, 0, O_EREF},
-    {"edsp-damping", required_argument, 0, O_EDAMP},
-    {"scenario", required_argument, 0, O_SCEN},
-    {"seed", required_argument, 0, O_SEED},
-    {"out", required_argument, 0, O_OUT},
-    {"history", required_argument, 0, O_HIST},
-    {"quiet", no_argument, 0, O_QUIET},
-    {"help", no_argument, 0, O_HELP},
-    {0, 0, 0, 0},
-};
-
 struct solve_opts {
     const char *net, *trips, *warm, *out, *hist;
     double tau, mu, tol, cap, tollf, distf;
@@ -243,107 +210,51 @@ struct solve_opts {
 
 static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_config *d)
 {
-    int c, rc;
-    o->filter = d->filter;
-    o->solver = d->solver;
-    o->backend = d->backend;
-    o->inner = d->inner;
-    o->edsp_refresh = d->edsp_max_refresh;
-    o->edsp_damping = d->edsp_damping;
-    o->max_iter = d->max_iter;
-    o->threads = d->threads;
-    o->tol = d->tol;
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-        rc = 0;
-        switch (c) {
-        case O_NET: o->net = optarg; break;
-        case O_TRIPS: o->trips = optarg; break;
-        case O_TAU:
-            rc = cli_double(CMD, "--tau", optarg, &o->tau);
-            if (!rc && o->tau <= 0) rc = cli_usage(CMD, "--tau must be positive, got %s", optarg);
-            o->have_tau = 1;
-            break;
-        case O_MU:
-            rc = cli_double(CMD, "--mu", optarg, &o->mu);
-            if (!rc && o->mu <= 0) rc = cli_usage(CMD, "--mu must be positive, got %s", optarg);
-            o->have_mu = 1;
-            break;
-        case O_FILTER:
-            if ((o->filter = ds_filter_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --filter '%s'", optarg);
-            break;
-        case O_SOLVER:
-            if ((o->solver = ds_solver_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --solver '%s'", optarg);
-            break;
-        case O_EREF: rc = cli_int(CMD, "--edsp-refresh", optarg, 0, 1000000, &o->edsp_refresh); break;
-        case O_EDAMP:
-            rc = cli_double(CMD, "--edsp-damping", optarg, &o->edsp_damping);
-            if (!rc && !(o->edsp_damping > 0 && o->edsp_damping <= 1))
-                rc = cli_usage(CMD, "--edsp-damping must be in (0, 1], got %s", optarg);
-            break;
-        case O_INNERMODE:
-            if ((o->inner = ds_inner_parse(optarg)) < 0) rc = cli_usage(CMD, "unknown --inner '%s'", optarg);
-            break;
-        case O_BACKEND:
-            if ((o->backend = ds_backend_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --backend '%s'", optarg);
-            break;
-        case O_TOL:
-            rc = cli_double(CMD, "--tol", optarg, &o->tol);
-            if (!rc && o->tol <= 0) rc = cli_usage(CMD, "--tol must be positive, got %s", optarg);
-            break;
-        case O_MAXIT: rc = cli_int(CMD, "--max-iter", optarg, 0, INT_MAX, &o->max_iter); break;
-        case O_THREADS: rc = cli_int(CMD, "--threads", optarg, 0, 4096, &o->threads); break;
-        case O_INNER:
-            rc = cli_int(CMD, "--inner-max", optarg, 1, INT_MAX, &o->inner_max);
-            o->have_inner = 1;
-            break;
-        case O_CAP:
-            rc = cli_double(CMD, "--cap", optarg, &o->cap);
-            if (!rc && o->cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", optarg);
-            o->have_cap = 1;
-            break;
-        case O_TOLLF:
-            rc = cli_double(CMD, "--toll-factor", optarg, &o->tollf);
-            o->have_tollf = 1;
-            break;
-        case O_DISTF:
-            rc = cli_double(CMD, "--distance-factor", optarg, &o->distf);
-            o->have_distf = 1;
-            break;
-        case O_WARM: o->warm = optarg; break;
-        case O_SCEN:
-            rc = cli_int(CMD, "--scenario", optarg, 0, INT_MAX, &o->scenario);
-            o->have_scenario = 1;
-            break;
-        case O_SEED: {
-            char *end;
-            o->seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-')
-                rc = cli_usage(CMD, "--seed needs a non-negative integer, got '%s'", optarg);
-            o->have_seed = 1;
-            break;
-        }
-        case O_OUT: o->out = optarg; break;
-        case O_HIST: o->hist = optarg; break;
-        case O_QUIET: o->quiet = 1; break;
-        case 'h':
-        case O_HELP: print_help(); return -1;
-        default: return cli_getopt_error(CMD, c, argv);
-        }
-        if (rc) return rc;
+    cli_values v;
+    int rc = cli_parse(CMD, argc, argv, &v, NULL);
+    if (rc == 1) {
+        print_help();
+        return -1;
     }
-    if (optind < argc) return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (rc) return rc;
+#define NUM(id, dflt) (v.have[id] ? v.num[id] : (dflt))
+    o->net = v.str[OPT_NET];
+    o->trips = v.str[OPT_TRIPS];
+    o->warm = v.str[OPT_WARM];
+    o->out = v.str[OPT_OUT];
+    o->hist = v.str[OPT_HISTORY];
+    o->tau = v.num[OPT_TAU], o->have_tau = v.have[OPT_TAU];
+    o->mu = v.num[OPT_MU], o->have_mu = v.have[OPT_MU];
+    o->cap = v.num[OPT_CAP], o->have_cap = v.have[OPT_CAP];
+    o->tollf = v.num[OPT_TOLL_FACTOR], o->have_tollf = v.have[OPT_TOLL_FACTOR];
+    o->distf = v.num[OPT_DIST_FACTOR], o->have_distf = v.have[OPT_DIST_FACTOR];
+    o->filter = (int)NUM(OPT_FILTER, d->filter);
+    o->solver = (int)NUM(OPT_SOLVER, d->solver);
+    o->backend = (int)NUM(OPT_BACKEND, d->backend);
+    o->inner = (int)NUM(OPT_INNER, d->inner);
+    o->inner_max = (int)v.num[OPT_INNER_MAX], o->have_inner = v.have[OPT_INNER_MAX];
+    o->edsp_refresh = (int)NUM(OPT_EDSP_REFRESH, d->edsp_max_refresh);
+    o->edsp_damping = NUM(OPT_EDSP_DAMPING, d->edsp_damping);
+    o->max_iter = (int)NUM(OPT_MAX_ITER, d->max_iter);
+    o->threads = (int)NUM(OPT_THREADS, d->threads);
+    o->tol = NUM(OPT_TOL, d->tol);
+    o->scenario = (int)v.num[OPT_SCENARIO], o->have_scenario = v.have[OPT_SCENARIO];
+    o->seed = v.seed, o->have_seed = v.have[OPT_SEED];
+    o->quiet = v.have[OPT_QUIET];
+#undef NUM
     if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
     if (o->trips && !o->net) return cli_usage(CMD, "--trips needs --net");
     if (o->have_scenario != o->have_seed)
         return cli_usage(CMD, "--scenario and --seed go together");
     if (o->out && (rc = cli_check_writable(CMD, "--out", o->out))) return rc;
     if (o->hist && (rc = cli_check_writable(CMD, "--history", o->hist))) return rc;
-    return 0;
+    char sib[PATH_MAX];
+    const cli_file io[] = {
+        {"--out", o->out, 1}, {"--history", o->hist, 1}, {"--net", o->net, 0},
+        {"--trips", o->trips ? o->trips : (o->net && ds_tntp_sibling(o->net, "trips", sib, sizeof sib) ? sib : NULL), 0},
+        {"--warm", o->warm, 0},
+    };
+    return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
 }
 
 static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last, double secs)
@@ -374,6 +285,14 @@ int cmd_solve(int argc, char **argv)
         return cli_input_error(&err);
     }
 
+    {
+        ds_cost_params cp = {o.have_cap ? o.cap : cfg.cost.cap, o.have_tollf ? o.tollf : net->toll_factor,
+                             o.have_distf ? o.distf : net->distance_factor};
+        if ((rc = cli_check_costs(net, &cp))) {
+            ds_network_free(net);
+            return rc;
+        }
+    }
     if (o.have_tau) cfg.tau = o.tau, cfg.mu = 0;
     if (o.have_mu) cfg.mu = o.mu;
     cfg.filter = (ds_filter)o.filter;
