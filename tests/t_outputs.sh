@@ -132,3 +132,11 @@ run "$D" --list-options ue
 if [ $rc -eq 0 ] && grep -qx -- --gap "$tmp/out" && grep -qx -- --net "$tmp/out" && ! grep -qx -- --tau "$tmp/out"; then
     pass option_table_listed
 else fail option_table_listed "rc $rc: $(tr '\n' ' ' <"$tmp/out")"; fi
+
+# ------------------------------------------------------------ a FIFO as input never blocks
+mkfifo "$tmp/p.net.tntp"
+cp $C/valid.trips.tntp "$tmp/p.trips.tntp"
+if command -v timeout >/dev/null 2>&1; then
+    run timeout 20 "$D" info --net "$tmp/p.net.tntp"
+    expect input_fifo_no_writer_does_not_block 2 "file is empty"
+else skip input_fifo_no_writer_does_not_block "no timeout(1)"; fi

@@ -9,6 +9,9 @@
 #include "dillsue.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -1121,10 +1124,30 @@ static char *read_file(const char *path, const char *what, size_t *len, int *mis
     size_t cap = 0, n = 0;
 
     if (missing) *missing = 0;
-    f = fopen(path, "rb");
-    if (!f) {
+    /* Opened without blocking, so that a FIFO with no writer cannot hang the
+     * caller (a UI thread among them); only regular files and pipes are read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
         if (missing && errno == ENOENT) *missing = 1;
         ds_error_set(err, path, 0, "cannot open %s: %s", what, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        ds_error_set(err, path, 0, "cannot read %s: %s", what,
+                     S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+        close(fd);
+        return NULL;
+    }
+    if (S_ISFIFO(st.st_mode)) {
+        /* a pipe with a writer is read to its end; one without reads as empty */
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    }
+    f = fdopen(fd, "rb");
+    if (!f) {
+        ds_error_set(err, path, 0, "cannot open %s: %s", what, strerror(errno));
+        close(fd);
         return NULL;
     }
     for (;;) {
