@@ -14,13 +14,14 @@
 #include "ds_ue.h"
 
 static const char ue_usage[] =
-    "usage: dillsue ue --net NET [--trips T] [--gap 1e-6] [--max-iter N] [--threads N]\n"
+    "usage: dillsue ue --net NET [--trips T] [--gap G] [--max-iter N] [--threads N]\n"
     "                  [--cap 100] [--toll-factor F] [--distance-factor F]\n"
     "                  [--method cfw|bfw] [--out FLOWS.csv] [--quiet] [--help]\n"
     "Wardrop user equilibrium by conjugate (cfw) or bi-conjugate (bfw, default)\n"
-    "Frank-Wolfe to a relative gap. Toll and distance factors default to the\n"
-    "net file's metadata. Exit 0 gap reached, 1 max iterations, 2 usage or input\n"
-    "error, 4 interrupted (flows so far are still written).\n";
+    "Frank-Wolfe to a relative gap G, 0 <= G < 1 (default 1e-6). Toll and\n"
+    "distance factors default to the net file's metadata. Exit 0 gap reached,\n"
+    "1 max iterations, 2 usage or input error, 4 interrupted (flows so far are\n"
+    "still written).\n";
 
 typedef struct {
     int quiet;
