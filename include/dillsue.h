@@ -357,6 +357,28 @@ const double *ds_run_flows(const ds_run *run);
 const double *ds_run_costs(const ds_run *run);
 void ds_run_free(ds_run *run);
 
+/* -------------------------------------------------------------- bindings */
+/* For other languages (python/dillsue uses them through ctypes): no struct
+ * layout needed but ds_error's. */
+
+/* A configuration with the defaults (free with ds_config_free). */
+ds_config *ds_config_new(void);
+void ds_config_free(ds_config *cfg);
+/* Sets one setting by name, checked by the same rule as the command line:
+ * tau, mu, tol, max_iter, threads, cap, toll_factor, distance_factor,
+ * inner_max, edsp_refresh, edsp_damping (numbers) or filter, solver, backend,
+ * inner (names). Returns 0 or -1 with err filled. */
+int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *err);
+void ds_network_counts(const ds_network *net, int *n_nodes, int *n_links, int *n_zones, int *n_od);
+/* The files' ids of each link's nodes, in link order (arrays of n_links). */
+void ds_network_link_ids(const ds_network *net, int *init_id, int *term_id);
+const char *ds_network_name(const ds_network *net);
+/* Names of the numeric fields of ds_iter_record, i = 0, 1, ... (NULL past the end). */
+const char *ds_history_column_name(int i);
+/* Field `name` of the published records [0, max) as doubles; returns how many,
+ * or -1 if the name is unknown. */
+long ds_run_history_column(const ds_run *run, const char *name, double *out, size_t max);
+
 /* ------------------------------------------------------ loading map (low level) */
 
 /* cbar: demand-weighted mean over OD pairs of the free-flow shortest-path cost
