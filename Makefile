@@ -57,10 +57,12 @@ tests: $(B)/dillsue $(TEST_BIN) lib
 test: tests
 	@BUILD=$(B) sh tests/run.sh
 
-# The whole suite under AddressSanitizer + UBSan, in a separate build tree.
+# The whole suite under AddressSanitizer + UBSan, in a separate build tree,
+# then a short run of every fuzz harness (where clang's libFuzzer exists).
 check:
 	$(MAKE) B=build-asan OPT="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) fuzz-run FUZZ_SECONDS=10
 
 bench: $(B)/dillsue $(BENCH_BIN)
 	@BUILD=$(B) sh bench/run.sh
@@ -183,3 +185,32 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/dillsue/,$(notdir $(PUBLIC_HDR)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/dillsue $(DESTDIR)$(LIBDIR)/dillsue 2>/dev/null
 # --- end install ---
+
+# --- fuzz (issue 12) ---
+# libFuzzer harnesses in tests/fuzz, built with clang, ASan and UBSan over the
+# engine's sources (build-fuzz/). `make fuzz` builds them, `make fuzz-run`
+# runs each for FUZZ_SECONDS on the bad-input corpus (saying so and doing
+# nothing where clang or its fuzzer runtime is missing).
+FUZZ_CC      ?= clang
+FUZZ_B       := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_B)/%)
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE \
+                -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
+HAVE_FUZZ    = $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){return 0;}' | \
+                 $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes)
+.PHONY: fuzz-run
+fuzz:
+	@if [ "$(HAVE_FUZZ)" = yes ]; then $(MAKE) $(FUZZ_BIN); \
+	 else echo "note: $(FUZZ_CC) with libFuzzer not found (Debian: clang libclang-rt-14-dev): fuzz harnesses not built"; fi
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c $(ENGINE_SRC) cuda/emul.c $(B)/gen/default_net.c $(wildcard include/*.h src/engine/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(ENGINE_SRC) cuda/emul.c $(B)/gen/default_net.c $(LDLIBS)
+fuzz-run: fuzz
+	@if [ "$(HAVE_FUZZ)" = yes ]; then for f in $(FUZZ_BIN); do \
+	   echo "fuzz: $$f for $(FUZZ_SECONDS) s"; mkdir -p $(FUZZ_B)/corpus-$$(basename $$f); \
+	   $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $(FUZZ_B)/corpus-$$(basename $$f) tests/bad_input \
+	     >$(FUZZ_B)/$$(basename $$f).log 2>&1 || { tail -40 $(FUZZ_B)/$$(basename $$f).log; exit 1; }; \
+	   tail -1 $(FUZZ_B)/$$(basename $$f).log; done; fi
+# --- end fuzz ---

@@ -11,4 +11,13 @@ if [ -n "$missing" ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 fi
+# clang's libFuzzer for `make fuzz` / the short fuzz run of `make check`
+# (optional: skipped where the distribution does not have it).
+FUZZ_PKGS="clang libclang-rt-14-dev"
+fmissing=
+for p in $FUZZ_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || fmissing="$fmissing $p"; done
+if [ -n "$fmissing" ] && apt-cache show $fmissing >/dev/null 2>&1; then
+    echo "installing (fuzzing):$fmissing"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $fmissing || true
+fi
 make -j"$(nproc 2>/dev/null || echo 2)"
