@@ -140,3 +140,11 @@ if command -v timeout >/dev/null 2>&1; then
     run timeout 20 "$D" info --net "$tmp/p.net.tntp"
     expect input_fifo_no_writer_does_not_block 2 "file is empty"
 else skip input_fifo_no_writer_does_not_block "no timeout(1)"; fi
+
+# ------------------------------------------------------------ warm starts and partial outputs
+awk -F, 'NR == 1 { print; next } NR == 2 { print $1 "," $2 ",-5," $4; next } { print }' "$tmp/f.csv" >"$tmp/neg.csv"
+run $S --warm "$tmp/neg.csv"
+expect warm_negative_flow_refused 2 "a warm start needs flows >= 0"
+( trap "" XFSZ; ulimit -f 1; exec "$D" solve --quiet --max-iter 3 --out "$tmp/big2.csv" --history "$tmp/h2.csv" ) >"$tmp/out" 2>"$tmp/err"
+[ ! -e "$tmp/h2.csv" ] && grep -q "not written either" "$tmp/err" && pass history_not_written_without_flows \
+    || fail history_not_written_without_flows "$(head -c 300 "$tmp/err")"

@@ -268,67 +268,51 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
     fflush(stdout);
 }
 
-int cmd_solve(int argc, char **argv)
+/* The options into cfg; the free-flow costs checked; the warm start read
+ * (*warm, freed by the caller after ds_run_create). Returns 0 or 2. */
+static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_config *cfg, double **warm)
 {
-    ds_config cfg;
-    struct solve_opts o = {0};
     ds_error err = {0};
-    ds_config_default(&cfg);
-    int rc = parse_args(argc, argv, &o, &cfg);
-    if (rc < 0) return 0; /* --help */
-    if (rc) return rc;
-
-    ds_network *net = cli_load_network(o.net, o.trips, &err);
-    if (!net) return cli_input_error(&err);
-    if (o.have_scenario && ds_scenario_apply(net, o.scenario, (uint64_t)o.seed, NULL, &err) != 0) {
-        ds_network_free(net);
-        return cli_input_error(&err);
-    }
-
-    {
-        ds_cost_params cp = {o.have_cap ? o.cap : cfg.cost.cap, o.have_tollf ? o.tollf : net->toll_factor,
-                             o.have_distf ? o.distf : net->distance_factor};
-        if ((rc = cli_check_costs(net, &cp))) {
-            ds_network_free(net);
-            return rc;
-        }
-    }
-    if (o.have_tau) cfg.tau = o.tau, cfg.mu = 0;
-    if (o.have_mu) cfg.mu = o.mu;
-    cfg.filter = (ds_filter)o.filter;
-    cfg.solver = (ds_solver_kind)o.solver;
-    cfg.backend = (ds_backend)o.backend;
-    cfg.tol = o.tol;
-    cfg.max_iter = o.max_iter;
-    cfg.threads = o.threads;
-    if (o.have_inner) cfg.inner_max = o.inner_max;
-    cfg.inner = (ds_inner)o.inner;
-    cfg.edsp_max_refresh = o.edsp_refresh;
-    cfg.edsp_damping = o.edsp_damping;
-    if (o.have_cap) cfg.cost.cap = o.cap;
+    int rc;
+    ds_cost_params cp = {o->have_cap ? o->cap : cfg->cost.cap, o->have_tollf ? o->tollf : net->toll_factor,
+                         o->have_distf ? o->distf : net->distance_factor};
+    if ((rc = cli_check_costs(net, &cp))) return rc;
+    if (o->have_tau) cfg->tau = o->tau, cfg->mu = 0;
+    if (o->have_mu) cfg->mu = o->mu;
+    cfg->filter = (ds_filter)o->filter;
+    cfg->solver = (ds_solver_kind)o->solver;
+    cfg->backend = (ds_backend)o->backend;
+    cfg->tol = o->tol;
+    cfg->max_iter = o->max_iter;
+    cfg->threads = o->threads;
+    if (o->have_inner) cfg->inner_max = o->inner_max;
+    cfg->inner = (ds_inner)o->inner;
+    cfg->edsp_max_refresh = o->edsp_refresh;
+    cfg->edsp_damping = o->edsp_damping;
+    if (o->have_cap) cfg->cost.cap = o->cap;
     /* Left unset, the engine takes the net file's factors (TNTP generalized cost). */
-    if (o.have_tollf) cfg.cost.toll_factor = o.tollf;
-    if (o.have_distf) cfg.cost.distance_factor = o.distf;
-
-    double *warm = NULL;
-    if (o.warm) {
-        int n = 0;
-        if (ds_flows_read(o.warm, net, &warm, NULL, &n, &err) != 0) {
-            ds_network_free(net);
-            return cli_input_error(&err);
+    if (o->have_tollf) cfg->cost.toll_factor = o->tollf;
+    if (o->have_distf) cfg->cost.distance_factor = o->distf;
+    *warm = NULL;
+    if (!o->warm) return 0;
+    int n = 0;
+    if (ds_flows_read(o->warm, net, warm, NULL, &n, &err) != 0) return cli_input_error(&err);
+    for (int e = 0; e < n; e++)
+        if ((*warm)[e] < 0) {
+            fprintf(stderr, "dillsue: %s: link %d (%d,%d) has flow %g: a warm start needs flows >= 0\n", o->warm, e + 1,
+                    ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), (*warm)[e]);
+            free(*warm);
+            *warm = NULL;
+            return 2;
         }
-        cfg.warm = warm;
-    }
+    cfg->warm = *warm;
+    return 0;
+}
 
-    ds_run *run = ds_run_create(net, &cfg, &err);
-    free(warm);
-    if (!run) {
-        ds_network_free(net);
-        return cli_input_error(&err);
-    }
-    struct progress prog = {o.quiet};
-    ds_run_add_monitor(run, monitor, &prog);
-
+/* ds_run_execute with SIGINT/SIGTERM turned into ds_run_cancel by a watcher
+ * thread; *secs receives the wall time. */
+static ds_status execute_with_signals(ds_run *run, double *secs)
+{
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -347,12 +331,48 @@ int cmd_solve(int argc, char **argv)
 
     double t0 = now_s();
     ds_status st = ds_run_execute(run);
-    double secs = now_s() - t0;
+    *secs = now_s() - t0;
 
     atomic_store(&w.done, 1);
     if (have_watcher) pthread_join(wt, NULL);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    return st;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    ds_config cfg;
+    struct solve_opts o = {0};
+    ds_error err = {0};
+    ds_config_default(&cfg);
+    int rc = parse_args(argc, argv, &o, &cfg);
+    if (rc < 0) return 0; /* --help */
+    if (rc) return rc;
+
+    ds_network *net = cli_load_network(o.net, o.trips, &err);
+    if (!net) return cli_input_error(&err);
+    if (o.have_scenario && ds_scenario_apply(net, o.scenario, (uint64_t)o.seed, NULL, &err) != 0) {
+        ds_network_free(net);
+        return cli_input_error(&err);
+    }
+
+    double *warm = NULL;
+    if ((rc = apply_opts(&o, net, &cfg, &warm))) {
+        ds_network_free(net);
+        return rc;
+    }
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    free(warm);
+    if (!run) {
+        ds_network_free(net);
+        return cli_input_error(&err);
+    }
+    struct progress prog = {o.quiet};
+    ds_run_add_monitor(run, monitor, &prog);
+
+    double secs = 0;
+    ds_status st = execute_with_signals(run, &secs);
 
     size_t nrec = ds_run_history_count(run);
     ds_iter_record *recs = calloc(nrec ? nrec : 1, sizeof *recs);
@@ -372,7 +392,10 @@ int cmd_solve(int argc, char **argv)
             fprintf(stderr, "dillsue: no flows written to %s: the run ended %s\n", o.out, ds_status_name(st));
         }
     }
-    if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0) io_failed = cli_input_error(&err);
+    /* A history without its flows would look like a complete result. */
+    if (o.hist && io_failed)
+        fprintf(stderr, "dillsue: %s not written either: the flows could not be written\n", o.hist);
+    else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0) io_failed = cli_input_error(&err);
     if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
         fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s %s the last iterate\n",
                 ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",
