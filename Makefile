@@ -129,7 +129,10 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 VERSION     := $(shell sed -n 's/^\#define DS_VERSION "\(.*\)"/\1/p' include/dillsue.h)
 SOVERSION   := 0
 SONAME      := libdillsue.so.$(SOVERSION)
-RPATH_CUDA  := -Wl,-rpath,$(LIBDIR)/dillsue
+# relative to the program ($$ORIGIN = BINDIR) and to the library (LIBDIR), so
+# that any PREFIX or DESTDIR works without relinking
+RPATH_CUDA  := -Wl,-rpath,'$$ORIGIN/../$(patsubst $(PREFIX)/%,%,$(LIBDIR))/dillsue'
+RPATH_LIB   := -Wl,-rpath,'$$ORIGIN/dillsue'
 PUBLIC_HDR  := include/dillsue.h include/ds_csv.h include/ds_metrics.h include/ds_scenario.h include/ds_ue.h
 
 # the git revision `dillsue --version` names, rewritten only when it changes
@@ -156,7 +159,7 @@ $(B)/dillsue.map: $(PUBLIC_HDR) tools/exports.sh
 	sh tools/exports.sh $(PUBLIC_HDR) > $@
 $(B)/libdillsue.so.$(VERSION): $(PIC_OBJ) $(B)/dillsue.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(B)/dillsue.map -o $@ $(PIC_OBJ) \
-	  $(LDFLAGS) $(RPATH_CUDA) $(LDLIBS)
+	  $(LDFLAGS) $(RPATH_LIB) $(LDLIBS)
 $(B)/dillsue.pc: dillsue.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
 	  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|; s|@VERSION@|$(VERSION)|' \

@@ -22,6 +22,10 @@ done
 [ -z "$missing" ] && pass install_layout || fail install_layout "missing:$missing"
 if [ -f "$BUILD/libdillsue_cuda.so" ]; then
     [ -f "$L/dillsue/libdillsue_cuda.so" ] && pass install_cuda_module || fail install_cuda_module "not in /usr/lib/dillsue"
+    # the installed program finds the installed module (whether a GPU is here or not)
+    "$stage/usr/bin/dillsue" info --net tests/bad_input/valid.net.tntp 2>&1 | grep '^GPU' >"$tmp/gpu"
+    if grep -q "not found" "$tmp/gpu"; then fail install_cuda_module_found "$(cat "$tmp/gpu")"
+    else pass install_cuda_module_found; fi
 else skip install_cuda_module "built without nvcc"; fi
 
 soname=$(readelf -d "$L/libdillsue.so" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
