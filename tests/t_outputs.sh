@@ -148,3 +148,10 @@ expect warm_negative_flow_refused 2 "a warm start needs flows >= 0"
 ( trap "" XFSZ; ulimit -f 1; exec "$D" solve --quiet --max-iter 3 --out "$tmp/big2.csv" --history "$tmp/h2.csv" ) >"$tmp/out" 2>"$tmp/err"
 [ ! -e "$tmp/h2.csv" ] && grep -q "not written either" "$tmp/err" && pass history_not_written_without_flows \
     || fail history_not_written_without_flows "$(head -c 300 "$tmp/err")"
+
+# ------------------------------------------------------------ an OD pair without a path is named
+head -5 $C/valid.net.tntp | sed 's/<NUMBER OF LINKS> 8/<NUMBER OF LINKS> 4/' >"$tmp/np.net.tntp"
+sed -n '8,11p' $C/valid.net.tntp >>"$tmp/np.net.tntp"
+printf '<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n  2 : 100.0;\n' >"$tmp/np.trips.tntp"
+run "$D" solve --net "$tmp/np.net.tntp" --quiet
+expect solve_names_od_without_path 2 "no path from zone 1 to zone 2 \(demand 100\)"

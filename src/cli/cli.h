@@ -51,6 +51,9 @@ int cli_check_io(const char *cmd, const cli_file *files, int n);
 /* Free-flow costs finite and their sum too (so no path cost overflows);
  * otherwise says which link, with file and line, and returns 2. */
 int cli_check_costs(const ds_network *net, const ds_cost_params *cp);
+/* After a failed ds_run_create: names the first OD pair with no path at all
+ * (centroids honoured) and how many there are, if any. */
+void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp);
 /* v printed with fmt into buf, or the text `undefined` when v is not finite. */
 const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n);
 /* Prints s with control bytes as \xNN. */

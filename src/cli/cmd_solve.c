@@ -365,8 +365,12 @@ int cmd_solve(int argc, char **argv)
     ds_run *run = ds_run_create(net, &cfg, &err);
     free(warm);
     if (!run) {
+        ds_cost_params cp = {cfg.cost.cap, isnan(cfg.cost.toll_factor) ? net->toll_factor : cfg.cost.toll_factor,
+                             isnan(cfg.cost.distance_factor) ? net->distance_factor : cfg.cost.distance_factor};
+        rc = cli_input_error(&err);
+        cli_name_unreachable(net, &cp);
         ds_network_free(net);
-        return cli_input_error(&err);
+        return rc;
     }
     struct progress prog = {o.quiet};
     ds_run_add_monitor(run, monitor, &prog);

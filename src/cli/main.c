@@ -204,6 +204,30 @@ out:
     return rc;
 }
 
+void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp)
+{
+    size_t L = (size_t)net->n_links + 1, N = (size_t)net->n_nodes + 1;
+    double *t = malloc(L * sizeof *t), *x = calloc(L, sizeof *x), *dist = malloc(N * sizeof *dist), lost = 0;
+    int n_lost = 0, fo = -1, fd = -1;
+    double fq = 0;
+    if (t && x && dist) {
+        ds_costs_eval(net, cp, x, t);
+        for (int d = 0; d < net->n_dest; d++) {
+            ds_sp_to_dest(net, t, net->dest_node[d], dist, NULL, NULL);
+            for (int k = net->dest_od_start[d]; k < net->dest_od_start[d + 1]; k++)
+                if (!(dist[net->od_orig[k]] < INFINITY)) {
+                    if (!n_lost++) fo = net->od_orig[k], fd = net->od_dest[k], fq = net->od_demand[k];
+                    lost += net->od_demand[k];
+                }
+        }
+        if (n_lost)
+            fprintf(stderr, "dillsue: %s: no path from zone %d to zone %d (demand %g) without passing through a "
+                    "centroid; %d OD pairs (demand %g) have none\n", net->net_path, ds_node_id(net, fo),
+                    ds_node_id(net, fd), fq, n_lost, lost);
+    }
+    free(t), free(x), free(dist);
+}
+
 const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n)
 {
     if (!isfinite(v)) return undefined;
