@@ -33,8 +33,9 @@ static void usage(void)
            "  --out F.csv           where to write f (required)\n"
            "  --help                this text\n"
            "\n"
-           "Prints gap_rel = ||f - x|| / ||x|| and mu on stdout. Exit 0, 2 on usage or\n"
-           "input errors, 3 if f(x) does not exist at x (the Bellman values diverge).\n");
+           "Prints gap_rel = ||f - x|| / ||x|| (undefined at x = 0) and mu on stdout.\n"
+           "Exit 0, 2 on usage or input errors, 3 if f(x) does not exist at x (the\n"
+           "Bellman values diverge).\n");
 }
 
 int cmd_load(int argc, char **argv)
