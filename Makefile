@@ -2,7 +2,7 @@
 CC       ?= gcc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
 LDLIBS   := -lklu -lcsv -llapacke -lopenblas -lm -lpthread
 TUILIBS  := -lncursesw
 B        ?= build
@@ -17,12 +17,12 @@ APP_OBJ    := $(APP_SRC:%.c=$(B)/obj/%.o)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_BIN  := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
-.PHONY: all test check bench clean format tests
+.PHONY: all test check bench clean format tests install uninstall fuzz lib FORCE
 all: $(B)/dillsue $(TEST_BIN) $(BENCH_BIN)
 
 $(B)/obj/%.o: %.c $(wildcard include/*.h src/engine/*.h src/tui/*.h tests/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # The default network is compiled into the binary so that `dillsue` works anywhere.
 $(B)/gen/default_net.c: data/ringcity.net.tntp data/ringcity.trips.tntp tools/embed.sh
@@ -30,14 +30,14 @@ $(B)/gen/default_net.c: data/ringcity.net.tntp data/ringcity.trips.tntp tools/em
 	sh tools/embed.sh data/ringcity.net.tntp ds_default_net data/ringcity.trips.tntp ds_default_trips > $@
 $(B)/obj/gen/default_net.o: $(B)/gen/default_net.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/libdillsue.a: $(ENGINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/dillsue: $(APP_OBJ) $(B)/libdillsue.a
-	$(CC) $(CFLAGS) -o $@ $(APP_OBJ) $(B)/libdillsue.a $(TUILIBS) $(LDLIBS) $(LDFLAGS)
+$(B)/dillsue: $(APP_OBJ) $(B)/obj/gen/revision.o $(B)/libdillsue.a
+	$(CC) $(CFLAGS) -o $@ $(APP_OBJ) $(B)/obj/gen/revision.o $(B)/libdillsue.a $(TUILIBS) $(LDLIBS) $(LDFLAGS) $(RPATH_CUDA)
 
 # Engine tests link the library only; tests/test_tui_*.c also link the TUI modules.
 TUI_OBJ := $(filter $(B)/obj/src/tui/%,$(APP_OBJ))
@@ -52,15 +52,17 @@ $(B)/bench/%: bench/%.c $(B)/libdillsue.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libdillsue.a $(LDLIBS) $(LDFLAGS)
 
-tests: $(B)/dillsue $(TEST_BIN)
+tests: $(B)/dillsue $(TEST_BIN) lib
 
 test: tests
 	@BUILD=$(B) sh tests/run.sh
 
-# The whole suite under AddressSanitizer + UBSan, in a separate build tree.
+# The whole suite under AddressSanitizer + UBSan, in a separate build tree,
+# then a short run of every fuzz harness (where clang's libFuzzer exists).
 check:
 	$(MAKE) B=build-asan OPT="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) fuzz-run FUZZ_SECONDS=10
 
 bench: $(B)/dillsue $(BENCH_BIN)
 	@BUILD=$(B) sh bench/run.sh
@@ -108,3 +110,110 @@ all: $(B)/tools/gpu_check
 gpu-check: $(B)/tools/gpu_check $(GPU_SO)
 	$(B)/tools/gpu_check $(GPU_CHECK_ARGS)
 # --- end CUDA ---
+
+# --- install (issue 12) ---
+# `make install PREFIX=/usr DESTDIR=/tmp/stage`, `make uninstall` with the same
+# variables. CPPFLAGS, CFLAGS and LDFLAGS from the environment are honoured
+# (Debian's hardening flags). The shared library exports the public API only
+# (a version script generated from include/*.h); the CUDA module goes to
+# $(LIBDIR)/dillsue, which the program and the library find through their
+# run path (src/engine/gpu.c dlopens it by name after looking next to the
+# program).
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+VERSION     := $(shell sed -n 's/^\#define DS_VERSION "\(.*\)"/\1/p' include/dillsue.h)
+SOVERSION   := 0
+SONAME      := libdillsue.so.$(SOVERSION)
+# relative to the program ($$ORIGIN = BINDIR) and to the library (LIBDIR), so
+# that any PREFIX or DESTDIR works without relinking
+RPATH_CUDA  := -Wl,-rpath,'$$ORIGIN/../$(patsubst $(PREFIX)/%,%,$(LIBDIR))/dillsue'
+RPATH_LIB   := -Wl,-rpath,'$$ORIGIN/dillsue'
+PUBLIC_HDR  := include/dillsue.h include/ds_csv.h include/ds_metrics.h include/ds_scenario.h include/ds_ue.h
+
+# the git revision `dillsue --version` names, rewritten only when it changes
+$(B)/gen/revision.c: FORCE
+	@mkdir -p $(dir $@)
+	@r=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	 t='const char ds_cli_revision[] = "'"$$r"'";'; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$t" ] || echo "$$t" > $@
+$(B)/obj/gen/revision.o: $(B)/gen/revision.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+FORCE:
+
+# position-independent objects for the shared library
+PIC_OBJ := $(ENGINE_SRC:%.c=$(B)/pic/%.o) $(B)/pic/gen/default_net.o $(B)/pic/cuda/emul.o
+$(B)/pic/%.o: %.c $(wildcard include/*.h src/engine/*.h cuda/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+$(B)/pic/gen/default_net.o: $(B)/gen/default_net.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+$(B)/dillsue.map: $(PUBLIC_HDR) tools/exports.sh
+	@mkdir -p $(dir $@)
+	sh tools/exports.sh $(PUBLIC_HDR) > $@
+$(B)/libdillsue.so.$(VERSION): $(PIC_OBJ) $(B)/dillsue.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(B)/dillsue.map -o $@ $(PIC_OBJ) \
+	  $(LDFLAGS) $(RPATH_LIB) $(LDLIBS)
+$(B)/dillsue.pc: dillsue.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+	  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|; s|@VERSION@|$(VERSION)|' \
+	  -e 's|@LIBS_PRIVATE@|$(LDLIBS)|' dillsue.pc.in > $@
+lib: $(B)/libdillsue.so.$(VERSION) $(B)/libdillsue.a $(B)/dillsue.pc
+
+install: $(B)/dillsue lib
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/dillsue $(DESTDIR)$(INCLUDEDIR)/dillsue \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 $(B)/dillsue $(DESTDIR)$(BINDIR)/dillsue
+	install -m 644 $(B)/libdillsue.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libdillsue.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdillsue.so
+	install -m 644 $(B)/libdillsue.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(INCLUDEDIR)/dillsue/
+	install -m 644 $(B)/dillsue.pc $(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc
+	install -m 644 docs/dillsue.1 $(DESTDIR)$(MANDIR)/man1/dillsue.1
+	install -m 644 tools/dillsue.bash-completion $(DESTDIR)$(BASHCOMPDIR)/dillsue
+	if [ -f $(B)/libdillsue_cuda.so ]; then install -m 755 $(B)/libdillsue_cuda.so $(DESTDIR)$(LIBDIR)/dillsue/; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/dillsue $(DESTDIR)$(LIBDIR)/libdillsue.so.$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdillsue.so $(DESTDIR)$(LIBDIR)/libdillsue.a \
+	  $(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc $(DESTDIR)$(MANDIR)/man1/dillsue.1 $(DESTDIR)$(BASHCOMPDIR)/dillsue \
+	  $(DESTDIR)$(LIBDIR)/dillsue/libdillsue_cuda.so
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/dillsue/,$(notdir $(PUBLIC_HDR)))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/dillsue $(DESTDIR)$(LIBDIR)/dillsue 2>/dev/null
+# --- end install ---
+
+# --- fuzz (issue 12) ---
+# libFuzzer harnesses in tests/fuzz, built with clang, ASan and UBSan over the
+# engine's sources (build-fuzz/). `make fuzz` builds them, `make fuzz-run`
+# runs each for FUZZ_SECONDS on the bad-input corpus (saying so and doing
+# nothing where clang or its fuzzer runtime is missing).
+FUZZ_CC      ?= clang
+FUZZ_B       := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_B)/%)
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE \
+                -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
+HAVE_FUZZ    = $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){return 0;}' | \
+                 $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes)
+.PHONY: fuzz-run
+fuzz:
+	@if [ "$(HAVE_FUZZ)" = yes ]; then $(MAKE) $(FUZZ_BIN); \
+	 else echo "note: $(FUZZ_CC) with libFuzzer not found (Debian: clang libclang-rt-14-dev): fuzz harnesses not built"; fi
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c $(ENGINE_SRC) cuda/emul.c $(B)/gen/default_net.c $(wildcard include/*.h src/engine/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(ENGINE_SRC) cuda/emul.c $(B)/gen/default_net.c $(LDLIBS)
+fuzz-run: fuzz
+	@if [ "$(HAVE_FUZZ)" = yes ]; then for f in $(FUZZ_BIN); do \
+	   echo "fuzz: $$f for $(FUZZ_SECONDS) s"; mkdir -p $(FUZZ_B)/corpus-$$(basename $$f); \
+	   $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $(FUZZ_B)/corpus-$$(basename $$f) tests/bad_input \
+	     >$(FUZZ_B)/$$(basename $$f).log 2>&1 || { tail -40 $(FUZZ_B)/$$(basename $$f).log; exit 1; }; \
+	   tail -1 $(FUZZ_B)/$$(basename $$f).log; done; fi
+# --- end fuzz ---

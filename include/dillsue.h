@@ -8,7 +8,8 @@
  * Conventions: functions that can fail return 0 on success and a nonzero
  * ds_status-like code on failure, filling a ds_error with file, line and
  * message. Arrays are flat double* with explicit sizes. Node ids inside the
- * engine are 0-based; the TNTP id of node i is i + 1.
+ * engine are 0-based; the TNTP id of node i is ds_node_id(net, i) (i + 1 for a
+ * file that numbers its nodes 1..n).
  */
 #ifndef DILLSUE_H
 #define DILLSUE_H
@@ -81,7 +82,32 @@ typedef struct ds_network {
     double *node_x, *node_y;
     /* optional reference flows (NULL if none), per link */
     double *ref_flow, *ref_cost;
+
+    /* What the files said and what the reader made of it (real files number
+     * nodes sparsely, define zones only in the trips file, carry self-loops). */
+    int *node_id;         /* [n_nodes] the files' id of node i: i + 1 unless ids_mapped */
+    int *node_by_id;      /* [n_nodes] node indices in ascending id order (for lookups) */
+    int ids_mapped;       /* 1 if the file's ids were sparse and mapped to 0..n_nodes-1 */
+    int zones_inferred;   /* 1 if the zones were taken from the trips file */
+    long declared_nodes;  /* <NUMBER OF NODES> of the net file (0 if absent) */
+    long declared_zones;  /* <NUMBER OF ZONES> of the net file (0 if absent) */
+    int n_loops;          /* self-loop rows dropped: they carry flow 0 */
+    struct ds_dropped_loop *loops; /* [n_loops], in file order */
 } ds_network;
+
+/* A link from a node to itself: no route uses it, so the reader drops it; flow
+ * CSVs still list it in its file position, with flow 0 and its free-flow time. */
+typedef struct ds_dropped_loop {
+    int node_id;  /* the file's id of the node */
+    long line;    /* line in the net file */
+    int before;   /* number of kept links that precede it in file order */
+    double t0;    /* free-flow time from the file */
+} ds_dropped_loop;
+
+/* The files' id of node i (0-based), as every output names it. */
+int ds_node_id(const ds_network *net, int node);
+/* The node whose files' id is id, or -1 if the network has none. */
+int ds_node_index(const ds_network *net, long id);
 
 /* Load a TNTP network. trips_path may be NULL: then the sibling trips file is
  * used (X_net.tntp -> X_trips.tntp, X.net.tntp -> X.trips.tntp). node_path and
@@ -89,6 +115,10 @@ typedef struct ds_network {
  * On failure returns NULL and fills err with file, line and reason. */
 ds_network *ds_network_load(const char *net_path, const char *trips_path,
                             const char *node_path, const char *flow_path, ds_error *err);
+/* The sibling file of a net file: X_net.tntp -> X_<kind>.tntp, X.net.tntp ->
+ * X.<kind>.tntp (kind "trips", "node", "flow"). 0 if the name follows neither
+ * convention (or out is too small), 1 with out filled otherwise. */
+int ds_tntp_sibling(const char *net_path, const char *kind, char *out, size_t n);
 /* The small network compiled into the binary (data/ringcity). */
 ds_network *ds_network_load_default(ds_error *err);
 /* Parse from memory (used by the embedded default and by tests). name_* are
@@ -106,6 +136,28 @@ static inline int ds_node_is_centroid(const ds_network *net, int node)
 {
     return node < net->first_thru - 1;
 }
+
+/* -------------------------------------------------------------- settings */
+
+/* The number parsers every reader uses (TNTP, CSV, command line, config):
+ * the whole string must be a decimal number (hexadecimal, inf and nan are
+ * refused). Return 0, -1 if not such a number, -2 if out of range (not finite,
+ * or beyond a long). */
+int ds_parse_double(const char *s, double *out);
+int ds_parse_long(const char *s, long *out);
+
+/* One rule per numeric setting, wherever it is read (command line, TUI config). */
+typedef struct ds_setting_rule {
+    const char *name;      /* "tau", "tol", "max_iter", "threads", ... */
+    int integer;           /* 1: an integer */
+    double lo, hi;         /* allowed range */
+    int lo_open, hi_open;  /* 1: the bound itself is excluded */
+    const char *meaning;
+} ds_setting_rule;
+const ds_setting_rule *ds_setting_find(const char *name);
+/* Parses text for setting name by its rule. 0, or -1 with msg (one phrase,
+ * e.g. "must be in (0, 1), got '2'") filled. */
+int ds_setting_parse(const char *name, const char *text, double *out, char *msg, size_t n);
 
 /* ----------------------------------------------------------------- costs */
 
@@ -366,6 +418,28 @@ int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost);
 const double *ds_run_flows(const ds_run *run);
 const double *ds_run_costs(const ds_run *run);
 void ds_run_free(ds_run *run);
+
+/* -------------------------------------------------------------- bindings */
+/* For other languages (python/dillsue uses them through ctypes): no struct
+ * layout needed but ds_error's. */
+
+/* A configuration with the defaults (free with ds_config_free). */
+ds_config *ds_config_new(void);
+void ds_config_free(ds_config *cfg);
+/* Sets one setting by name, checked by the same rule as the command line:
+ * tau, mu, tol, max_iter, threads, cap, toll_factor, distance_factor,
+ * inner_max, edsp_refresh, edsp_damping (numbers) or filter, solver, backend,
+ * inner (names). Returns 0 or -1 with err filled. */
+int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *err);
+void ds_network_counts(const ds_network *net, int *n_nodes, int *n_links, int *n_zones, int *n_od);
+/* The files' ids of each link's nodes, in link order (arrays of n_links). */
+void ds_network_link_ids(const ds_network *net, int *init_id, int *term_id);
+const char *ds_network_name(const ds_network *net);
+/* Names of the numeric fields of ds_iter_record, i = 0, 1, ... (NULL past the end). */
+const char *ds_history_column_name(int i);
+/* Field `name` of the published records [0, max) as doubles; returns how many,
+ * or -1 if the name is unknown. */
+long ds_run_history_column(const ds_run *run, const char *name, double *out, size_t max);
 
 /* ------------------------------------------------------ loading map (low level) */
 

@@ -5,9 +5,11 @@
  * network's file order, TNTP node ids, doubles printed with %.17g so that a
  * file read back gives bitwise the values written (warm starts reproduce).
  *
- * Every writer writes to a temporary file in the target's directory, fsyncs
- * it and renames it into place: on failure the old file is untouched, the
- * temporary file is removed and the error says so.
+ * Every writer goes through ds_file_write_atomic: regular files only, a
+ * temporary file in the target's directory, fsynced and renamed into place:
+ * on failure the old file is untouched, the temporary file is removed and the
+ * error says so. Non-finite numbers never reach a file: flows refuse them,
+ * history leaves such a field empty (meaning: undefined at that iteration).
  *
  * All functions return 0 on success and -1 on failure with err filled (file,
  * 1-based line where it applies, message).
@@ -17,11 +19,32 @@
 
 #include "dillsue.h"
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define DS_FLOWS_HEADER "init_node,term_node,flow,cost"
+
+/* Writes the content to fp (a memory buffer); returns 0, or -1 with err filled
+ * (then nothing is written). */
+typedef int (*ds_write_fn)(FILE *fp, const void *ctx, ds_error *err);
+
+/* The one writer of output files: path must be a regular file or absent (a
+ * symbolic link is followed to the regular file it names; a dangling link, a
+ * device, a FIFO or a directory is refused). The content goes to a temporary
+ * file "<path>.dillsue-tmp-<pid>-XXXXXX" beside it, is fsynced and renamed
+ * over path, and the directory is fsynced. On failure the old file is kept
+ * and err says why (with errno's text). */
+int ds_file_write_atomic(const char *path, ds_write_fn body, const void *ctx, ds_error *err);
+
+/* What ds_file_write_atomic checks, for a front end to call before a long run:
+ * 0 if path can be written. real (may be NULL) receives the path that will be
+ * written (a symbolic link's target). Temporary files beside it left by a
+ * writer that was killed (its process is gone) are removed and named in note
+ * (may be NULL; empty if none). */
+int ds_output_check(const char *path, char *real, size_t real_n, char *note, size_t note_n, ds_error *err);
 
 /* Write flows and costs of every link of net (costs may not be NULL). Refuses
  * non-finite values rather than writing a file that cannot be read back. */

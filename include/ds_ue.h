@@ -19,8 +19,14 @@ extern "C" {
 
 enum { DS_UE_CFW = 0, DS_UE_BFW = 1 };
 
-/* Return codes of ds_ue_solve; they equal the process exit codes of DESIGN.md 3. */
-enum { DS_UE_CONVERGED = 0, DS_UE_MAX_ITER = 1, DS_UE_ERROR = 2, DS_UE_CANCELLED = 4 };
+/* Outcomes of ds_ue_solve: the run API's statuses (ds_status_exit_code gives
+ * the process exit code of DESIGN.md 3). */
+enum {
+    DS_UE_CONVERGED = DS_STATUS_CONVERGED,
+    DS_UE_MAX_ITER = DS_STATUS_MAX_ITER,
+    DS_UE_ERROR = DS_STATUS_ERROR,
+    DS_UE_CANCELLED = DS_STATUS_CANCELLED
+};
 
 typedef struct {
     double gap;          /* stop when the relative gap is <= this */
@@ -44,11 +50,13 @@ typedef void (*ds_ue_progress_fn)(int iter, double rel_gap, void *ctx);
 /* Solve for the Wardrop UE of net. flows (n_links) receives the last iterate
  * whatever the outcome except DS_UE_ERROR. The relative gap is
  * (sum_e t_e x_e - sum_od q_od SP_od) / sum_e t_e x_e at t = t(x).
- * cancel (may be NULL) is polled; setting it nonzero from another thread
- * stops the solve. progress and res may be NULL.
- * Returns DS_UE_CONVERGED, DS_UE_MAX_ITER, DS_UE_CANCELLED, or DS_UE_ERROR
- * with err filled (bad configuration, an OD pair with no path, no memory). */
-int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
+ * cancel (may be NULL) is polled with an atomic load once per iteration;
+ * setting it nonzero (an atomic store from another thread, or a plain store
+ * from a signal handler) stops the solve. progress and res may be NULL.
+ * Returns DS_STATUS_CONVERGED, DS_STATUS_MAX_ITER, DS_STATUS_CANCELLED, or
+ * DS_STATUS_ERROR with err filled (bad configuration, an OD pair with no
+ * path, a cost that overflowed, no memory); never a process exit code. */
+ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
                 ds_ue_result *res, ds_ue_progress_fn progress, void *ctx,
                 volatile int *cancel, ds_error *err);
 

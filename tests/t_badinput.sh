@@ -46,4 +46,42 @@ rc=$?
 if [ $rc -eq 0 ] || [ $rc -eq 1 ]; then echo "PASS badinput_valid_base_loads"
 else echo "FAIL badinput_valid_base_loads: exit status $rc: $(head -c 300 "$tmp/err")"; fi
 
+# Real-file quirks (tests/bad_input/ACCEPTED): each loads, solves, says on
+# stderr what it dropped, and writes flows that name nodes by the file's ids.
+while IFS="$tab" read -r name expected; do
+    case "$name" in ''|'#'*) continue ;; esac
+    $TO "$D" solve --net "$DIR/$name.net.tntp" --quiet --out "$tmp/$name.csv" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL realfile_$name: exit status $rc, want 0: $(head -c 300 "$tmp/err")"
+    elif [ -n "$expected" ] && ! grep -qF -- "$expected" "$tmp/err"; then
+        echo "FAIL realfile_$name: stderr lacks '$expected': $(head -c 300 "$tmp/err")"
+    elif ! "$D" solve --net "$DIR/$name.net.tntp" --quiet --warm "$tmp/$name.csv" --max-iter 2 >/dev/null 2>"$tmp/err2"; then
+        echo "FAIL realfile_$name: its own flow CSV is refused as a warm start: $(head -c 300 "$tmp/err2")"
+    else
+        echo "PASS realfile_$name"
+    fi
+done <"$DIR/ACCEPTED"
+
+if grep -q '^2146237932,1002,' "$tmp/sparse_ids.csv" 2>/dev/null && grep -q '^1001,75674,' "$tmp/sparse_ids.csv"; then
+    echo "PASS realfile_sparse_ids_kept_in_flows"
+else echo "FAIL realfile_sparse_ids_kept_in_flows: $(head -c 300 "$tmp/sparse_ids.csv" 2>&1)"; fi
+if [ "$(sed -n 8p "$tmp/self_loop.csv" 2>/dev/null | cut -d, -f1-3)" = "4,4,0" ] && [ "$(wc -l <"$tmp/self_loop.csv")" -eq 10 ]; then
+    echo "PASS realfile_self_loop_written_with_flow_0"
+else echo "FAIL realfile_self_loop_written_with_flow_0: $(cat "$tmp/self_loop.csv" 2>&1 | head -c 400)"; fi
+"$D" info --net "$DIR/sparse_ids.net.tntp" >"$tmp/out" 2>&1
+if grep -q 'ids 1001..2146237932 mapped' "$tmp/out" && grep -q 'zones: *3 (taken from the trips file' "$tmp/out"; then
+    echo "PASS realfile_info_says_what_was_inferred"
+else echo "FAIL realfile_info_says_what_was_inferred: $(head -c 400 "$tmp/out")"; fi
+"$D" info --net "$DIR/meta_missing_zones.net.tntp" >"$tmp/out" 2>&1
+if grep -q 'no <NUMBER OF ZONES>' "$tmp/out"; then echo "PASS realfile_info_zones_from_trips"
+else echo "FAIL realfile_info_zones_from_trips: $(head -c 400 "$tmp/out")"; fi
+# An absurd declaration is refused from what the file holds, not after sizing by it.
+start=$(date +%s)
+"$D" info --net "$DIR/meta_nodes_absurd.net.tntp" >/dev/null 2>&1
+"$D" solve --net "$DIR/meta_nodes_zones_absurd.net.tntp" --filter full --quiet >/dev/null 2>&1
+el=$(( $(date +%s) - start ))
+if [ $el -le 20 ]; then echo "PASS badinput_absurd_declaration_refused_quickly"
+else echo "FAIL badinput_absurd_declaration_refused_quickly: took ${el}s"; fi
+
 if [ $n -ge 30 ]; then echo "PASS badinput_corpus_size"; else echo "FAIL badinput_corpus_size: only $n cases"; fi

@@ -678,6 +678,51 @@ static void test_clone_and_default(void)
     tc_end();
 }
 
+/* Real files: sparse ids mapped (zones first, from the trips file), self-loops
+ * dropped and remembered, a byte order mark skipped; the clone keeps all of it. */
+static void test_real_files(void)
+{
+    static const char net[] = "\xEF\xBB\xBF<NUMBER OF NODES> 4\n<NUMBER OF LINKS> 6\n<FIRST THRU NODE> 600\n"
+                              "<END OF METADATA>\n"
+                              "900 500 10 1 1 0.15 4 1 0 1;\n500 900 10 1 1 0.15 4 1 0 1;\n"
+                              "500 500 10 1 7 0.15 4 1 0 1;\n"
+                              "900 2000000000 10 1 1 0.15 4 1 0 1;\n2000000000 700 10 1 1 0.15 4 1 0 1;\n"
+                              "700 2000000000 10 1 1 0.15 4 1 0 1;\n";
+    static const char trips[] = "<NUMBER OF ZONES> 2\n<END OF METADATA>\nOrigin 500\n 700 : 10;\n"
+                                "Origin 700\n 500 : 5;\n";
+    ds_error e = {0};
+    ds_network *n = ds_network_parse(net, sizeof net - 1, "sparse.net.tntp", trips, sizeof trips - 1,
+                                     "sparse.trips.tntp", &e), *c;
+    tc_begin("tntp real file: sparse ids, self-loop, BOM");
+    TC_CHECK(n != NULL, "refused: %s:%ld: %s", e.file, e.line, e.msg);
+    if (!n) {
+        tc_end();
+        return;
+    }
+    TC_CHECK(n->ids_mapped && n->zones_inferred, "mapped %d inferred %d", n->ids_mapped, n->zones_inferred);
+    TC_CHECK(n->n_nodes == 4 && n->n_links == 5 && n->n_zones == 2, "nodes %d links %d zones %d", n->n_nodes,
+             n->n_links, n->n_zones);
+    TC_CHECK(ds_node_id(n, 0) == 500 && ds_node_id(n, 1) == 700, "zones first: %d %d", ds_node_id(n, 0),
+             ds_node_id(n, 1));
+    TC_CHECK(ds_node_id(n, 2) == 900 && ds_node_id(n, 3) == 2000000000, "then the rest: %d %d", ds_node_id(n, 2),
+             ds_node_id(n, 3));
+    TC_CHECK(ds_node_index(n, 2000000000) == 3 && ds_node_index(n, 1) == -1, "lookup");
+    TC_CHECK(n->first_thru == 2, "zone 500 < FIRST THRU NODE 600 is a centroid, 700 is not: first_thru %d",
+             n->first_thru);
+    TC_CHECK(n->n_loops == 1 && n->loops[0].node_id == 500 && n->loops[0].line == 7 && n->loops[0].before == 2 &&
+                 n->loops[0].t0 == 7,
+             "loop %d", n->n_loops);
+    TC_CHECK(ds_node_id(n, n->tail[2]) == 900 && ds_node_id(n, n->head[2]) == 2000000000, "link 3 mapped");
+    TC_CHECK(n->n_od == 2 && n->od_orig[0] == 1 && n->od_dest[0] == 0, "OD mapped");
+    c = ds_network_clone(n);
+    TC_CHECK(c && c->node_id != n->node_id && ds_node_index(c, 900) == 2 && c->n_loops == 1 &&
+                 c->loops[0].line == 7,
+             "clone");
+    ds_network_free(c);
+    ds_network_free(n);
+    tc_end();
+}
+
 int main(void)
 {
     test_corpus();
@@ -687,5 +732,6 @@ int main(void)
     test_shared();
     test_siouxfalls_flows();
     test_clone_and_default();
+    test_real_files();
     return tc_exit();
 }

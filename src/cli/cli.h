@@ -5,6 +5,8 @@
 #define DS_CLI_H
 #include "dillsue.h"
 
+#include <stdio.h>
+
 int cmd_solve(int argc, char **argv);
 int cmd_ue(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -38,4 +40,67 @@ ds_network *cli_load_network(const char *net_path, const char *trips_path, ds_er
 /* Usage error if the directory that would hold path is not writable, so that
  * a long solve does not end in an unwritable output. Returns 0 or 2. */
 int cli_check_writable(const char *cmd, const char *opt, const char *path);
+/* Checks that no output of a command is one of its inputs or another of its
+ * outputs (paths may be NULL: not given). Returns 0 or a usage error (2). */
+typedef struct cli_file {
+    const char *opt;  /* "--out", "--net", ... */
+    const char *path;
+    int output;
+} cli_file;
+int cli_check_io(const char *cmd, const cli_file *files, int n);
+/* Free-flow costs finite and their sum too (so no path cost overflows);
+ * otherwise says which link, with file and line, and returns 2. */
+int cli_check_costs(const ds_network *net, const ds_cost_params *cp);
+/* After a failed ds_run_create: names the first OD pair with no path at all
+ * (centroids honoured) and how many there are, if any. */
+void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp);
+/* v printed with fmt into buf, or the text `undefined` when v is not finite. */
+const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n);
+/* Prints s with control bytes as \xNN. */
+void cli_fputs_escaped(const char *s, FILE *fp);
+
+/* ------------------------------------------------ the one option table (opts.c) */
+
+/* Commands as bits: a table row lists the commands that accept it. */
+enum {
+    CLI_SOLVE = 1u << 0, CLI_UE = 1u << 1, CLI_INFO = 1u << 2, CLI_COMPARE = 1u << 3,
+    CLI_LOAD = 1u << 4, CLI_TUI = 1u << 5, CLI_SWEEP = 1u << 6,
+};
+typedef enum { CLI_FLAG, CLI_PATH, CLI_NUM, CLI_CHOICE, CLI_SEED } cli_opt_kind;
+/* Adding an option: an id here and its row in cli_opts (opts.c). */
+typedef enum {
+    OPT_NET, OPT_TRIPS, OPT_TAU, OPT_MU, OPT_FILTER, OPT_SOLVER, OPT_TOL, OPT_MAX_ITER, OPT_THREADS,
+    OPT_BACKEND, OPT_CAP, OPT_WARM, OPT_TOLL_FACTOR, OPT_DIST_FACTOR, OPT_INNER, OPT_INNER_MAX,
+    OPT_EDSP_REFRESH, OPT_EDSP_DAMPING, OPT_SCENARIO, OPT_SEED, OPT_OUT, OPT_HISTORY, OPT_FLOWS,
+    OPT_GAP, OPT_METHOD, OPT_MIN_REF, OPT_FLOW_DEP, OPT_QUIET, OPT_HELP,
+    OPT_GLOBALISE, OPT_START, OPT_NEWTON_WARM, OPT_FACTOR_MEMORY,
+    OPT_N
+} cli_opt_id;
+typedef struct cli_opt {
+    const char *name;            /* long name without the dashes */
+    cli_opt_kind kind;
+    unsigned cmds;               /* CLI_* bits of the commands that take it */
+    const char *setting;         /* CLI_NUM: the engine's rule (ds_setting_parse) */
+    int (*choice)(const char *); /* CLI_CHOICE: name -> index, -1 if unknown */
+    const char *metavar;
+} cli_opt;
+extern const cli_opt cli_opts[OPT_N];
+
+/* What a command line gave: have[id] for every option seen; numbers, flags
+ * (1) and choices (their index) in num[id], paths and choice names in str[id]. */
+typedef struct cli_values {
+    unsigned char have[OPT_N];
+    double num[OPT_N];
+    const char *str[OPT_N];
+    unsigned long long seed;
+} cli_values;
+
+/* Parses argv (argv[0] = the command name) by the table's rows for cmd.
+ * first_arg NULL: no positional arguments allowed; else *first_arg = index
+ * of the first one. Returns 0, 1 if --help was asked for, or 2 after printing
+ * a usage error. */
+int cli_parse(const char *cmd, int argc, char **argv, cli_values *v, int *first_arg);
+unsigned cli_command_bit(const char *cmd);
+/* `dillsue --list-options CMD` (for shell completion): one option a line. */
+int cli_list_options(const char *cmd);
 #endif

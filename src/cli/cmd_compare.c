@@ -4,7 +4,6 @@
 #include "ds_csv.h"
 #include "ds_metrics.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,37 +27,23 @@ static void print_help(void)
            DS_FLOWS_HEADER);
 }
 
-static const struct option long_opts[] = {
-    {"net", required_argument, 0, 'n'},
-    {"flow-dependent-only", no_argument, 0, 'f'},
-    {"min-ref", required_argument, 0, 'm'},
-    {"help", no_argument, 0, 'h'},
-    {0, 0, 0, 0},
-};
-
 int cmd_compare(int argc, char **argv)
 {
-    const char *net_path = NULL;
-    int dep_only = 0, c, rc;
-    double min_ref = 1.0;
-
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-        rc = 0;
-        switch (c) {
-        case 'n': net_path = optarg; break;
-        case 'f': dep_only = 1; break;
-        case 'm': rc = cli_double(CMD, "--min-ref", optarg, &min_ref); break;
-        case 'h': print_help(); return 0;
-        default: return cli_getopt_error(CMD, c, argv);
-        }
-        if (rc) return rc;
+    cli_values v;
+    int first = 0;
+    int rc = cli_parse(CMD, argc, argv, &v, &first);
+    if (rc == 1) {
+        print_help();
+        return 0;
     }
-    if (argc - optind != 2)
-        return cli_usage(CMD, "needs two flow files A.csv B.csv, got %d", argc - optind);
+    if (rc) return rc;
+    const char *net_path = v.str[OPT_NET];
+    int dep_only = v.have[OPT_FLOW_DEP];
+    double min_ref = v.have[OPT_MIN_REF] ? v.num[OPT_MIN_REF] : 1.0;
+    if (argc - first != 2)
+        return cli_usage(CMD, "needs two flow files A.csv B.csv, got %d", argc - first);
     if (dep_only && !net_path) return cli_usage(CMD, "--flow-dependent-only needs --net");
-    const char *pa = argv[optind], *pb = argv[optind + 1];
+    const char *pa = argv[first], *pb = argv[first + 1];
 
     ds_error err = {0};
     ds_network *net = NULL;
@@ -106,8 +91,9 @@ int cmd_compare(int argc, char **argv)
         printf("MAPE:          n/a (no link with reference flow >= %g)\n", min_ref);
     else
         printf("MAPE:          %.6g %% (%d links with reference flow >= %g)\n", m.mape, m.n_mape, min_ref);
-    printf("R^2:           %.10g\n", m.r2);
-    printf("max abs diff:  %.10g\n", m.max_abs);
+    char num[64];
+    printf("R^2:           %s\n", cli_num(m.r2, "%.10g", "undefined (the reference flows do not vary)", num, sizeof num));
+    printf("max abs diff:  %s\n", cli_num(m.max_abs, "%.10g", "undefined (the difference overflows)", num, sizeof num));
 
 done:
     free(ia), free(ta), free(ib), free(tb), free(fa), free(fb);

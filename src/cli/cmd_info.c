@@ -4,7 +4,6 @@
 #include "cli.h"
 #include "ds_scenario.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +28,6 @@ static void print_help(void)
            "  --help           this text\n",
            d.cost.cap);
 }
-
-static const struct option long_opts[] = {
-    {"net", required_argument, 0, 'n'},      {"trips", required_argument, 0, 't'},
-    {"cap", required_argument, 0, 'c'},      {"scenario", required_argument, 0, 'k'},
-    {"seed", required_argument, 0, 's'},     {"help", no_argument, 0, 'h'},
-    {0, 0, 0, 0},
-};
 
 static int cmp_pair(const void *a, const void *b)
 {
@@ -65,42 +57,19 @@ static long parallel_pairs(const ds_network *net)
 
 int cmd_info(int argc, char **argv)
 {
-    const char *net_path = NULL, *trips = NULL;
     ds_config d;
+    cli_values v;
     ds_config_default(&d);
-    double cap = d.cost.cap;
-    int k = 0, have_k = 0, have_seed = 0, c, rc;
-    unsigned long long seed = 0;
-
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-        rc = 0;
-        switch (c) {
-        case 'n': net_path = optarg; break;
-        case 't': trips = optarg; break;
-        case 'c':
-            rc = cli_double(CMD, "--cap", optarg, &cap);
-            if (!rc && cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", optarg);
-            break;
-        case 'k':
-            rc = cli_int(CMD, "--scenario", optarg, 0, INT_MAX, &k);
-            have_k = 1;
-            break;
-        case 's': {
-            char *end;
-            seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-')
-                rc = cli_usage(CMD, "--seed needs a non-negative integer, got '%s'", optarg);
-            have_seed = 1;
-            break;
-        }
-        case 'h': print_help(); return 0;
-        default: return cli_getopt_error(CMD, c, argv);
-        }
-        if (rc) return rc;
+    int rc = cli_parse(CMD, argc, argv, &v, NULL);
+    if (rc == 1) {
+        print_help();
+        return 0;
     }
-    if (optind < argc) return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (rc) return rc;
+    const char *net_path = v.str[OPT_NET], *trips = v.str[OPT_TRIPS];
+    double cap = v.have[OPT_CAP] ? v.num[OPT_CAP] : d.cost.cap;
+    int k = (int)v.num[OPT_SCENARIO], have_k = v.have[OPT_SCENARIO], have_seed = v.have[OPT_SEED];
+    unsigned long long seed = v.seed;
     if (trips && !net_path) return cli_usage(CMD, "--trips needs --net");
     if (have_k != have_seed) return cli_usage(CMD, "--scenario and --seed go together");
 
@@ -114,6 +83,10 @@ int cmd_info(int argc, char **argv)
     }
 
     ds_cost_params cp = {cap, net->toll_factor, net->distance_factor};
+    if ((rc = cli_check_costs(net, &cp))) {
+        ds_network_free(net);
+        return rc;
+    }
     double cbar = ds_network_cbar(net, &cp);
     int fixed = 0, zero_t0 = 0;
     for (int e = 0; e < net->n_links; e++) {
@@ -127,11 +100,28 @@ int cmd_info(int argc, char **argv)
                "(mean x%.4g), free-flow time on %d (mean x%.4g)\n",
                k, seed, sum.demand_before, sum.demand_after, sum.n_links_changed_cap, sum.cap_mult_mean,
                sum.n_links_changed_t0, sum.t0_mult_mean);
-    printf("nodes:              %d\n", net->n_nodes);
-    printf("links:              %d\n", net->n_links);
-    printf("zones:              %d\n", net->n_zones);
-    printf("first thru node:    %d%s\n", net->first_thru,
-           net->first_thru > 1 ? " (routes never pass through lower-numbered nodes)" : " (no centroid restriction)");
+    printf("nodes:              %d", net->n_nodes);
+    if (net->ids_mapped)
+        printf(" (ids %d..%d mapped: the file numbers nodes sparsely; outputs keep its ids)",
+               ds_node_id(net, net->node_by_id[0]), ds_node_id(net, net->node_by_id[net->n_nodes - 1]));
+    else if (net->declared_nodes && net->declared_nodes != net->n_nodes)
+        printf(" (<NUMBER OF NODES> says %ld)", net->declared_nodes);
+    printf("\n");
+    printf("links:              %d", net->n_links);
+    if (net->n_loops) printf(" (%d self-loop rows dropped: flow 0)", net->n_loops);
+    printf("\n");
+    printf("zones:              %d", net->n_zones);
+    if (net->zones_inferred)
+        printf(" (taken from the trips file's origins and destinations%s)",
+               net->declared_zones ? "" : "; the net file has no <NUMBER OF ZONES>");
+    printf("\n");
+    if (net->first_thru > 1 && !net->ids_mapped)
+        printf("first thru node:    %d (routes never pass through lower-numbered nodes)\n", net->first_thru);
+    else if (net->first_thru > 1)
+        printf("first thru node:    routes never pass through zones %d..%d\n", ds_node_id(net, 0),
+               ds_node_id(net, net->first_thru - 2));
+    else
+        printf("first thru node:    1 (no centroid restriction)\n");
     printf("OD pairs:           %d\n", net->n_od);
     printf("total demand:       %.10g\n", net->total_demand);
     printf("destinations:       %d\n", net->n_dest);

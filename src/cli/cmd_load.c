@@ -2,7 +2,7 @@
  * flows (or at x = 0), written as a flow CSV. The building block every solver
  * iterates, exposed so that any f(x) the program computes can be reproduced
  * and checked against another implementation. */
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,72 +33,43 @@ static void usage(void)
            "  --out F.csv           where to write f (required)\n"
            "  --help                this text\n"
            "\n"
-           "Prints gap_rel = ||f - x|| / ||x|| and mu on stdout. Exit 0, 2 on usage or\n"
-           "input errors, 3 if f(x) does not exist at x (the Bellman values diverge).\n");
+           "Prints gap_rel = ||f - x|| / ||x|| (undefined at x = 0) and mu on stdout.\n"
+           "Exit 0, 2 on usage or input errors, 3 if f(x) does not exist at x (the\n"
+           "Bellman values diverge).\n");
 }
-
-enum { O_NET = 256, O_TRIPS, O_FLOWS, O_TAU, O_MU, O_FILTER, O_INNER, O_INNERMAX, O_CAP, O_TOLL, O_DIST,
-       O_THREADS, O_OUT, O_HELP };
-
-static const struct option opts[] = {
-    {"net", required_argument, 0, O_NET},         {"trips", required_argument, 0, O_TRIPS},
-    {"flows", required_argument, 0, O_FLOWS},     {"tau", required_argument, 0, O_TAU},
-    {"mu", required_argument, 0, O_MU},           {"filter", required_argument, 0, O_FILTER},
-    {"inner", required_argument, 0, O_INNER},     {"inner-max", required_argument, 0, O_INNERMAX},
-    {"cap", required_argument, 0, O_CAP},         {"toll-factor", required_argument, 0, O_TOLL},
-    {"distance-factor", required_argument, 0, O_DIST}, {"threads", required_argument, 0, O_THREADS},
-    {"out", required_argument, 0, O_OUT},         {"help", no_argument, 0, O_HELP},
-    {0, 0, 0, 0}};
 
 int cmd_load(int argc, char **argv)
 {
-    const char *net_path = NULL, *trips = NULL, *flows_path = NULL, *out = NULL;
-    double tau = 10, mu = 0, cap = 100, tollf = NAN, distf = NAN;
-    int filter = DS_FILTER_FULL, inner = DS_INNER_DIRECT, inner_max = 50, threads = 1, c, rc = 0;
-    ds_error err = {{0}, 0, {0}};
-
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case O_NET: net_path = optarg; break;
-        case O_TRIPS: trips = optarg; break;
-        case O_FLOWS: flows_path = optarg; break;
-        case O_TAU:
-            rc = cli_double(CMD, "--tau", optarg, &tau);
-            if (!rc && !(tau > 0)) rc = cli_usage(CMD, "--tau must be positive, got %s", optarg);
-            break;
-        case O_MU:
-            rc = cli_double(CMD, "--mu", optarg, &mu);
-            if (!rc && !(mu > 0)) rc = cli_usage(CMD, "--mu must be positive, got %s", optarg);
-            break;
-        case O_FILTER:
-            filter = ds_filter_parse(optarg);
-            if (filter < 0) rc = cli_usage(CMD, "unknown --filter '%s'", optarg);
-            if (filter == DS_FILTER_EDSP) filter = DS_FILTER_DSP;
-            break;
-        case O_INNER:
-            inner = ds_inner_parse(optarg);
-            if (inner < 0) rc = cli_usage(CMD, "unknown --inner '%s'", optarg);
-            break;
-        case O_INNERMAX: rc = cli_int(CMD, "--inner-max", optarg, 1, 1000000000, &inner_max); break;
-        case O_CAP:
-            rc = cli_double(CMD, "--cap", optarg, &cap);
-            if (!rc && cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", optarg);
-            break;
-        case O_TOLL: rc = cli_double(CMD, "--toll-factor", optarg, &tollf); break;
-        case O_DIST: rc = cli_double(CMD, "--distance-factor", optarg, &distf); break;
-        case O_THREADS: rc = cli_int(CMD, "--threads", optarg, 0, 4096, &threads); break;
-        case O_OUT: out = optarg; break;
-        case 'h':
-        case O_HELP: usage(); return 0;
-        default: return cli_getopt_error(CMD, c, argv);
-        }
-        if (rc) return rc;
+    cli_values v;
+    int rc = cli_parse(CMD, argc, argv, &v, NULL);
+    if (rc == 1) {
+        usage();
+        return 0;
     }
-    if (optind < argc) return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (rc) return rc;
+    const char *net_path = v.str[OPT_NET], *trips = v.str[OPT_TRIPS], *flows_path = v.str[OPT_FLOWS],
+               *out = v.str[OPT_OUT];
+    double tau = v.have[OPT_TAU] ? v.num[OPT_TAU] : 10, mu = v.num[OPT_MU];
+    double cap = v.have[OPT_CAP] ? v.num[OPT_CAP] : 100;
+    double tollf = v.have[OPT_TOLL_FACTOR] ? v.num[OPT_TOLL_FACTOR] : NAN;
+    double distf = v.have[OPT_DIST_FACTOR] ? v.num[OPT_DIST_FACTOR] : NAN;
+    int filter = v.have[OPT_FILTER] ? (int)v.num[OPT_FILTER] : DS_FILTER_FULL;
+    int inner = v.have[OPT_INNER] ? (int)v.num[OPT_INNER] : DS_INNER_DIRECT;
+    int inner_max = v.have[OPT_INNER_MAX] ? (int)v.num[OPT_INNER_MAX] : 50;
+    int threads = v.have[OPT_THREADS] ? (int)v.num[OPT_THREADS] : 1;
+    ds_error err = {{0}, 0, {0}};
+    if (filter == DS_FILTER_EDSP) filter = DS_FILTER_DSP;
+    if (v.have[OPT_TAU] && v.have[OPT_MU]) return cli_usage(CMD, "give --tau or --mu, not both");
     if (!out) return cli_usage(CMD, "--out F.csv is required");
     if ((rc = cli_check_writable(CMD, "--out", out))) return rc;
+    {
+        char sib[PATH_MAX];
+        const cli_file io[] = {
+            {"--out", out, 1}, {"--net", net_path, 0}, {"--flows", flows_path, 0},
+            {"--trips", trips ? trips : (net_path && ds_tntp_sibling(net_path, "trips", sib, sizeof sib) ? sib : NULL), 0},
+        };
+        if ((rc = cli_check_io(CMD, io, (int)(sizeof io / sizeof *io)))) return rc;
+    }
 
     ds_network *net = cli_load_network(net_path, trips, &err);
     if (!net) return cli_input_error(&err);
@@ -115,9 +86,11 @@ int cmd_load(int argc, char **argv)
     } else {
         x = calloc((size_t)m + 1, sizeof(double));
     }
+    ds_loader *ld = NULL;
+    if ((rc = cli_check_costs(net, &cp))) goto done;
     double cbar = ds_network_cbar(net, &cp);
     if (mu <= 0) mu = tau / cbar;
-    ds_loader *ld = ds_loader_create(net, &cp, (ds_filter)filter, mu, threads, inner_max, 1e-13, &err);
+    ld = ds_loader_create(net, &cp, (ds_filter)filter, mu, threads, inner_max, 1e-13, &err);
     if (!ld || ds_loader_set_inner(ld, (ds_inner)inner) != 0) {
         if (ld) ds_error_set(&err, NULL, 0, "out of memory");
         rc = cli_input_error(&err);
@@ -135,7 +108,7 @@ int cmd_load(int argc, char **argv)
         ds_loader_stats(ld, &st);
         fprintf(stderr, "dillsue: f(x) does not exist here: the Bellman values %s (destination %d, mu %.6g)\n",
                 st.unconverged ? "did not converge within --inner-max passes" : "diverge (spectral radius >= 1)",
-                st.diverged_dest >= 0 ? net->dest_node[st.diverged_dest] + 1 : 0, mu);
+                st.diverged_dest >= 0 ? ds_node_id(net, net->dest_node[st.diverged_dest]) : 0, mu);
         rc = 3;
         goto done;
     }
@@ -146,7 +119,15 @@ int cmd_load(int argc, char **argv)
     }
     double a = 0, b = 0;
     for (int e = 0; e < m; e++) a += (f[e] - x[e]) * (f[e] - x[e]), b += x[e] * x[e];
-    printf("gap_rel %.17g\nmu %.17g\ncbar %.17g\n", b > 0 ? sqrt(a / b) : INFINITY, mu, cbar);
+    if (!isfinite(a) || !isfinite(b)) {
+        fprintf(stderr, "dillsue: gap_rel cannot be computed: ||f - x||^2 or ||x||^2 overflows at these flows\n");
+        rc = 2;
+        goto done;
+    }
+    /* At x = 0 there is no relative gap: said so, never printed as inf. */
+    if (b > 0) printf("gap_rel %.17g\n", sqrt(a / b));
+    else printf("gap_rel undefined (x = 0)\n");
+    printf("mu %.17g\ncbar %.17g\n", mu, cbar);
 done:
     ds_loader_free(ld);
     ds_network_free(net);

@@ -91,7 +91,8 @@ static void print_help(void)
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
            d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver),
-           d.tol, d.max_iter, ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh, d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.factor_mb, d.threads, backends, ds_backend_name(d.backend),
+           d.tol, d.max_iter, ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh,
+           d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.factor_mb, d.threads, backends, ds_backend_name(d.backend),
            DS_FLOWS_HEADER);
 }
 
@@ -216,175 +217,67 @@ static double now_s(void)
 
 /* ------------------------------------------------------ the command */
 
-enum {
-    O_NET = 256, O_TRIPS, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_THREADS, O_BACKEND,
-    O_CAP, O_WARM, O_TOLLF, O_DISTF, O_INNER, O_INNERMODE, O_EREF, O_EDAMP, O_SCEN, O_SEED, O_OUT, O_HIST, O_QUIET, O_HELP,
-    O_GLOB, O_START, O_NWARM, O_FMEM
-};
-
-static const struct option long_opts[] = {
-    {"net", required_argument, 0, O_NET},
-    {"trips", required_argument, 0, O_TRIPS},
-    {"tau", required_argument, 0, O_TAU},
-    {"mu", required_argument, 0, O_MU},
-    {"filter", required_argument, 0, O_FILTER},
-    {"solver", required_argument, 0, O_SOLVER},
-    {"tol", required_argument, 0, O_TOL},
-    {"max-iter", required_argument, 0, O_MAXIT},
-    {"threads", required_argument, 0, O_THREADS},
-    {"backend", required_argument, 0, O_BACKEND},
-    {"cap", required_argument, 0, O_CAP},
-    {"warm", required_argument, 0, O_WARM},
-    {"toll-factor", required_argument, 0, O_TOLLF},
-    {"distance-factor", required_argument, 0, O_DISTF},
-    {"inner-max", required_argument, 0, O_INNER},
-    {"inner", required_argument, 0, O_INNERMODE},
-    {"globalise", required_argument, 0, O_GLOB},
-    {"start", required_argument, 0, O_START},
-    {"newton-warm", required_argument, 0, O_NWARM},
-    {"factor-memory", required_argument, 0, O_FMEM},
-    {"edsp-refresh", required_argument, 0, O_EREF},
-    {"edsp-damping", required_argument, 0, O_EDAMP},
-    {"scenario", required_argument, 0, O_SCEN},
-    {"seed", required_argument, 0, O_SEED},
-    {"out", required_argument, 0, O_OUT},
-    {"history", required_argument, 0, O_HIST},
-    {"quiet", no_argument, 0, O_QUIET},
-    {"help", no_argument, 0, O_HELP},
-    {0, 0, 0, 0},
-};
-
 struct solve_opts {
     const char *net, *trips, *warm, *out, *hist;
     double tau, mu, tol, cap, tollf, distf;
     int have_tau, have_mu, have_tollf, have_distf, have_cap;
     int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner, edsp_refresh, globalise, start;
-    double edsp_damping;
+    double edsp_damping, factor_mb;
     int scenario, have_scenario, have_seed, quiet, newton_warm;
-    double factor_mb;
     unsigned long long seed;
 };
 
 static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_config *d)
 {
-    int c, rc;
-    o->filter = d->filter;
-    o->solver = d->solver;
-    o->backend = d->backend;
-    o->inner = d->inner;
-    o->globalise = d->globalise;
-    o->start = d->start;
-    o->newton_warm = d->newton_warm;
-    o->factor_mb = d->factor_mb;
-    o->edsp_refresh = d->edsp_max_refresh;
-    o->edsp_damping = d->edsp_damping;
-    o->max_iter = d->max_iter;
-    o->threads = d->threads;
-    o->tol = d->tol;
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-        rc = 0;
-        switch (c) {
-        case O_NET: o->net = optarg; break;
-        case O_TRIPS: o->trips = optarg; break;
-        case O_TAU:
-            rc = cli_double(CMD, "--tau", optarg, &o->tau);
-            if (!rc && o->tau <= 0) rc = cli_usage(CMD, "--tau must be positive, got %s", optarg);
-            o->have_tau = 1;
-            break;
-        case O_MU:
-            rc = cli_double(CMD, "--mu", optarg, &o->mu);
-            if (!rc && o->mu <= 0) rc = cli_usage(CMD, "--mu must be positive, got %s", optarg);
-            o->have_mu = 1;
-            break;
-        case O_FILTER:
-            if ((o->filter = ds_filter_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --filter '%s'", optarg);
-            break;
-        case O_SOLVER:
-            if ((o->solver = ds_solver_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --solver '%s'", optarg);
-            break;
-        case O_EREF: rc = cli_int(CMD, "--edsp-refresh", optarg, 0, 1000000, &o->edsp_refresh); break;
-        case O_EDAMP:
-            rc = cli_double(CMD, "--edsp-damping", optarg, &o->edsp_damping);
-            if (!rc && !(o->edsp_damping > 0 && o->edsp_damping <= 1))
-                rc = cli_usage(CMD, "--edsp-damping must be in (0, 1], got %s", optarg);
-            break;
-        case O_GLOB:
-            if ((o->globalise = ds_globalise_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --globalise '%s' (linesearch or paper)", optarg);
-            break;
-        case O_FMEM:
-            rc = cli_double(CMD, "--factor-memory", optarg, &o->factor_mb);
-            if (!rc && !(o->factor_mb >= 0)) rc = cli_usage(CMD, "--factor-memory must be >= 0, got %s", optarg);
-            break;
-        case O_NWARM: rc = cli_int(CMD, "--newton-warm", optarg, 0, 1000000, &o->newton_warm); break;
-        case O_START:
-            if ((o->start = ds_start_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --start '%s' (auto, zero, capacity or dsp)", optarg);
-            break;
-        case O_INNERMODE:
-            if ((o->inner = ds_inner_parse(optarg)) < 0) rc = cli_usage(CMD, "unknown --inner '%s'", optarg);
-            break;
-        case O_BACKEND:
-            if ((o->backend = ds_backend_parse(optarg)) < 0)
-                rc = cli_usage(CMD, "unknown --backend '%s'", optarg);
-            break;
-        case O_TOL:
-            rc = cli_double(CMD, "--tol", optarg, &o->tol);
-            if (!rc && o->tol <= 0) rc = cli_usage(CMD, "--tol must be positive, got %s", optarg);
-            break;
-        case O_MAXIT: rc = cli_int(CMD, "--max-iter", optarg, 0, INT_MAX, &o->max_iter); break;
-        case O_THREADS: rc = cli_int(CMD, "--threads", optarg, 0, 4096, &o->threads); break;
-        case O_INNER:
-            rc = cli_int(CMD, "--inner-max", optarg, 1, INT_MAX, &o->inner_max);
-            o->have_inner = 1;
-            break;
-        case O_CAP:
-            rc = cli_double(CMD, "--cap", optarg, &o->cap);
-            if (!rc && o->cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", optarg);
-            o->have_cap = 1;
-            break;
-        case O_TOLLF:
-            rc = cli_double(CMD, "--toll-factor", optarg, &o->tollf);
-            o->have_tollf = 1;
-            break;
-        case O_DISTF:
-            rc = cli_double(CMD, "--distance-factor", optarg, &o->distf);
-            o->have_distf = 1;
-            break;
-        case O_WARM: o->warm = optarg; break;
-        case O_SCEN:
-            rc = cli_int(CMD, "--scenario", optarg, 0, INT_MAX, &o->scenario);
-            o->have_scenario = 1;
-            break;
-        case O_SEED: {
-            char *end;
-            o->seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-')
-                rc = cli_usage(CMD, "--seed needs a non-negative integer, got '%s'", optarg);
-            o->have_seed = 1;
-            break;
-        }
-        case O_OUT: o->out = optarg; break;
-        case O_HIST: o->hist = optarg; break;
-        case O_QUIET: o->quiet = 1; break;
-        case 'h':
-        case O_HELP: print_help(); return -1;
-        default: return cli_getopt_error(CMD, c, argv);
-        }
-        if (rc) return rc;
+    cli_values v;
+    int rc = cli_parse(CMD, argc, argv, &v, NULL);
+    if (rc == 1) {
+        print_help();
+        return -1;
     }
-    if (optind < argc) return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (rc) return rc;
+#define NUM(id, dflt) (v.have[id] ? v.num[id] : (dflt))
+    o->net = v.str[OPT_NET];
+    o->trips = v.str[OPT_TRIPS];
+    o->warm = v.str[OPT_WARM];
+    o->out = v.str[OPT_OUT];
+    o->hist = v.str[OPT_HISTORY];
+    o->tau = v.num[OPT_TAU], o->have_tau = v.have[OPT_TAU];
+    o->mu = v.num[OPT_MU], o->have_mu = v.have[OPT_MU];
+    o->cap = v.num[OPT_CAP], o->have_cap = v.have[OPT_CAP];
+    o->tollf = v.num[OPT_TOLL_FACTOR], o->have_tollf = v.have[OPT_TOLL_FACTOR];
+    o->distf = v.num[OPT_DIST_FACTOR], o->have_distf = v.have[OPT_DIST_FACTOR];
+    o->filter = (int)NUM(OPT_FILTER, d->filter);
+    o->solver = (int)NUM(OPT_SOLVER, d->solver);
+    o->backend = (int)NUM(OPT_BACKEND, d->backend);
+    o->inner = (int)NUM(OPT_INNER, d->inner);
+    o->globalise = (int)NUM(OPT_GLOBALISE, d->globalise);
+    o->start = (int)NUM(OPT_START, d->start);
+    o->newton_warm = (int)NUM(OPT_NEWTON_WARM, d->newton_warm);
+    o->factor_mb = NUM(OPT_FACTOR_MEMORY, d->factor_mb);
+    o->inner_max = (int)v.num[OPT_INNER_MAX], o->have_inner = v.have[OPT_INNER_MAX];
+    o->edsp_refresh = (int)NUM(OPT_EDSP_REFRESH, d->edsp_max_refresh);
+    o->edsp_damping = NUM(OPT_EDSP_DAMPING, d->edsp_damping);
+    o->max_iter = (int)NUM(OPT_MAX_ITER, d->max_iter);
+    o->threads = (int)NUM(OPT_THREADS, d->threads);
+    o->tol = NUM(OPT_TOL, d->tol);
+    o->scenario = (int)v.num[OPT_SCENARIO], o->have_scenario = v.have[OPT_SCENARIO];
+    o->seed = v.seed, o->have_seed = v.have[OPT_SEED];
+    o->quiet = v.have[OPT_QUIET];
+#undef NUM
     if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
     if (o->trips && !o->net) return cli_usage(CMD, "--trips needs --net");
     if (o->have_scenario != o->have_seed)
         return cli_usage(CMD, "--scenario and --seed go together");
     if (o->out && (rc = cli_check_writable(CMD, "--out", o->out))) return rc;
     if (o->hist && (rc = cli_check_writable(CMD, "--history", o->hist))) return rc;
-    return 0;
+    char sib[PATH_MAX];
+    const cli_file io[] = {
+        {"--out", o->out, 1}, {"--history", o->hist, 1}, {"--net", o->net, 0},
+        {"--trips", o->trips ? o->trips : (o->net && ds_tntp_sibling(o->net, "trips", sib, sizeof sib) ? sib : NULL), 0},
+        {"--warm", o->warm, 0},
+    };
+    return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
 }
 
 static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last, double secs)
@@ -404,14 +297,90 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
         char lost[96] = "not measured on this backend";
         const ds_network *net = ds_run_network(run);
         if (cert.lost_pct >= 0)
-            snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", cert.demand_total - cert.demand_arrived,
+            snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", fmax(0.0, cert.demand_total - cert.demand_arrived),
                      cert.demand_total, cert.lost_pct);
         printf("certificate | lost demand %s | demand assigned %.6g | max flow-conservation violation %.3g at "
                "node %d\n",
                lost, cert.demand_loaded, cert.max_imbalance,
-               cert.imbalance_node >= 0 && net ? cert.imbalance_node + 1 : 0);
+               cert.imbalance_node >= 0 && net ? ds_node_id(net, cert.imbalance_node) : 0);
     }
     fflush(stdout);
+}
+
+/* The options into cfg; the free-flow costs checked; the warm start read
+ * (*warm, freed by the caller after ds_run_create). Returns 0 or 2. */
+static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_config *cfg, double **warm)
+{
+    ds_error err = {0};
+    int rc;
+    ds_cost_params cp = {o->have_cap ? o->cap : cfg->cost.cap, o->have_tollf ? o->tollf : net->toll_factor,
+                         o->have_distf ? o->distf : net->distance_factor};
+    if ((rc = cli_check_costs(net, &cp))) return rc;
+    if (o->have_tau) cfg->tau = o->tau, cfg->mu = 0;
+    if (o->have_mu) cfg->mu = o->mu;
+    cfg->filter = (ds_filter)o->filter;
+    cfg->solver = (ds_solver_kind)o->solver;
+    cfg->backend = (ds_backend)o->backend;
+    cfg->tol = o->tol;
+    cfg->max_iter = o->max_iter;
+    cfg->threads = o->threads;
+    if (o->have_inner) cfg->inner_max = o->inner_max;
+    cfg->inner = (ds_inner)o->inner;
+    cfg->globalise = (ds_globalise)o->globalise;
+    cfg->start = (ds_start)o->start;
+    cfg->newton_warm = o->newton_warm;
+    cfg->factor_mb = o->factor_mb;
+    cfg->edsp_max_refresh = o->edsp_refresh;
+    cfg->edsp_damping = o->edsp_damping;
+    if (o->have_cap) cfg->cost.cap = o->cap;
+    /* Left unset, the engine takes the net file's factors (TNTP generalized cost). */
+    if (o->have_tollf) cfg->cost.toll_factor = o->tollf;
+    if (o->have_distf) cfg->cost.distance_factor = o->distf;
+    *warm = NULL;
+    if (!o->warm) return 0;
+    int n = 0;
+    if (ds_flows_read(o->warm, net, warm, NULL, &n, &err) != 0) return cli_input_error(&err);
+    for (int e = 0; e < n; e++)
+        if ((*warm)[e] < 0) {
+            fprintf(stderr, "dillsue: %s: link %d (%d,%d) has flow %g: a warm start needs flows >= 0\n", o->warm, e + 1,
+                    ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), (*warm)[e]);
+            free(*warm);
+            *warm = NULL;
+            return 2;
+        }
+    cfg->warm = *warm;
+    return 0;
+}
+
+/* ds_run_execute with SIGINT/SIGTERM turned into ds_run_cancel by a watcher
+ * thread; *secs receives the wall time. */
+static ds_status execute_with_signals(ds_run *run, double *secs)
+{
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    atomic_store(&g_stop_signal, 0);
+    /* A shell ignores SIGINT for background jobs so that Ctrl-C at the
+     * terminal does not reach them; keep it that way. */
+    sigaction(SIGINT, NULL, &old_int);
+    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, &old_term);
+    struct watcher w = {.run = run};
+    atomic_init(&w.done, 0);
+    pthread_t wt;
+    int have_watcher = pthread_create(&wt, NULL, watch, &w) == 0;
+
+    double t0 = now_s();
+    ds_status st = ds_run_execute(run);
+    *secs = now_s() - t0;
+
+    atomic_store(&w.done, 1);
+    if (have_watcher) pthread_join(wt, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return st;
 }
 
 int cmd_solve(int argc, char **argv)
@@ -431,76 +400,38 @@ int cmd_solve(int argc, char **argv)
         return cli_input_error(&err);
     }
 
-    if (o.have_tau) cfg.tau = o.tau, cfg.mu = 0;
-    if (o.have_mu) cfg.mu = o.mu;
-    cfg.filter = (ds_filter)o.filter;
-    cfg.solver = (ds_solver_kind)o.solver;
-    cfg.backend = (ds_backend)o.backend;
-    cfg.tol = o.tol;
-    cfg.max_iter = o.max_iter;
-    cfg.threads = o.threads;
-    if (o.have_inner) cfg.inner_max = o.inner_max;
-    cfg.inner = (ds_inner)o.inner;
-    cfg.globalise = (ds_globalise)o.globalise;
-    cfg.start = (ds_start)o.start;
-    cfg.newton_warm = o.newton_warm;
-    cfg.factor_mb = o.factor_mb;
-    cfg.edsp_max_refresh = o.edsp_refresh;
-    cfg.edsp_damping = o.edsp_damping;
-    if (o.have_cap) cfg.cost.cap = o.cap;
-    /* Left unset, the engine takes the net file's factors (TNTP generalized cost). */
-    if (o.have_tollf) cfg.cost.toll_factor = o.tollf;
-    if (o.have_distf) cfg.cost.distance_factor = o.distf;
-
     double *warm = NULL;
-    if (o.warm) {
-        int n = 0;
-        if (ds_flows_read(o.warm, net, &warm, NULL, &n, &err) != 0) {
-            ds_network_free(net);
-            return cli_input_error(&err);
-        }
-        cfg.warm = warm;
+    if ((rc = apply_opts(&o, net, &cfg, &warm))) {
+        ds_network_free(net);
+        return rc;
     }
-
     ds_run *run = ds_run_create(net, &cfg, &err);
     free(warm);
     if (!run) {
+        ds_cost_params cp = {cfg.cost.cap, isnan(cfg.cost.toll_factor) ? net->toll_factor : cfg.cost.toll_factor,
+                             isnan(cfg.cost.distance_factor) ? net->distance_factor : cfg.cost.distance_factor};
+        rc = cli_input_error(&err);
+        cli_name_unreachable(net, &cp);
         ds_network_free(net);
-        return cli_input_error(&err);
+        return rc;
     }
     struct progress prog = {o.quiet};
     ds_run_add_monitor(run, monitor, &prog);
 
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    atomic_store(&g_stop_signal, 0);
-    /* A shell ignores SIGINT for background jobs so that Ctrl-C at the
-     * terminal does not reach them; keep it that way. */
-    sigaction(SIGINT, NULL, &old_int);
-    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, &old_term);
-    struct watcher w = {.run = run};
-    atomic_init(&w.done, 0);
-    pthread_t wt;
-    int have_watcher = pthread_create(&wt, NULL, watch, &w) == 0;
-
-    double t0 = now_s();
-    ds_status st = ds_run_execute(run);
-    double secs = now_s() - t0;
-
-    atomic_store(&w.done, 1);
-    if (have_watcher) pthread_join(wt, NULL);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    double secs = 0;
+    ds_status st = execute_with_signals(run, &secs);
 
     size_t nrec = ds_run_history_count(run);
     ds_iter_record *recs = calloc(nrec ? nrec : 1, sizeof *recs);
     nrec = recs ? ds_run_history_copy(run, 0, recs, nrec) : 0;
     const ds_iter_record *last = nrec ? &recs[nrec - 1] : NULL;
     int code = ds_status_exit_code(st);
+    if (st == DS_STATUS_ERROR && nrec == 0) {
+        /* set-up failed (e.g. no OD pair has a path, so no mu): name the first */
+        ds_cost_params cp = {cfg.cost.cap, isnan(cfg.cost.toll_factor) ? net->toll_factor : cfg.cost.toll_factor,
+                             isnan(cfg.cost.distance_factor) ? net->distance_factor : cfg.cost.distance_factor};
+        cli_name_unreachable(net, &cp);
+    }
     int io_failed = 0;
 
     const double *flows = ds_run_flows(run), *costs = ds_run_costs(run);
@@ -514,7 +445,10 @@ int cmd_solve(int argc, char **argv)
             fprintf(stderr, "dillsue: no flows written to %s: the run ended %s\n", o.out, ds_status_name(st));
         }
     }
-    if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0) io_failed = cli_input_error(&err);
+    /* A history without its flows would look like a complete result. */
+    if (o.hist && io_failed)
+        fprintf(stderr, "dillsue: %s not written either: the flows could not be written\n", o.hist);
+    else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0) io_failed = cli_input_error(&err);
     if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
         fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s %s the last iterate\n",
                 ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",

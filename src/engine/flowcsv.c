@@ -5,6 +5,8 @@
 #include "ds_csv.h"
 
 #include <csv.h>
+#include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,7 +21,7 @@
 
 /* ------------------------------------------------------------ writing */
 
-typedef int (*body_fn)(FILE *fp, const void *ctx, ds_error *err);
+typedef ds_write_fn body_fn;
 
 static void dir_of(const char *path, char *dir, size_t n)
 {
@@ -32,55 +34,183 @@ static void dir_of(const char *path, char *dir, size_t n)
         snprintf(dir, n, "%.*s", (int)(slash - path), path);
 }
 
-/* New files get the mode open(2) would give them; a replaced file keeps its own. */
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Temporary files are "<name>.dillsue-tmp-<pid>-XXXXXX" next to the target, so
+ * that a later writer of the same file can tell its own stale ones (their
+ * process is gone, e.g. killed between write and rename) from live ones. */
+#define TMP_TAG ".dillsue-tmp-"
+
+static const char *kind_of(mode_t m)
+{
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+static size_t remove_stale(const char *path, char *note, size_t note_n)
+{
+    char dir[PATH_MAX], prefix[PATH_MAX], full[PATH_MAX * 2];
+    size_t removed = 0, used = 0, plen;
+    struct dirent *de;
+    DIR *d;
+    dir_of(path, dir, sizeof dir);
+    if (snprintf(prefix, sizeof prefix, "%s" TMP_TAG, base_of(path)) >= (int)sizeof prefix) return 0;
+    plen = strlen(prefix);
+    if (!(d = opendir(dir))) return 0;
+    while ((de = readdir(d))) {
+        char *end;
+        long pid;
+        struct stat st;
+        if (strncmp(de->d_name, prefix, plen)) continue;
+        errno = 0;
+        pid = strtol(de->d_name + plen, &end, 10);
+        if (end == de->d_name + plen || *end != '-' || errno || pid <= 0) continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive */
+        snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
+        if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode) || unlink(full) != 0) continue;
+        removed++;
+        if (note && used < note_n)
+            used += (size_t)snprintf(note + used, note_n - used, "%sremoved %s, a temporary file left by process %ld",
+                                     used ? "; " : "", full, pid);
+    }
+    closedir(d);
+    return removed;
+}
+
+int ds_output_check(const char *path, char *real, size_t real_n, char *note, size_t note_n, ds_error *err)
+{
+    struct stat st;
+    char buf[PATH_MAX];
+    if (note && note_n) note[0] = '\0';
+    if (!path || !*path) return ds_error_set(err, "", 0, "no output file name given");
+    if (real && real_n) snprintf(real, real_n, "%s", path);
+    if (lstat(path, &st) == 0) {
+        if (S_ISLNK(st.st_mode)) {
+            /* Follow a symlink to the file it names, which stays a link. */
+            if (!realpath(path, buf)) {
+                if (errno == ENOENT)
+                    return ds_error_set(err, path, 0, "is a symbolic link to a missing file; refusing to write "
+                                                      "through it (give the target's path)");
+                return ds_error_set(err, path, 0, "cannot follow the symbolic link: %s", strerror(errno));
+            }
+            if (stat(buf, &st) != 0) return ds_error_set(err, path, 0, "cannot stat %s: %s", buf, strerror(errno));
+            if (!S_ISREG(st.st_mode))
+                return ds_error_set(err, path, 0, "is a symbolic link to %s, %s; only regular files are written", buf,
+                                    kind_of(st.st_mode));
+            if (real && real_n) snprintf(real, real_n, "%s", buf);
+        } else if (!S_ISREG(st.st_mode)) {
+            return ds_error_set(err, path, 0, "is %s; only regular files are written", kind_of(st.st_mode));
+        }
+    } else if (errno != ENOENT) {
+        return ds_error_set(err, path, 0, "cannot stat: %s", strerror(errno));
+    }
+    remove_stale(real && real_n ? real : path, note, note_n);
+    return 0;
+}
+
+/* New files get the mode open(2) would give them; a replaced file keeps its
+ * own. The umask is read from /proc (changing it, even briefly, would race
+ * with other threads of the caller); without /proc, 022. */
 static mode_t target_mode(const char *path)
 {
     struct stat st;
     if (stat(path, &st) == 0) return st.st_mode & 07777;
-    mode_t mask = umask(022);
-    umask(mask);
+    mode_t mask = 022;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f) {
+        char line[256];
+        unsigned m;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "Umask: %o", &m) == 1) {
+                mask = (mode_t)m;
+                break;
+            }
+        fclose(f);
+    }
     return 0666 & ~mask;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The one writer of output files (flows, history, the TUI's config): the
+ * content is formatted in memory, written to a temporary file next to the
+ * target with every error's errno kept, fsynced, renamed over the target,
+ * and the directory fsynced so that the rename survives a crash. */
+int ds_file_write_atomic(const char *path, ds_write_fn body, const void *ctx, ds_error *err)
+{
+    char real[PATH_MAX], tmp[PATH_MAX + 64], dir[PATH_MAX];
+    char *mem = NULL;
+    size_t mem_n = 0;
+    ds_error berr = {0};
+    int rc, e = 0, fd;
+    FILE *fp;
+
+    if (ds_output_check(path, real, sizeof real, NULL, 0, err)) return -1;
+    path = real;
+    if (!(fp = open_memstream(&mem, &mem_n))) return ds_error_set(err, path, 0, "out of memory; nothing written");
+    rc = body(fp, ctx, &berr);
+    if (fclose(fp) != 0 && rc == 0) rc = -1;
+    if (rc != 0) {
+        free(mem);
+        if (berr.msg[0])
+            return ds_error_set(err, path, 0, "%s; nothing written, old file kept untouched (if any)", berr.msg);
+        return ds_error_set(err, path, 0, "out of memory formatting the file; nothing written");
+    }
+    if (snprintf(tmp, sizeof tmp, "%s" TMP_TAG "%ld-XXXXXX", path, (long)getpid()) >= (int)sizeof tmp) {
+        free(mem);
+        return ds_error_set(err, path, 0, "file name too long");
+    }
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        e = errno;
+        free(mem);
+        return ds_error_set(err, path, 0, "cannot create a temporary file next to it: %s; nothing written",
+                            strerror(e));
+    }
+    rc = 0;
+    if (write_all(fd, mem, mem_n) != 0) rc = -1, e = errno;
+    free(mem);
+    if (rc == 0 && fchmod(fd, target_mode(path)) != 0) rc = -1, e = errno;
+    if (rc == 0 && fsync(fd) != 0) rc = -1, e = errno;
+    if (close(fd) != 0 && rc == 0) rc = -1, e = errno;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1, e = errno;
+    if (rc != 0) {
+        unlink(tmp);
+        return ds_error_set(err, path, 0, "write failed: %s; old file kept untouched (if any)", strerror(e ? e : EIO));
+    }
+    /* Make the rename itself durable; failure here loses nothing already written. */
+    dir_of(path, dir, sizeof dir);
+    fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    return 0;
 }
 
 static int atomic_write(const char *path, body_fn body, const void *ctx, ds_error *err)
 {
-    char tmp[PATH_MAX + 16], dir[PATH_MAX];
-    if (!path || !*path) return ds_error_set(err, "", 0, "no output file name given");
-    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
-        return ds_error_set(err, path, 0, "file name too long");
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return ds_error_set(err, path, 0, "cannot create a temporary file next to it: %s; nothing written",
-                            strerror(errno));
-    FILE *fp = fdopen(fd, "wb");
-    if (!fp) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "cannot write: %s; old file untouched", strerror(e));
-    }
-    ds_error berr = {0};
-    int rc = body(fp, ctx, &berr);
-    int e = 0;
-    if (rc == 0 && (fflush(fp) != 0 || ferror(fp))) rc = -1, e = errno ? errno : EIO;
-    if (rc == 0 && fchmod(fd, target_mode(path)) != 0) rc = -1, e = errno;
-    if (rc == 0 && fsync(fd) != 0) rc = -1, e = errno;
-    if (fclose(fp) != 0 && rc == 0) rc = -1, e = errno;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1, e = errno;
-    if (rc != 0) {
-        unlink(tmp);
-        if (berr.msg[0])
-            return ds_error_set(err, path, 0, "%s; nothing written, old file (if any) untouched", berr.msg);
-        return ds_error_set(err, path, 0, "write failed: %s; old file (if any) untouched", strerror(e));
-    }
-    /* Make the rename itself durable; failure here loses nothing already written. */
-    dir_of(path, dir, sizeof dir);
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return 0;
+    return ds_file_write_atomic(path, body, ctx, err);
 }
 
 /* Quote only fields that need it, so the header and numbers stay plain. */
@@ -95,10 +225,12 @@ static void put_field(FILE *fp, const char *s, int last)
     fputc(last ? '\n' : ',', fp);
 }
 
+/* A non-finite value is written as an empty field (undefined), never as
+ * "inf" or "nan", which other tools read inconsistently. */
 static void put_num(FILE *fp, const char *fmt, double v, int last)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, fmt, v);
+    char buf[64] = "";
+    if (isfinite(v)) snprintf(buf, sizeof buf, fmt, v);
     put_field(fp, buf, last);
 }
 
@@ -122,9 +254,18 @@ static int flows_body(FILE *fp, const void *vctx, ds_error *err)
     put_field(fp, "term_node", 0);
     put_field(fp, "flow", 0);
     put_field(fp, "cost", 1);
-    for (int e = 0; e < c->net->n_links; e++) {
-        put_int(fp, c->net->tail[e] + 1L, 0);
-        put_int(fp, c->net->head[e] + 1L, 0);
+    const ds_network *net = c->net;
+    int k = 0; /* next dropped self-loop: listed in its file position with flow 0 */
+    for (int e = 0; e <= net->n_links; e++) {
+        for (; k < net->n_loops && net->loops[k].before == e; k++) {
+            put_int(fp, net->loops[k].node_id, 0);
+            put_int(fp, net->loops[k].node_id, 0);
+            put_num(fp, "%.17g", 0.0, 0);
+            put_num(fp, "%.17g", net->loops[k].t0, 1);
+        }
+        if (e == net->n_links) break;
+        put_int(fp, ds_node_id(net, net->tail[e]), 0);
+        put_int(fp, ds_node_id(net, net->head[e]), 0);
         put_num(fp, "%.17g", c->flows[e], 0);
         put_num(fp, "%.17g", c->costs[e], 1);
     }
@@ -141,7 +282,7 @@ int ds_flows_write(const char *path, const ds_network *net, const double *flows,
             return ds_error_set(err, path, 0,
                                 "link %d (%d,%d) has a non-finite %s (%g); nothing written, old file "
                                 "(if any) untouched",
-                                e + 1, net->tail[e] + 1, net->head[e] + 1,
+                                e + 1, ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]),
                                 isfinite(flows[e]) ? "cost" : "flow",
                                 isfinite(flows[e]) ? costs[e] : flows[e]);
     struct flows_ctx c = {net, flows, costs};
@@ -214,8 +355,8 @@ static int history_body(FILE *fp, const void *vctx, ds_error *err)
         put_int(fp, r->mask_removed, 0);
         put_int(fp, r->mask_oscillation, 0);
         for (int p = 0; p < DS_PHASE_N; p++) put_num(fp, "%.9g", r->t_phase[p], 0);
-        put_num(fp, "%.9g", r->lost_pct, 0);
-        put_num(fp, "%.9g", r->imbalance, 0);
+        put_num(fp, "%.9g", r->lost_pct >= 0 ? r->lost_pct : NAN, 0); /* empty: not measured (GPU) */
+        put_num(fp, "%.9g", r->imbalance >= 0 ? r->imbalance : NAN, 0);
         put_int(fp, r->lu_fresh, 0);
         put_int(fp, r->lu_reused, 0);
         put_field(fp, be ? be : "?", 0);
@@ -255,6 +396,7 @@ struct reader {
     int nonempty;      /* the current row has a non-blank field */
     char field[NFIELD][128];
     int header_done;
+    int loop; /* dropped self-loops of net passed so far */
     int n, cap;
     int *init, *term;
     double *flow, *cost;
@@ -291,19 +433,12 @@ static void on_field(void *s, size_t len, void *data)
 
 static int parse_long(const char *s, long *v)
 {
-    char *end;
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    return *s && !*end && errno == 0;
+    return ds_parse_long(s, v) == 0;
 }
 
 static int parse_double(const char *s, double *v)
 {
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    /* ERANGE on underflow still yields the nearest value, which is what was written. */
-    return *s && !*end && isfinite(*v);
+    return ds_parse_double(s, v) == 0;
 }
 
 static void on_row(int c, void *data)
@@ -348,15 +483,21 @@ static void on_row(int c, void *data)
         return;
     }
     if (r->net) {
+        const ds_network *net = r->net;
         int e = r->n;
-        if (e >= r->net->n_links) {
-            rd_fail(r, r->line, "more data rows than the network's %d links (%s)", r->net->n_links,
-                    r->net->net_path);
+        /* A dropped self-loop's row (written with flow 0) belongs to no link. */
+        if (r->loop < net->n_loops && net->loops[r->loop].before == e && a == b &&
+            a == net->loops[r->loop].node_id) {
+            r->loop++;
             return;
         }
-        if (a != r->net->tail[e] + 1 || b != r->net->head[e] + 1) {
-            rd_fail(r, r->line, "row is link (%ld,%ld) but link %d of the network is (%d,%d)", a, b,
-                    e + 1, r->net->tail[e] + 1, r->net->head[e] + 1);
+        if (e >= net->n_links) {
+            rd_fail(r, r->line, "more data rows than the network's %d links (%s)", net->n_links, net->net_path);
+            return;
+        }
+        if (a != ds_node_id(net, net->tail[e]) || b != ds_node_id(net, net->head[e])) {
+            rd_fail(r, r->line, "row is link (%ld,%ld) but link %d of the network is (%d,%d)", a, b, e + 1,
+                    ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]));
             return;
         }
     }

@@ -452,7 +452,7 @@ static int check_ill_posed(ds_run *run, int phase)
                  "no fixed point exists: at the largest costs the cap allows (x/c = %g) the weight matrix "
                  "exp(-mu t) has spectral radius >= %.6g (Collatz-Wielandt bound; power iteration %.6g, "
                  "destination %d), so the Bellman values diverge for every flow vector (mu = %.6g)",
-                 run->cfg.cost.cap, lb, est, d >= 0 ? run->net->dest_node[d] + 1 : 0, run->mu);
+                 run->cfg.cost.cap, lb, est, d >= 0 ? ds_node_id(run->net, run->net->dest_node[d]) : 0, run->mu);
         return 1;
     }
     /* The exact inner solve decides it too: (I - W~) z = b has a solution
@@ -471,7 +471,7 @@ static int check_ill_posed(ds_run *run, int phase)
                      "(I - W) z = b of destination %d has no positive solution (sparse LU), which happens exactly "
                      "when the spectral radius of exp(-mu t) is >= 1 (power iteration %.6g, Collatz-Wielandt "
                      "lower bound %.6g); so the Bellman values diverge for every flow vector (mu = %.6g)",
-                     run->cfg.cost.cap, dd >= 0 ? run->net->dest_node[dd] + 1 : 0, est, lb, run->mu);
+                     run->cfg.cost.cap, dd >= 0 ? ds_node_id(run->net, run->net->dest_node[dd]) : 0, est, lb, run->mu);
             return 1;
         }
     }

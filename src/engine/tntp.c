@@ -9,6 +9,9 @@
 #include "dillsue.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -80,6 +83,12 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
     memset(t, 0, sizeof *t);
     t->name = name;
     if (!data) return ds_error_set(err, name, 0, "no data");
+    /* Editors on Windows start UTF-8 files with a byte order mark. */
+    if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
+        data += 3;
+        len -= 3;
+        s += 3;
+    }
     for (i = 0; i < len; i++) {
         unsigned c = s[i];
         if (c == '\n') {
@@ -185,34 +194,17 @@ static int cut_semicolon(text *t, char *s, ds_error *err)
 
 /* ------------------------------------------------------------ numbers */
 
+/* The shared parsers (settings.c): decimal only, hexadecimal refused (no
+ * TNTP file writes it and "0x" in a data file is more likely corruption). */
 static int parse_long(const char *s, long *out)
 {
-    char *e;
-    long v;
-    if (!*s) return -1;
-    errno = 0;
-    v = strtol(s, &e, 10);
-    if (e == s || *e || errno == ERANGE) return -1;
-    *out = v;
-    return 0;
+    return ds_parse_long(s, out) ? -1 : 0;
 }
 
-/* 0 ok, -1 not a number, -2 not finite. Hexadecimal is refused: no TNTP file
- * writes it and "0x" in a data file is more likely corruption. */
+/* 0 ok, -1 not a number, -2 not finite. */
 static int parse_double(const char *s, double *out)
 {
-    char *e;
-    double v;
-    const char *q;
-    if (!*s) return -1;
-    for (q = s; *q; q++)
-        if (*q == 'x' || *q == 'X') return -1;
-    errno = 0;
-    v = strtod(s, &e);
-    if (e == s || *e) return -1;
-    if (!isfinite(v)) return -2;
-    *out = v;
-    return 0;
+    return ds_parse_double(s, out);
 }
 
 /* A number field of a row, with the file/line/field named on failure. */
@@ -224,14 +216,52 @@ static int field_double(text *t, const char *what, const char *tok, double *out,
     return 0;
 }
 
-static int field_node(text *t, const char *what, const char *tok, long n_nodes, int *out, ds_error *err)
+/* A node id as the file writes it: a positive integer. Which node it names is
+ * decided once every row has been read (files may number nodes sparsely). */
+static int field_node_id(text *t, const char *what, const char *tok, long n_nodes, int *out, ds_error *err)
 {
     long v;
     if (parse_long(tok, &v)) return ds_error_set(err, t->name, t->line, "%s: expected a node number, got '%.40s'", what, tok);
-    if (v < 1 || v > n_nodes)
-        return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%ld (<NUMBER OF NODES>)", what, v, n_nodes);
-    *out = (int)(v - 1);
+    if (v < 1) return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%ld (<NUMBER OF NODES>)", what, v, n_nodes);
+    if (v > INT_MAX) return ds_error_set(err, t->name, t->line, "%s %ld is too large (ids up to %d)", what, v, INT_MAX);
+    *out = (int)v;
     return 0;
+}
+
+/* A node named by its id in a file read after the network (nodes, flows). */
+static int field_node(text *t, const char *what, const char *tok, const ds_network *net, int *out, ds_error *err)
+{
+    long v;
+    int i;
+    if (parse_long(tok, &v)) return ds_error_set(err, t->name, t->line, "%s: expected a node number, got '%.40s'", what, tok);
+    i = ds_node_index(net, v);
+    if (i < 0) {
+        if (net->ids_mapped)
+            return ds_error_set(err, t->name, t->line, "%s %ld is not a node of the network", what, v);
+        return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%d (<NUMBER OF NODES>)", what, v, net->n_nodes);
+    }
+    *out = i;
+    return 0;
+}
+
+int ds_node_id(const ds_network *net, int node)
+{
+    if (!net || node < 0 || node >= net->n_nodes) return 0;
+    return net->node_id ? net->node_id[node] : node + 1;
+}
+
+int ds_node_index(const ds_network *net, long id)
+{
+    int lo = 0, hi;
+    if (!net) return -1;
+    if (!net->node_id || !net->node_by_id) return (id >= 1 && id <= net->n_nodes) ? (int)(id - 1) : -1;
+    hi = net->n_nodes;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (net->node_id[net->node_by_id[mid]] < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return (lo < net->n_nodes && net->node_id[net->node_by_id[lo]] == id) ? net->node_by_id[lo] : -1;
 }
 
 /* ------------------------------------------------------------ metadata */
@@ -360,6 +390,9 @@ void ds_network_free(ds_network *net)
     free(net->node_y);
     free(net->ref_flow);
     free(net->ref_cost);
+    free(net->node_id);
+    free(net->node_by_id);
+    free(net->loops);
     free(net);
 }
 
@@ -400,7 +433,11 @@ ds_network *ds_network_clone(const ds_network *src)
     n->node_y = dup_array(src->node_y, N, sizeof(double));
     n->ref_flow = dup_array(src->ref_flow, L, sizeof(double));
     n->ref_cost = dup_array(src->ref_cost, L, sizeof(double));
-    ok = (!src->tail || n->tail) && (!src->head || n->head) && (!src->capacity || n->capacity) &&
+    n->node_id = dup_array(src->node_id, N, sizeof(int));
+    n->node_by_id = dup_array(src->node_by_id, N, sizeof(int));
+    n->loops = dup_array(src->loops, (size_t)src->n_loops, sizeof(ds_dropped_loop));
+    ok = (!src->node_id || n->node_id) && (!src->node_by_id || n->node_by_id) && (!src->loops || n->loops) &&
+          (!src->tail || n->tail) && (!src->head || n->head) && (!src->capacity || n->capacity) &&
          (!src->length || n->length) && (!src->t0 || n->t0) && (!src->bpr_b || n->bpr_b) &&
          (!src->bpr_power || n->bpr_power) && (!src->speed || n->speed) && (!src->toll || n->toll) &&
          (!src->link_type || n->link_type) && (!src->src_line || n->src_line) &&
@@ -469,37 +506,75 @@ static int build_csr(ds_network *net)
 
 /* ------------------------------------------------------------ net file */
 
-static int parse_net(text *t, ds_network *net, ds_error *err)
+static int add_loop(ds_network *net, int id, long line, int before, double t0)
 {
-    meta m;
-    long n_nodes, n_zones, n_links, first_thru, cap;
-    long L = 0;
+    ds_dropped_loop *p;
+    if ((net->n_loops & (net->n_loops - 1)) == 0) { /* grow at powers of two */
+        p = realloc(net->loops, (size_t)(net->n_loops ? 2 * net->n_loops : 1) * sizeof *p);
+        if (!p) return -1;
+        net->loops = p;
+    }
+    net->loops[net->n_loops].node_id = id;
+    net->loops[net->n_loops].line = line;
+    net->loops[net->n_loops].before = before;
+    net->loops[net->n_loops].t0 = t0;
+    net->n_loops++;
+    return 0;
+}
+
+/* One link row into slot L (node ids as written; mapped later). Returns 1 for
+ * a self-loop (recorded in net->loops, slot not used), 0 for a link, -1 on error. */
+static int net_row(text *t, ds_network *net, char **tok, long n_nodes, long L, ds_error *err)
+{
+    long type;
+    if (field_node_id(t, "init node", tok[0], n_nodes, &net->tail[L], err) ||
+        field_node_id(t, "term node", tok[1], n_nodes, &net->head[L], err) ||
+        field_double(t, "capacity", tok[2], &net->capacity[L], err) ||
+        field_double(t, "length", tok[3], &net->length[L], err) ||
+        field_double(t, "free-flow time", tok[4], &net->t0[L], err) ||
+        field_double(t, "b", tok[5], &net->bpr_b[L], err) || field_double(t, "power", tok[6], &net->bpr_power[L], err) ||
+        field_double(t, "speed", tok[7], &net->speed[L], err) || field_double(t, "toll", tok[8], &net->toll[L], err))
+        return -1;
+    if (parse_long(tok[9], &type) || type < INT_MIN || type > INT_MAX)
+        return ds_error_set(err, t->name, t->line, "link type: expected an integer, got '%.40s'", tok[9]);
+    net->link_type[L] = (int)type;
+    /* Zero free-flow times are legal (Chicago-Sketch, Berlin-Center connectors). */
+    if (net->capacity[L] <= 0) return ds_error_set(err, t->name, t->line, "capacity must be positive, got %s", tok[2]);
+    if (net->length[L] < 0) return ds_error_set(err, t->name, t->line, "length must be non-negative, got %s", tok[3]);
+    if (net->t0[L] < 0)
+        return ds_error_set(err, t->name, t->line, "free-flow time must be non-negative, got %s", tok[4]);
+    if (net->bpr_b[L] < 0) return ds_error_set(err, t->name, t->line, "b must be non-negative, got %s", tok[5]);
+    if (net->bpr_power[L] < 0) return ds_error_set(err, t->name, t->line, "power must be non-negative, got %s", tok[6]);
+    net->src_line[L] = t->line;
+    /* No route uses a link from a node to itself; real files carry a few. */
+    if (net->tail[L] == net->head[L]) {
+        if (add_loop(net, net->tail[L], t->line, (int)L, net->t0[L]))
+            return ds_error_set(err, t->name, t->line, "out of memory");
+        return 1;
+    }
+    return 0;
+}
+
+/* The header and the link rows; node ids stay as the file writes them until
+ * map_nodes has seen every row and the trips file's zones. */
+static int parse_net(text *t, ds_network *net, meta *m, ds_error *err)
+{
+    long n_nodes, n_links, cap, rows = 0, L = 0;
     char *s;
 
-    if (read_metadata(t, &m, err)) return -1;
-    if (meta_require(t, &m, MK_NODES, err) || meta_require(t, &m, MK_LINKS, err) ||
-        meta_require(t, &m, MK_ZONES, err))
-        return -1;
-    n_nodes = m.ival[MK_NODES];
-    n_links = m.ival[MK_LINKS];
-    n_zones = m.ival[MK_ZONES];
+    if (read_metadata(t, m, err)) return -1;
+    if (meta_require(t, m, MK_NODES, err) || meta_require(t, m, MK_LINKS, err)) return -1;
+    n_nodes = m->ival[MK_NODES];
+    n_links = m->ival[MK_LINKS];
     if (n_links > INT_MAX / 2)
-        return ds_error_set(err, t->name, m.line[MK_LINKS], "<NUMBER OF LINKS> %ld is too large", n_links);
-    if (n_zones > n_nodes)
-        return ds_error_set(err, t->name, m.line[MK_ZONES], "<NUMBER OF ZONES> %ld exceeds <NUMBER OF NODES> %ld",
-                            n_zones, n_nodes);
-    /* Nodes below FIRST THRU NODE are centroids, so it can lie at most one past
-     * the last zone; absent means every node may be passed through. */
-    first_thru = m.line[MK_FIRST_THRU] ? m.ival[MK_FIRST_THRU] : 1;
-    if (first_thru > n_zones + 1)
-        return ds_error_set(err, t->name, m.line[MK_FIRST_THRU],
-                            "<FIRST THRU NODE> %ld out of range 1..%ld (<NUMBER OF ZONES> + 1)", first_thru,
-                            n_zones + 1);
-    net->n_nodes = (int)n_nodes;
-    net->n_zones = (int)n_zones;
-    net->first_thru = (int)first_thru;
-    net->toll_factor = m.line[MK_TOLL] ? m.dval[MK_TOLL] : 0.0;
-    net->distance_factor = m.line[MK_DIST] ? m.dval[MK_DIST] : 0.0;
+        return ds_error_set(err, t->name, m->line[MK_LINKS], "<NUMBER OF LINKS> %ld is too large", n_links);
+    if (m->line[MK_ZONES] && m->ival[MK_ZONES] > n_nodes)
+        return ds_error_set(err, t->name, m->line[MK_ZONES], "<NUMBER OF ZONES> %ld exceeds <NUMBER OF NODES> %ld",
+                            m->ival[MK_ZONES], n_nodes);
+    net->declared_nodes = n_nodes;
+    net->declared_zones = m->line[MK_ZONES] ? m->ival[MK_ZONES] : 0;
+    net->toll_factor = m->line[MK_TOLL] ? m->dval[MK_TOLL] : 0.0;
+    net->distance_factor = m->line[MK_DIST] ? m->dval[MK_DIST] : 0.0;
 
     /* Every row takes a line, so the line count bounds the allocation even
      * when the header claims more links than the file holds. */
@@ -521,12 +596,11 @@ static int parse_net(text *t, ds_network *net, ds_error *err)
 
     while ((s = text_next(t))) {
         char *tok[NET_COLUMNS + 1];
-        int nt;
-        long type;
+        int nt, rc;
         if (cut_semicolon(t, s, err)) return -1;
         nt = split_ws(s, tok, NET_COLUMNS + 1);
         if (nt == 0) continue;
-        if (L == n_links)
+        if (rows == n_links)
             return ds_error_set(err, t->name, t->line, "more link rows than <NUMBER OF LINKS> %ld", n_links);
         if (nt < NET_COLUMNS)
             return ds_error_set(err, t->name, t->line,
@@ -535,41 +609,229 @@ static int parse_net(text *t, ds_network *net, ds_error *err)
                                 nt, NET_COLUMNS);
         if (nt > NET_COLUMNS)
             return ds_error_set(err, t->name, t->line, "too many columns: %d, expected %d", nt, NET_COLUMNS);
-        if (field_node(t, "init node", tok[0], n_nodes, &net->tail[L], err) ||
-            field_node(t, "term node", tok[1], n_nodes, &net->head[L], err) ||
-            field_double(t, "capacity", tok[2], &net->capacity[L], err) ||
-            field_double(t, "length", tok[3], &net->length[L], err) ||
-            field_double(t, "free-flow time", tok[4], &net->t0[L], err) ||
-            field_double(t, "b", tok[5], &net->bpr_b[L], err) ||
-            field_double(t, "power", tok[6], &net->bpr_power[L], err) ||
-            field_double(t, "speed", tok[7], &net->speed[L], err) ||
-            field_double(t, "toll", tok[8], &net->toll[L], err))
-            return -1;
-        if (parse_long(tok[9], &type) || type < INT_MIN || type > INT_MAX)
-            return ds_error_set(err, t->name, t->line, "link type: expected an integer, got '%.40s'", tok[9]);
-        net->link_type[L] = (int)type;
-        if (net->tail[L] == net->head[L])
-            return ds_error_set(err, t->name, t->line, "link from node %s to itself (self-loops are not allowed)",
-                                tok[0]);
-        /* Zero free-flow times are legal (Chicago-Sketch, Berlin-Center connectors). */
-        if (net->capacity[L] <= 0)
-            return ds_error_set(err, t->name, t->line, "capacity must be positive, got %s", tok[2]);
-        if (net->length[L] < 0)
-            return ds_error_set(err, t->name, t->line, "length must be non-negative, got %s", tok[3]);
-        if (net->t0[L] < 0)
-            return ds_error_set(err, t->name, t->line, "free-flow time must be non-negative, got %s", tok[4]);
-        if (net->bpr_b[L] < 0) return ds_error_set(err, t->name, t->line, "b must be non-negative, got %s", tok[5]);
-        if (net->bpr_power[L] < 0)
-            return ds_error_set(err, t->name, t->line, "power must be non-negative, got %s", tok[6]);
-        net->src_line[L] = t->line;
-        L++;
+        rc = net_row(t, net, tok, n_nodes, L, err);
+        if (rc < 0) return -1;
+        rows++;
+        if (rc == 0) L++;
     }
-    if (L < n_links)
+    if (rows < n_links)
         return ds_error_set(err, t->name, t->line, "found %ld link rows, <NUMBER OF LINKS> says %ld (truncated file?)",
-                            L, n_links);
+                            rows, n_links);
     net->n_links = (int)L;
-    if (build_csr(net)) return ds_error_set(err, t->name, 0, "out of memory building adjacency");
     return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts v[0..n) and drops repeats; returns the new count. */
+static size_t sort_unique(int *v, size_t n)
+{
+    size_t i, k = 0;
+    if (n > 1) qsort(v, n, sizeof *v, cmp_int);
+    for (i = 0; i < n; i++)
+        if (k == 0 || v[i] != v[k - 1]) v[k++] = v[i];
+    return k;
+}
+
+static int find_sorted(const int *v, size_t n, int x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return (lo < n && v[lo] == x) ? (int)lo : -1;
+}
+
+/* Zone ids a trips file names (as origins or destinations), sorted, distinct,
+ * with its <NUMBER OF ZONES> (0 if absent). Malformed lines are skipped here:
+ * the full parse reports them with their line. */
+typedef struct zone_scan {
+    int *id;
+    size_t n, cap;
+    long declared, max;
+} zone_scan;
+
+static int zone_scan_add(zone_scan *z, const char *tok)
+{
+    long v;
+    if (parse_long(tok, &v) || v < 1 || v > INT_MAX) return 0;
+    if (z->n == z->cap) {
+        size_t nc = z->cap ? 2 * z->cap : 256;
+        int *p = realloc(z->id, nc * sizeof *p);
+        if (!p) return -1;
+        z->id = p;
+        z->cap = nc;
+    }
+    z->id[z->n++] = (int)v;
+    if (v > z->max) z->max = v;
+    return 0;
+}
+
+static int is_origin_word(const char *s);
+
+static int scan_zones(const char *data, size_t len, const char *name, zone_scan *z, ds_error *err)
+{
+    text t;
+    meta m;
+    char *s;
+    memset(z, 0, sizeof *z);
+    if (text_open(&t, data, len, name, err)) return -1;
+    if (read_metadata(&t, &m, err)) {
+        text_close(&t);
+        return -1;
+    }
+    z->declared = m.line[MK_ZONES] ? m.ival[MK_ZONES] : 0;
+    while ((s = text_next(&t))) {
+        char *seg, *next;
+        s = trim(s);
+        if (is_origin_word(s)) {
+            char *num = s + 6, *rest;
+            while (is_ws((unsigned char)*num)) num++;
+            for (rest = num; *rest && !is_ws((unsigned char)*rest); rest++) {}
+            if (*rest) *rest++ = '\0';
+            if (zone_scan_add(z, num)) goto oom;
+            s = rest;
+        }
+        for (seg = s; seg; seg = next) {
+            char *colon;
+            next = strchr(seg, ';');
+            if (next) *next++ = '\0';
+            colon = strchr(seg, ':');
+            if (!colon) continue;
+            *colon = '\0';
+            if (zone_scan_add(z, trim(seg))) goto oom;
+        }
+    }
+    text_close(&t);
+    z->n = sort_unique(z->id, z->n);
+    return 0;
+oom:
+    text_close(&t);
+    return ds_error_set(err, name, 0, "out of memory");
+}
+
+/* Declared sizes are believed only when the rows bear them out. */
+static int check_declared_nodes(text *t, const meta *m, size_t n_ids, int max_id, ds_error *err)
+{
+    long n = m->ival[MK_NODES];
+    if ((size_t)n > 2 * n_ids + 1000)
+        return ds_error_set(err, t->name, m->line[MK_NODES],
+                            "<NUMBER OF NODES> %ld, but the link rows use only %zu distinct node ids (largest %d): "
+                            "refusing to size the network by the header",
+                            n, n_ids, max_id);
+    return 0;
+}
+
+/* Dense files (ids within 1..<NUMBER OF NODES>) keep node i = id i + 1 and
+ * the header's zones. A file whose ids run past <NUMBER OF NODES> numbers its
+ * nodes sparsely: the ids in the rows become nodes 0..n-1, the zones (the
+ * trips file's origins and destinations) first, in ascending id order. */
+static int map_nodes(text *t, ds_network *net, const meta *m, const zone_scan *z, ds_error *err)
+{
+    size_t L = (size_t)net->n_links, n_ids, i, k;
+    int *ids = xcalloc(2 * L + (size_t)net->n_loops, sizeof(int)), *slot = NULL, max_id;
+    long n_decl = m->ival[MK_NODES], first_thru;
+    int rc = -1;
+
+    if (!ids) return ds_error_set(err, t->name, 0, "out of memory");
+    memcpy(ids, net->tail, L * sizeof(int));
+    memcpy(ids + L, net->head, L * sizeof(int));
+    for (i = 0; i < (size_t)net->n_loops; i++) ids[2 * L + i] = net->loops[i].node_id;
+    n_ids = sort_unique(ids, 2 * L + (size_t)net->n_loops);
+    max_id = n_ids ? ids[n_ids - 1] : 0;
+
+    if (max_id <= n_decl) {
+        long n_zones;
+        if (check_declared_nodes(t, m, n_ids, max_id, err)) goto out;
+        net->node_id = xcalloc((size_t)n_decl, sizeof(int));
+        net->node_by_id = xcalloc((size_t)n_decl, sizeof(int));
+        if (!net->node_id || !net->node_by_id) goto oom;
+        net->n_nodes = (int)n_decl;
+        if (m->line[MK_ZONES]) {
+            n_zones = m->ival[MK_ZONES];
+        } else {
+            /* No <NUMBER OF ZONES> in the net file: the trips file's zones. */
+            n_zones = z->declared ? z->declared : z->max;
+            net->zones_inferred = 1;
+            if (n_zones > n_decl) {
+                ds_error_set(err, t->name, m->end_line,
+                             "no <NUMBER OF ZONES> here, and the trips file's zones (1..%ld) exceed <NUMBER OF NODES> %ld",
+                             n_zones, n_decl);
+                goto out;
+            }
+        }
+        /* Nodes below FIRST THRU NODE are centroids, so it can lie at most one
+         * past the last zone; absent means every node may be passed through. */
+        first_thru = m->line[MK_FIRST_THRU] ? m->ival[MK_FIRST_THRU] : 1;
+        if (first_thru > n_zones + 1) {
+            ds_error_set(err, t->name, m->line[MK_FIRST_THRU],
+                         "<FIRST THRU NODE> %ld out of range 1..%ld (<NUMBER OF ZONES> + 1)", first_thru, n_zones + 1);
+            goto out;
+        }
+        net->n_zones = (int)n_zones;
+        net->first_thru = (int)first_thru;
+        for (i = 0; i < (size_t)n_decl; i++) net->node_id[i] = (int)i + 1, net->node_by_id[i] = (int)i;
+        for (i = 0; i < L; i++) net->tail[i]--, net->head[i]--;
+        rc = 0;
+        goto out;
+    }
+    if (n_ids > (size_t)n_decl) {
+        /* More distinct ids than declared nodes: name the first row past the range. */
+        for (i = 0; i < L && net->tail[i] <= n_decl && net->head[i] <= n_decl; i++) {}
+        if (i < L)
+            ds_error_set(err, t->name, net->src_line[i],
+                         "%s node %d out of range 1..%ld (<NUMBER OF NODES>); the links use %zu distinct node ids, "
+                         "more than declared, so they cannot be mapped",
+                         net->tail[i] > n_decl ? "init" : "term", net->tail[i] > n_decl ? net->tail[i] : net->head[i],
+                         n_decl, n_ids);
+        else
+            ds_error_set(err, t->name, m->line[MK_NODES], "the links use %zu distinct node ids, <NUMBER OF NODES> says %ld",
+                         n_ids, n_decl);
+        goto out;
+    }
+    /* Sparse ids: zones first. slot[k] = node index of ids[k]. */
+    net->ids_mapped = 1;
+    net->zones_inferred = 1;
+    net->n_nodes = (int)n_ids;
+    slot = xcalloc(n_ids, sizeof(int));
+    net->node_id = xcalloc(n_ids, sizeof(int));
+    net->node_by_id = xcalloc(n_ids, sizeof(int));
+    if (!slot || !net->node_id || !net->node_by_id) goto oom;
+    for (k = 0; k < n_ids; k++) slot[k] = -1;
+    net->n_zones = 0;
+    first_thru = 1;
+    for (i = 0; i < z->n; i++) {
+        int p = find_sorted(ids, n_ids, z->id[i]);
+        if (p < 0) continue; /* not a node: the trips parse says so, with its line */
+        slot[p] = net->n_zones;
+        net->node_id[net->n_zones++] = z->id[i];
+        if (m->line[MK_FIRST_THRU] && z->id[i] < m->ival[MK_FIRST_THRU]) first_thru = net->n_zones + 1;
+    }
+    net->first_thru = (int)first_thru;
+    for (k = 0, i = (size_t)net->n_zones; k < n_ids; k++)
+        if (slot[k] < 0) {
+            slot[k] = (int)i;
+            net->node_id[i++] = ids[k];
+        }
+    for (k = 0; k < n_ids; k++) net->node_by_id[k] = slot[k];
+    for (i = 0; i < L; i++) {
+        net->tail[i] = slot[find_sorted(ids, n_ids, net->tail[i])];
+        net->head[i] = slot[find_sorted(ids, n_ids, net->head[i])];
+    }
+    rc = 0;
+    goto out;
+oom:
+    ds_error_set(err, t->name, 0, "out of memory");
+out:
+    free(ids);
+    free(slot);
+    return rc;
 }
 
 /* ------------------------------------------------------------ trips file */
@@ -588,19 +850,33 @@ static int od_cmp(const void *a, const void *b)
 }
 
 typedef struct trips_state {
-    long *origin_line; /* [n_zones+1]: line of the "Origin k" block, 0 if none yet */
-    long *dest_line;   /* [n_zones+1]: line of destination d in the current block */
-    int *dest_block;   /* [n_zones+1]: block that dest_line belongs to */
-    int block, origin;
+    long *origin_line; /* [n_zones]: line of the "Origin k" block, 0 if none yet */
+    long *dest_line;   /* [n_zones]: line of destination d in the current block */
+    int *dest_block;   /* [n_zones]: block that dest_line belongs to */
+    int block, origin; /* origin: its zone index, -1 before the first block */
+    long origin_id;    /* the origin's id as the file writes it */
     od_entry *od;
     size_t n_od, cap_od;
     double sum_all;    /* every entry, diagonal included: what TOTAL OD FLOW counts */
 } trips_state;
 
+/* Zone index of the id a trips file writes, or -1 with err filled. */
+static int zone_of(text *t, const ds_network *net, const char *what, long id, ds_error *err)
+{
+    int i = ds_node_index(net, id);
+    if (i >= 0 && i < net->n_zones) return i;
+    if (net->ids_mapped)
+        ds_error_set(err, t->name, t->line, "%s %ld is not a node of the network", what, id);
+    else
+        ds_error_set(err, t->name, t->line, "%s %ld is not a zone (zones are 1..%d)", what, id, net->n_zones);
+    return -1;
+}
+
 static int trips_entry(text *t, const ds_network *net, trips_state *st, char *seg, ds_error *err)
 {
     char *colon, *ds, *qs;
     long d;
+    int di;
     double q;
     int rc;
 
@@ -618,28 +894,27 @@ static int trips_entry(text *t, const ds_network *net, trips_state *st, char *se
     if (parse_long(ds, &d))
         return ds_error_set(err, t->name, t->line, "destination: expected a zone number, got '%.40s'", ds);
     if (!*qs) return ds_error_set(err, t->name, t->line, "missing demand after '%ld :'", d);
-    if (!st->origin) return ds_error_set(err, t->name, t->line, "demand entry before the first 'Origin' line");
-    if (d < 1 || d > net->n_zones)
-        return ds_error_set(err, t->name, t->line, "destination %ld is not a zone (zones are 1..%d)", d, net->n_zones);
+    if (st->origin < 0) return ds_error_set(err, t->name, t->line, "demand entry before the first 'Origin' line");
+    if ((di = zone_of(t, net, "destination", d, err)) < 0) return -1;
     rc = parse_double(qs, &q);
     if (rc == -1)
-        return ds_error_set(err, t->name, t->line, "demand from %d to %ld: expected a number, got '%.40s'", st->origin,
-                            d, qs);
+        return ds_error_set(err, t->name, t->line, "demand from %ld to %ld: expected a number, got '%.40s'",
+                            st->origin_id, d, qs);
     if (rc == -2)
-        return ds_error_set(err, t->name, t->line, "demand from %d to %ld must be finite, got '%.40s'", st->origin, d,
-                            qs);
+        return ds_error_set(err, t->name, t->line, "demand from %ld to %ld must be finite, got '%.40s'", st->origin_id,
+                            d, qs);
     if (q < 0)
-        return ds_error_set(err, t->name, t->line, "demand from %d to %ld must be non-negative, got %s", st->origin, d,
-                            qs);
-    if (st->dest_block[d] == st->block)
-        return ds_error_set(err, t->name, t->line, "duplicate destination %ld for origin %d (first at line %ld)", d,
-                            st->origin, st->dest_line[d]);
-    st->dest_block[d] = st->block;
-    st->dest_line[d] = t->line;
+        return ds_error_set(err, t->name, t->line, "demand from %ld to %ld must be non-negative, got %s",
+                            st->origin_id, d, qs);
+    if (st->dest_block[di] == st->block)
+        return ds_error_set(err, t->name, t->line, "duplicate destination %ld for origin %ld (first at line %ld)", d,
+                            st->origin_id, st->dest_line[di]);
+    st->dest_block[di] = st->block;
+    st->dest_line[di] = t->line;
     st->sum_all += q;
     /* Zero entries carry nothing, and demand from a zone to itself never
      * enters the network. */
-    if (q <= 0 || d == st->origin) return 0;
+    if (q <= 0 || di == st->origin) return 0;
     if (st->n_od == st->cap_od) {
         size_t nc = st->cap_od ? 2 * st->cap_od : 1024;
         od_entry *p = realloc(st->od, nc * sizeof *p);
@@ -647,8 +922,8 @@ static int trips_entry(text *t, const ds_network *net, trips_state *st, char *se
         st->od = p;
         st->cap_od = nc;
     }
-    st->od[st->n_od].orig = st->origin - 1;
-    st->od[st->n_od].dest = (int)d - 1;
+    st->od[st->n_od].orig = st->origin;
+    st->od[st->n_od].dest = di;
     st->od[st->n_od].q = q;
     st->n_od++;
     return 0;
@@ -672,6 +947,7 @@ static int trips_lines(text *t, const ds_network *net, trips_state *st, ds_error
         if (is_origin_word(s)) {
             char *num = s + 6, *rest;
             long o;
+            int oi;
             while (is_ws((unsigned char)*num)) num++;
             rest = num;
             while (*rest && !is_ws((unsigned char)*rest)) rest++;
@@ -679,17 +955,16 @@ static int trips_lines(text *t, const ds_network *net, trips_state *st, ds_error
             if (!*num) return ds_error_set(err, t->name, t->line, "'Origin' without a zone number");
             if (parse_long(num, &o))
                 return ds_error_set(err, t->name, t->line, "'Origin': expected a zone number, got '%.40s'", num);
-            if (o < 1 || o > net->n_zones)
-                return ds_error_set(err, t->name, t->line, "origin %ld is not a zone (zones are 1..%d)", o,
-                                    net->n_zones);
+            if ((oi = zone_of(t, net, "origin", o, err)) < 0) return -1;
             /* A second block for the same origin is refused rather than summed:
              * it almost always means two trip tables were concatenated, and
              * adding them would silently double that origin's demand. */
-            if (st->origin_line[o])
+            if (st->origin_line[oi])
                 return ds_error_set(err, t->name, t->line, "duplicate 'Origin %ld' block (first at line %ld)", o,
-                                    st->origin_line[o]);
-            st->origin_line[o] = t->line;
-            st->origin = (int)o;
+                                    st->origin_line[oi]);
+            st->origin_line[oi] = t->line;
+            st->origin = oi;
+            st->origin_id = o;
             st->block++;
             s = rest;
         }
@@ -712,11 +987,15 @@ static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error 
     size_t i, nz;
 
     if (read_metadata(t, &m, err)) return -1;
-    if (meta_require(t, &m, MK_ZONES, err)) return -1;
-    if (m.ival[MK_ZONES] != net->n_zones)
-        return ds_error_set(err, t->name, m.line[MK_ZONES], "<NUMBER OF ZONES> %ld does not match %d in %s",
-                            m.ival[MK_ZONES], net->n_zones, net_name);
+    /* Zones taken from this file need no count to match; declared ones do. */
+    if (!net->zones_inferred) {
+        if (meta_require(t, &m, MK_ZONES, err)) return -1;
+        if (m.ival[MK_ZONES] != net->n_zones)
+            return ds_error_set(err, t->name, m.line[MK_ZONES], "<NUMBER OF ZONES> %ld does not match %d in %s",
+                                m.ival[MK_ZONES], net->n_zones, net_name);
+    }
     memset(&st, 0, sizeof st);
+    st.origin = -1;
     nz = (size_t)net->n_zones + 1;
     st.origin_line = xcalloc(nz, sizeof(long));
     st.dest_line = xcalloc(nz, sizeof(long));
@@ -726,6 +1005,10 @@ static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error 
         goto out;
     }
     if (trips_lines(t, net, &st, err)) goto out;
+    if (!isfinite(st.sum_all)) {
+        ds_error_set(err, t->name, 0, "the demand entries sum past the largest double (%g): demand too large", st.sum_all);
+        goto out;
+    }
     if (m.line[MK_TOTAL_OD]) {
         double tot = m.dval[MK_TOTAL_OD];
         /* Every shared TNTP file matches its total to 1e-14, so a larger gap
@@ -787,6 +1070,9 @@ ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *n
 {
     ds_network *net = network_new();
     text t;
+    meta m;
+    zone_scan z;
+    int rc;
 
     if (!net_name) net_name = "<net>";
     if (!trips_name) trips_name = "<trips>";
@@ -797,11 +1083,22 @@ ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *n
     base_name(net_name, net->name, sizeof net->name);
     snprintf(net->net_path, sizeof net->net_path, "%s", net_name);
     if (text_open(&t, net_text, net_len, net_name, err)) goto fail;
-    if (parse_net(&t, net, err)) {
+    if (parse_net(&t, net, &m, err)) {
         text_close(&t);
         goto fail;
     }
+    /* The trips file's zones are needed to number the nodes of a file with
+     * sparse ids or without <NUMBER OF ZONES>. */
+    memset(&z, 0, sizeof z);
+    if (trips_text && scan_zones(trips_text, trips_len, trips_name, &z, err)) {
+        text_close(&t);
+        goto fail;
+    }
+    rc = map_nodes(&t, net, &m, &z, err);
+    free(z.id);
+    if (rc == 0 && build_csr(net)) rc = ds_error_set(err, net_name, 0, "out of memory building adjacency");
     text_close(&t);
+    if (rc) goto fail;
     if (trips_text) {
         if (text_open(&t, trips_text, trips_len, trips_name, err)) goto fail;
         if (parse_trips(&t, net, net_name, err)) {
@@ -827,10 +1124,30 @@ static char *read_file(const char *path, const char *what, size_t *len, int *mis
     size_t cap = 0, n = 0;
 
     if (missing) *missing = 0;
-    f = fopen(path, "rb");
-    if (!f) {
+    /* Opened without blocking, so that a FIFO with no writer cannot hang the
+     * caller (a UI thread among them); only regular files and pipes are read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
         if (missing && errno == ENOENT) *missing = 1;
         ds_error_set(err, path, 0, "cannot open %s: %s", what, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        ds_error_set(err, path, 0, "cannot read %s: %s", what,
+                     S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+        close(fd);
+        return NULL;
+    }
+    if (S_ISFIFO(st.st_mode)) {
+        /* a pipe with a writer is read to its end; one without reads as empty */
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    }
+    f = fdopen(fd, "rb");
+    if (!f) {
+        ds_error_set(err, path, 0, "cannot open %s: %s", what, strerror(errno));
+        close(fd);
         return NULL;
     }
     for (;;) {
@@ -869,7 +1186,7 @@ fail:
 
 /* X_net.tntp -> X_<kind>.tntp, X.net.tntp -> X.<kind>.tntp; 0 if the name
  * follows neither convention. */
-static int sibling(const char *net_path, const char *kind, char *out, size_t n)
+int ds_tntp_sibling(const char *net_path, const char *kind, char *out, size_t n)
 {
     size_t len = strlen(net_path);
     const size_t sl = strlen("_net.tntp");
@@ -910,9 +1227,11 @@ static int parse_nodes(text *t, ds_network *net, ds_error *err)
             ds_error_set(err, t->name, t->line, "too few columns: %d, expected 3 (node X Y)", nt);
             goto fail;
         }
-        if (field_node(t, "node", tok[0], net->n_nodes, &id, err)) goto fail;
+        /* A file with sparse ids may list nodes that no link uses: not nodes here. */
+        if (net->ids_mapped && !parse_long(tok[0], &dummy) && ds_node_index(net, dummy) < 0) continue;
+        if (field_node(t, "node", tok[0], net, &id, err)) goto fail;
         if (seen[id]) {
-            ds_error_set(err, t->name, t->line, "duplicate node %d (first at line %ld)", id + 1, seen[id]);
+            ds_error_set(err, t->name, t->line, "duplicate node %d (first at line %ld)", ds_node_id(net, id), seen[id]);
             goto fail;
         }
         if (field_double(t, "X", tok[1], &x[id], err) || field_double(t, "Y", tok[2], &y[id], err)) goto fail;
@@ -920,7 +1239,7 @@ static int parse_nodes(text *t, ds_network *net, ds_error *err)
     }
     for (i = 0; i < net->n_nodes; i++)
         if (!seen[i]) {
-            ds_error_set(err, t->name, t->line, "no coordinates for node %d (the file ends here)", i + 1);
+            ds_error_set(err, t->name, t->line, "no coordinates for node %d (the file ends here)", ds_node_id(net, i));
             goto fail;
         }
     free(seen);
@@ -991,8 +1310,9 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
             ds_error_set(err, t->name, t->line, "too many columns: %d, expected 4 (From To Volume Cost)", nt);
             goto fail;
         }
-        if (field_node(t, "From node", tok[0], net->n_nodes, &u, err) ||
-            field_node(t, "To node", tok[1], net->n_nodes, &v, err) ||
+        if (net->n_loops && !strcmp(tok[0], tok[1])) continue; /* a dropped self-loop's row */
+        if (field_node(t, "From node", tok[0], net, &u, err) ||
+            field_node(t, "To node", tok[1], net, &v, err) ||
             field_double(t, "volume", tok[2], &vol, err) || field_double(t, "cost", tok[3], &c, err))
             goto fail;
         if (vol < 0) {
@@ -1010,9 +1330,10 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
         if (k >= L || order[k].tail != u || order[k].head != v) {
             if (k > lo)
                 ds_error_set(err, t->name, t->line, "more flow rows for link %d -> %d than the network has links",
-                             u + 1, v + 1);
+                             ds_node_id(net, u), ds_node_id(net, v));
             else
-                ds_error_set(err, t->name, t->line, "no link %d -> %d in the network", u + 1, v + 1);
+                ds_error_set(err, t->name, t->line, "no link %d -> %d in the network", ds_node_id(net, u),
+                             ds_node_id(net, v));
             goto fail;
         }
         used[order[k].id] = t->line;
@@ -1021,8 +1342,8 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
     }
     for (e = 0; e < L; e++)
         if (!used[e]) {
-            ds_error_set(err, t->name, t->line, "no flow row for link %d -> %d (network line %ld)", net->tail[e] + 1,
-                         net->head[e] + 1, net->src_line ? net->src_line[e] : 0L);
+            ds_error_set(err, t->name, t->line, "no flow row for link %d -> %d (network line %ld)",
+                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), net->src_line ? net->src_line[e] : 0L);
             goto fail;
         }
     free(order);
@@ -1077,7 +1398,7 @@ ds_network *ds_network_load(const char *net_path, const char *trips_path, const 
         return NULL;
     }
     if (!trips_path) {
-        if (!sibling(net_path, "trips", sib, sizeof sib)) {
+        if (!ds_tntp_sibling(net_path, "trips", sib, sizeof sib)) {
             ds_error_set(err, net_path, 0,
                          "cannot find the trips file: the name does not end in _net.tntp or .net.tntp; "
                          "name the trips file explicitly");
@@ -1093,12 +1414,12 @@ ds_network *ds_network_load(const char *net_path, const char *trips_path, const 
     if (!net) goto out;
     if (node_path) {
         if (load_optional(net, node_path, "node file", 1, parse_nodes, err)) goto fail;
-    } else if (sibling(net_path, "node", sib, sizeof sib)) {
+    } else if (ds_tntp_sibling(net_path, "node", sib, sizeof sib)) {
         if (load_optional(net, sib, "node file", 0, parse_nodes, err)) goto fail;
     }
     if (flow_path) {
         if (load_optional(net, flow_path, "flow file", 1, parse_flows, err)) goto fail;
-    } else if (sibling(net_path, "flow", sib, sizeof sib)) {
+    } else if (ds_tntp_sibling(net_path, "flow", sib, sizeof sib)) {
         if (load_optional(net, sib, "flow file", 0, parse_flows, err)) goto fail;
     }
     goto out;

@@ -454,192 +454,239 @@ static double dot(const double *a, const double *b, int n)
     return s;
 }
 
-static int fail_od(const ds_network *net, const aon_ctx *a, int k, ds_error *err)
+static ds_status fail_od(const ds_network *net, const aon_ctx *a, int k, ds_error *err)
 {
     int o = -1;
     for (int i = 0; i < a->n_orig; i++)
         if (k >= a->o_start[i] && k < a->o_start[i + 1]) o = a->orig[i];
     ds_error_set(err, net->net_path, 0,
                  "no path from zone %d to zone %d (demand %g) without passing through a centroid",
-                 o + 1, a->o_dest[k] + 1, a->o_q[k]);
-    return DS_UE_ERROR;
+                 ds_node_id(net, o), ds_node_id(net, a->o_dest[k]), a->o_q[k]);
+    return DS_STATUS_ERROR;
 }
 
-int ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
-                ds_ue_result *res, ds_ue_progress_fn progress, void *ctx,
-                volatile int *cancel, ds_error *err)
+/* A cost that overflowed is named with its link and line: what follows from
+ * it (no shortest path, a NaN objective) would only hide the cause. */
+static int costs_finite(const ds_network *net, const ds_cost_params *cp, const double *x, const double *t,
+                        ds_error *err)
 {
-    double t_start = ds_clock_now();
-    if (!net || !cfg || !flows) {
-        ds_error_set(err, "", 0, "ds_ue_solve: missing network, configuration or output");
-        return DS_UE_ERROR;
-    }
+    for (int e = 0; e < net->n_links; e++)
+        if (!isfinite(t[e])) {
+            ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
+                         "the cost of link %d->%d overflowed at flow %g (free-flow time %g, b %g, power %g, "
+                         "capacity %g, cap %g)",
+                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), x[e], net->t0[e],
+                         net->bpr_b[e], net->bpr_power[e], net->capacity[e], cp->cap);
+            return -1;
+        }
+    return 0;
+}
+
+static int ue_check(const ds_network *net, const ds_ue_config *cfg, const double *flows, ds_error *err)
+{
+    if (!net || !cfg || !flows)
+        return ds_error_set(err, "", 0, "ds_ue_solve: missing network, configuration or output");
     if (!(cfg->gap >= 0.0) || cfg->max_iter < 0 || !(cfg->cost.cap >= 0.0) ||
-        (cfg->method != DS_UE_CFW && cfg->method != DS_UE_BFW)) {
-        ds_error_set(err, "", 0, "bad UE configuration (gap %g, max_iter %d, cap %g, method %d)",
-                     cfg->gap, cfg->max_iter, cfg->cost.cap, cfg->method);
-        return DS_UE_ERROR;
-    }
+        (cfg->method != DS_UE_CFW && cfg->method != DS_UE_BFW))
+        return ds_error_set(err, "", 0, "bad UE configuration (gap %g, max_iter %d, cap %g, method %d)", cfg->gap,
+                            cfg->max_iter, cfg->cost.cap, cfg->method);
     /* Costs grow with flow (b >= 0), so t(0) >= 0 keeps every cost Dijkstra
      * sees nonnegative; a negative toll or distance factor can break that. */
     for (int e = 0; e < net->n_links; e++)
-        if (!(net->bpr_b[e] >= 0.0)) {
-            ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
-                         "negative BPR b %g: the UE solver needs costs nondecreasing in flow",
-                         net->bpr_b[e]);
-            return DS_UE_ERROR;
-        }
-    int threads = cfg->threads;
-    if (threads <= 0) threads = ds_ncores();
-    if (threads > UE_MAX_CHUNKS) threads = UE_MAX_CHUNKS;
+        if (!(net->bpr_b[e] >= 0.0))
+            return ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
+                                "negative BPR b %g: the UE solver needs costs nondecreasing in flow", net->bpr_b[e]);
+    return 0;
+}
 
-    int n = net->n_links, rc = DS_UE_ERROR;
+/* Working state of one solve. */
+typedef struct ue_state {
+    const ds_network *net;
+    const ds_ue_config *cfg;
+    int n;
+    size_t sz;
     aon_ctx A;
-    ls_ctx L = { net, &cfg->cost, NULL, NULL, NULL };
-    size_t sz = sizeof(double) * (size_t)(n > 0 ? n : 1);
-    double *t = malloc(sz), *h = malloc(sz), *y = malloc(sz), *d = malloc(sz);
-    double *s1 = malloc(sz), *s2 = malloc(sz), *s = malloc(sz);
-    L.xa = malloc(sz);
-    L.ta = malloc(sz);
-    L.ha = malloc(sz);
-    int init_rc = aon_init(&A, net, threads);
-    if (init_rc || !t || !h || !y || !d || !s1 || !s2 || !s || !L.xa || !L.ta || !L.ha) {
-        ds_error_set(err, "", 0, "out of memory for the UE solver (%d links)", n);
-        goto out;
+    ls_ctx L;
+    double *t, *h, *y, *d, *s1, *s2, *s; /* costs, cost derivatives, AON target, direction, search points */
+    int n_hist;                          /* search points kept for conjugation (0..2) */
+    double tau_prev;
+} ue_state;
+
+static void ue_free(ue_state *u)
+{
+    aon_free(&u->A);
+    free(u->t), free(u->h), free(u->y), free(u->d), free(u->s1), free(u->s2), free(u->s);
+    free(u->L.xa), free(u->L.ta), free(u->L.ha);
+}
+
+static int ue_alloc(ue_state *u, const ds_network *net, const ds_ue_config *cfg, ds_error *err)
+{
+    int threads = cfg->threads <= 0 ? ds_ncores() : cfg->threads;
+    if (threads > UE_MAX_CHUNKS) threads = UE_MAX_CHUNKS;
+    memset(u, 0, sizeof *u);
+    u->net = net;
+    u->cfg = cfg;
+    u->n = net->n_links;
+    u->sz = sizeof(double) * (size_t)(u->n > 0 ? u->n : 1);
+    u->L.net = net;
+    u->L.cp = &cfg->cost;
+    double **bufs[] = {&u->t, &u->h, &u->y, &u->d, &u->s1, &u->s2, &u->s, &u->L.xa, &u->L.ta, &u->L.ha};
+    int ok = aon_init(&u->A, net, threads) == 0;
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) ok &= (*bufs[i] = malloc(u->sz)) != NULL;
+    if (ok) return 0;
+    ue_free(u);
+    return ds_error_set(err, "", 0, "out of memory for the UE solver (%d links)", u->n);
+}
+
+/* The search point s from the AON target y and the previous search points:
+ * conjugate (s conjugate to the last direction) or bi-conjugate (to the last
+ * two; Mitradjieva & Lindberg eqs. 15-16), or plain Frank-Wolfe. */
+static void search_point(ue_state *u, const double *x)
+{
+    int n = u->n, kind = u->n_hist == 0 ? 0 : (u->cfg->method == DS_UE_BFW && u->n_hist >= 2 ? 2 : 1);
+    double *h = u->h, *y = u->y, *s1 = u->s1, *s2 = u->s2, *s = u->s, *d = u->d;
+    if (kind > 0) ds_costs_deriv(u->net, &u->cfg->cost, x, h);
+    if (kind == 1) {
+        /* s = a s1 + (1-a) y with (s - x) H (s1 - x) = 0 */
+        for (int e = 0; e < n; e++) d[e] = s1[e] - x[e];
+        double num = 0.0, den = 0.0;
+        for (int e = 0; e < n; e++) {
+            double hd = d[e] * h[e];
+            num += hd * (y[e] - x[e]);
+            den += hd * (y[e] - s1[e]);
+        }
+        double al = den != 0.0 ? num / den : 0.0;
+        if (!(al > 0.0)) al = 0.0;
+        if (al > UE_CFW_ALPHA_MAX) al = UE_CFW_ALPHA_MAX;
+        for (int e = 0; e < n; e++) s[e] = al * s1[e] + (1.0 - al) * y[e];
+    } else if (kind == 2) {
+        /* s = b0 y + b1 s1 + b2 s2, (s - x) conjugate to dbar = s1 - x
+         * and dbb = tau s1 + (1 - tau) s2 - x, the previous two
+         * directions seen from x */
+        double tp = u->tau_prev;
+        double mnum = 0.0, mden = 0.0, nnum = 0.0, nden = 0.0;
+        for (int e = 0; e < n; e++) {
+            double dbar = s1[e] - x[e];
+            double dbb = tp * s1[e] + (1.0 - tp) * s2[e] - x[e];
+            double yx = y[e] - x[e];
+            mnum += dbb * h[e] * yx;
+            mden += dbb * h[e] * (s2[e] - s1[e]);
+            nnum += dbar * h[e] * yx;
+            nden += dbar * h[e] * dbar;
+        }
+        double mu = mden != 0.0 ? -mnum / mden : 0.0;
+        if (!(mu > 0.0)) mu = 0.0;
+        double nu = nden != 0.0 ? -nnum / nden + mu * tp / (1.0 - tp) : 0.0;
+        if (!(nu > 0.0)) nu = 0.0;
+        double b0 = 1.0 / (1.0 + mu + nu), b1 = nu * b0, b2 = mu * b0;
+        if (!isfinite(b0) || !isfinite(b1) || !isfinite(b2)) {
+            b0 = 1.0;
+            b1 = b2 = 0.0;
+        }
+        for (int e = 0; e < n; e++) s[e] = b0 * y[e] + b1 * s1[e] + b2 * s2[e];
+    } else {
+        memcpy(s, y, u->sz);
     }
+}
 
+/* One iteration from flows x with costs u->t and AON target u->y: search
+ * point, exact line search on the Beckmann objective, step. */
+static void ue_step(ue_state *u, double *x)
+{
+    int n = u->n;
+    search_point(u, x);
+    for (int e = 0; e < n; e++) u->d[e] = u->s[e] - x[e];
+    double g0 = dot(u->t, u->d, n);
+    if (!(g0 < 0.0) && u->n_hist > 0) {
+        /* conjugation lost descent (H is only a local model): FW step */
+        memcpy(u->s, u->y, u->sz);
+        for (int e = 0; e < n; e++) u->d[e] = u->s[e] - x[e];
+        g0 = dot(u->t, u->d, n);
+        u->n_hist = 0;
+    }
+    double tau = 0.0;
+    if (g0 < 0.0) tau = line_search(&u->L, x, u->d, g0);
+    for (int e = 0; e < n; e++) {
+        double v = x[e] + tau * u->d[e];
+        x[e] = v > 0.0 ? v : 0.0;
+    }
+    /* history of search points: s2 <- s1 <- s */
+    double *tmp = u->s2;
+    u->s2 = u->s1;
+    u->s1 = u->s;
+    u->s = tmp;
+    u->n_hist = u->n_hist < 2 ? u->n_hist + 1 : 2;
+    u->tau_prev = tau;
+    if (tau >= UE_RESTART_STEP || tau <= 0.0) u->n_hist = 0;
+}
+
+ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows, ds_ue_result *res,
+                      ds_ue_progress_fn progress, void *ctx, volatile int *cancel, ds_error *err)
+{
+    double t_start = ds_clock_now(), sptt = 0.0, gap = 0.0;
+    ue_state u;
+    ds_status rc = DS_STATUS_ERROR;
+    int iter = 0, ar;
+
+    if (ue_check(net, cfg, flows, err) || ue_alloc(&u, net, cfg, err)) return DS_STATUS_ERROR;
     const ds_cost_params *cp = &cfg->cost;
-    double sptt = 0.0, gap = 0.0, tau_prev = 0.0;
-    int iter = 0, n_hist = 0, ar;
-
-    memset(flows, 0, sz);
-    ds_costs_eval(net, cp, flows, t);
-    for (int e = 0; e < n; e++)
-        if (!(t[e] >= 0.0)) {
+    memset(flows, 0, u.sz);
+    ds_costs_eval(net, cp, flows, u.t);
+    for (int e = 0; e < u.n; e++)
+        if (!(u.t[e] >= 0.0) && !isnan(u.t[e])) {
             ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
                          "link %d->%d costs %g at free flow (toll factor %g, distance factor %g): "
                          "shortest paths need costs >= 0",
-                         net->tail[e] + 1, net->head[e] + 1, t[e], cp->toll_factor, cp->distance_factor);
-            rc = DS_UE_ERROR;
+                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), u.t[e], cp->toll_factor,
+                         cp->distance_factor);
             goto out;
         }
-    ar = aon_load(&A, t, flows, &sptt);
-    if (ar) goto aon_failed;
+    if (costs_finite(net, cp, flows, u.t, err)) goto out;
+    if ((ar = aon_load(&u.A, u.t, flows, &sptt))) goto aon_failed;
 
     for (;;) {
-        ds_costs_eval(net, cp, flows, t);
-        ar = aon_load(&A, t, y, &sptt);
-        if (ar) goto aon_failed;
-        double tstt = dot(t, flows, n);
+        ds_costs_eval(net, cp, flows, u.t);
+        if (costs_finite(net, cp, flows, u.t, err)) goto out;
+        if ((ar = aon_load(&u.A, u.t, u.y, &sptt))) goto aon_failed;
+        double tstt = dot(u.t, flows, u.n);
+        if (!isfinite(tstt) || !isfinite(sptt)) {
+            ds_error_set(err, net->net_path, 0, "the total travel time overflowed at iteration %d (%g, shortest "
+                         "paths %g): costs too large for doubles", iter, tstt, sptt);
+            goto out;
+        }
         gap = tstt > 0.0 ? (tstt - sptt) / tstt : 0.0;
         if (progress) progress(iter, gap, ctx);
         if (gap <= cfg->gap) {
-            rc = DS_UE_CONVERGED;
+            rc = DS_STATUS_CONVERGED;
             break;
         }
         if (iter >= cfg->max_iter) {
-            rc = DS_UE_MAX_ITER;
+            rc = DS_STATUS_MAX_ITER;
             break;
         }
-        if (cancel && *cancel) {
-            rc = DS_UE_CANCELLED;
+        if (cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE)) {
+            rc = DS_STATUS_CANCELLED;
             break;
         }
-
-        /* search point s */
-        int kind = n_hist == 0 ? 0 : (cfg->method == DS_UE_BFW && n_hist >= 2 ? 2 : 1);
-        if (kind > 0) ds_costs_deriv(net, cp, flows, h);
-        if (kind == 1) {
-            /* s = a s1 + (1-a) y with (s - x) H (s1 - x) = 0 */
-            for (int e = 0; e < n; e++) d[e] = s1[e] - flows[e];
-            double num = 0.0, den = 0.0;
-            for (int e = 0; e < n; e++) {
-                double hd = d[e] * h[e];
-                num += hd * (y[e] - flows[e]);
-                den += hd * (y[e] - s1[e]);
-            }
-            double al = den != 0.0 ? num / den : 0.0;
-            if (!(al > 0.0)) al = 0.0;
-            if (al > UE_CFW_ALPHA_MAX) al = UE_CFW_ALPHA_MAX;
-            for (int e = 0; e < n; e++) s[e] = al * s1[e] + (1.0 - al) * y[e];
-        } else if (kind == 2) {
-            /* s = b0 y + b1 s1 + b2 s2, (s - x) conjugate to dbar = s1 - x
-             * and dbb = tau s1 + (1 - tau) s2 - x, the previous two
-             * directions seen from x (Mitradjieva & Lindberg eqs. 15-16) */
-            double tp = tau_prev;
-            double mnum = 0.0, mden = 0.0, nnum = 0.0, nden = 0.0;
-            for (int e = 0; e < n; e++) {
-                double dbar = s1[e] - flows[e];
-                double dbb = tp * s1[e] + (1.0 - tp) * s2[e] - flows[e];
-                double yx = y[e] - flows[e];
-                mnum += dbb * h[e] * yx;
-                mden += dbb * h[e] * (s2[e] - s1[e]);
-                nnum += dbar * h[e] * yx;
-                nden += dbar * h[e] * dbar;
-            }
-            double mu = mden != 0.0 ? -mnum / mden : 0.0;
-            if (!(mu > 0.0)) mu = 0.0;
-            double nu = nden != 0.0 ? -nnum / nden + mu * tp / (1.0 - tp) : 0.0;
-            if (!(nu > 0.0)) nu = 0.0;
-            double b0 = 1.0 / (1.0 + mu + nu), b1 = nu * b0, b2 = mu * b0;
-            if (!isfinite(b0) || !isfinite(b1) || !isfinite(b2)) {
-                b0 = 1.0;
-                b1 = b2 = 0.0;
-            }
-            for (int e = 0; e < n; e++) s[e] = b0 * y[e] + b1 * s1[e] + b2 * s2[e];
-        } else {
-            memcpy(s, y, sz);
-        }
-
-        for (int e = 0; e < n; e++) d[e] = s[e] - flows[e];
-        double g0 = dot(t, d, n);
-        if (!(g0 < 0.0) && kind > 0) {
-            /* conjugation lost descent (H is only a local model): FW step */
-            memcpy(s, y, sz);
-            for (int e = 0; e < n; e++) d[e] = s[e] - flows[e];
-            g0 = dot(t, d, n);
-            n_hist = 0;
-        }
-        double tau = 0.0;
-        if (g0 < 0.0) tau = line_search(&L, flows, d, g0);
-        for (int e = 0; e < n; e++) {
-            double v = flows[e] + tau * d[e];
-            flows[e] = v > 0.0 ? v : 0.0;
-        }
-        /* history of search points: s2 <- s1 <- s */
-        double *tmp = s2;
-        s2 = s1;
-        s1 = s;
-        s = tmp;
-        n_hist = n_hist < 2 ? n_hist + 1 : 2;
-        tau_prev = tau;
-        if (tau >= UE_RESTART_STEP || tau <= 0.0) n_hist = 0;
+        ue_step(&u, flows);
         iter++;
     }
-    goto done;
-
-aon_failed:
-    fail_od(net, &A, ar - 1, err);
-    goto out;
-
-done:
     if (res) {
         res->iters = iter;
         res->rel_gap = gap;
         res->beckmann = ds_ue_beckmann(net, cp, flows);
         res->seconds = ds_clock_now() - t_start;
+        if (!isfinite(res->beckmann)) {
+            ds_error_set(err, net->net_path, 0, "the Beckmann objective overflowed at the final flows (%g)",
+                         res->beckmann);
+            rc = DS_STATUS_ERROR;
+        }
     }
+    goto out;
+
+aon_failed:
+    rc = fail_od(net, &u.A, ar - 1, err);
 out:
-    aon_free(&A);
-    free(t);
-    free(h);
-    free(y);
-    free(d);
-    free(s1);
-    free(s2);
-    free(s);
-    free(L.xa);
-    free(L.ta);
-    free(L.ha);
+    ue_free(&u);
     return rc;
 }

@@ -5,6 +5,7 @@
  * a binding that would leave a key on two actions is dropped, latest line
  * first, until none does. */
 #include "config.h"
+#include "ds_csv.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -42,23 +43,22 @@ static void config_problem(tui_config *c, int line, const char *fmt, ...)
     if (i < TUI_CONFIG_MAX_PROBLEMS) c->problem[i] = p;
 }
 
-static int parse_double(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    return end != s && !*end && !errno && isfinite(*v);
-}
-
+/* The engine's number parser (src/engine/settings.c), shared by every reader. */
 static int parse_int(const char *s, long lo, long hi, int *v)
 {
-    char *end;
     long l;
-    errno = 0;
-    l = strtol(s, &end, 10);
-    if (end == s || *end || errno || l < lo || l > hi) return 0;
+    if (ds_parse_long(s, &l) != 0 || l < lo || l > hi) return 0;
     *v = (int)l;
     return 1;
+}
+
+/* The engine's one rule for a numeric setting (the command line uses it too). */
+static int setting(tui_config *c, int line, const char *k, const char *v, double *d)
+{
+    char msg[160];
+    if (ds_setting_parse(k, v, d, msg, sizeof msg) == 0) return 1;
+    config_problem(c, line, "%s %s", k, msg);
+    return 0;
 }
 
 /* "full|dsp|bfs|edsp" from a name function, for messages. */
@@ -184,17 +184,15 @@ static void parse_setting(tui_config *c, config_bind *binds, int line, const cha
                            i, TUI_CONFIG_VERSION);
         else c->version = i;
     } else if (!strcmp(k, "tau")) {
-        if (!parse_double(v, &d) || !(d > 0)) config_problem(c, line, "tau must be a number > 0, got '%.40s'", v);
-        else c->tau = d;
+        if (setting(c, line, k, v, &d)) c->tau = d;
     } else if (!strcmp(k, "tol")) {
-        if (!parse_double(v, &d) || !(d > 0 && d < 1)) config_problem(c, line, "tol must be in (0, 1), got '%.40s'", v);
-        else c->tol = d;
+        if (setting(c, line, k, v, &d)) c->tol = d;
     } else if (!strcmp(k, "threads")) {
-        if (!parse_int(v, 0, 4096, &c->threads)) config_problem(c, line, "threads must be 0..4096 (0 = all cores), got '%.40s'", v);
+        if (setting(c, line, k, v, &d)) c->threads = (int)d;
     } else if (!strcmp(k, "max_iter")) {
-        if (!parse_int(v, 1, 100000000, &c->max_iter)) config_problem(c, line, "max_iter must be 1..100000000, got '%.40s'", v);
+        if (setting(c, line, k, v, &d)) c->max_iter = (int)d;
     } else if (!strcmp(k, "delay_ms")) {
-        if (!parse_int(v, 10, 60000, &c->delay_ms)) config_problem(c, line, "delay_ms must be 10..60000, got '%.40s'", v);
+        if (setting(c, line, k, v, &d)) c->delay_ms = (int)d;
     } else if (!strcmp(k, "filter")) {
         if ((i = ds_filter_parse(v)) < 0)
             config_problem(c, line, "unknown filter '%.40s' (%s)", v, choices(filter_name, DS_FILTER_N, list, sizeof list));
@@ -361,51 +359,19 @@ static int make_parent_dirs(const char *path, ds_error *err)
     return 0;
 }
 
+static int config_body(FILE *f, const void *c, ds_error *err)
+{
+    (void)err;
+    config_write(f, c);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Through the one output writer (src/engine/flowcsv.c): regular files only, a
+ * symlinked config (dotfile repositories) written where it points. */
 int config_save(const char *path, const tui_config *c, ds_error *err)
 {
-    char real[PATH_MAX], tmp[PATH_MAX + 16];
-    struct stat st;
-    mode_t mode;
-    int fd, saved_errno;
-    FILE *f;
-    /* Keep a symlinked config (dotfile repositories) a symlink: write where it points. */
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real)) path = real;
     if (make_parent_dirs(path, err) != 0) return -1;
-    if (stat(path, &st) == 0) mode = st.st_mode & 07777;
-    else {
-        mode_t um = umask(0);
-        umask(um);
-        mode = 0666 & ~um;
-    }
-    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) return ds_error_set(err, path, 0, "path too long");
-    if ((fd = mkstemp(tmp)) < 0)
-        return ds_error_set(err, path, 0, "cannot create a temporary file next to it: %s; old file kept", strerror(errno));
-    if (fchmod(fd, mode) != 0 || !(f = fdopen(fd, "w"))) {
-        saved_errno = errno;
-        close(fd);
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "cannot write %s: %s; old file kept", tmp, strerror(saved_errno));
-    }
-    errno = 0;
-    config_write(f, c);
-    /* ferror, fflush and fsync together catch a full disk or a size limit. */
-    if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        saved_errno = errno ? errno : EIO;
-        fclose(f);
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "write failed: %s; old file kept", strerror(saved_errno));
-    }
-    if (fclose(f) != 0) {
-        saved_errno = errno;
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "write failed: %s; old file kept", strerror(saved_errno));
-    }
-    if (rename(tmp, path) != 0) {
-        saved_errno = errno;
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "cannot replace the file: %s; old file kept", strerror(saved_errno));
-    }
-    return 0;
+    return ds_file_write_atomic(path, config_body, c, err);
 }
 
 int config_default_path(char *buf, size_t n)

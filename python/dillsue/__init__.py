@@ -1,0 +1,193 @@
+"""dillsue - link-based logit stochastic user equilibrium, from Python.
+
+A thin ctypes layer over the installed C library (libdillsue.so.0); arrays in
+and out are numpy arrays. The library is found through $DILLSUE_LIB (a path),
+else the system's library path (`make install`), else a build tree next to
+this package (../build).
+
+    import dillsue
+    net = dillsue.load("SiouxFalls_net.tntp")
+    res = dillsue.solve(net, tau=10, filter="full", solver="newton")
+    res.status, res.flows, res.history["gap_rel"]
+"""
+import ctypes
+import ctypes.util
+import glob
+import os
+
+import numpy as np
+
+__all__ = ["DillsueError", "Network", "Result", "load", "default_network", "solve", "library_path"]
+
+
+class DillsueError(Exception):
+    """An error from the library: file, line (0 if none) and message."""
+
+    def __init__(self, file, line, msg):
+        self.file, self.line, self.msg = file, line, msg
+        where = "%s:%d: " % (file, line) if file and line else ("%s: " % file if file else "")
+        super().__init__(where + msg)
+
+
+class _Error(ctypes.Structure):
+    _fields_ = [("file", ctypes.c_char * 512), ("line", ctypes.c_long), ("msg", ctypes.c_char * 512)]
+
+    def raise_(self):
+        raise DillsueError(self.file.decode(errors="replace"), self.line, self.msg.decode(errors="replace"))
+
+
+def _find_library():
+    env = os.environ.get("DILLSUE_LIB")
+    if env:
+        return env
+    found = ctypes.util.find_library("dillsue")
+    if found:
+        return found
+    here = os.path.dirname(os.path.abspath(__file__))
+    for cand in sorted(glob.glob(os.path.join(here, "..", "..", "build", "libdillsue.so.*"))):
+        return cand
+    raise OSError("libdillsue not found: run `make install`, or set DILLSUE_LIB to libdillsue.so")
+
+
+library_path = _find_library()
+_lib = ctypes.CDLL(library_path)
+_vp, _cp, _ip, _dp = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_double)
+_E = ctypes.POINTER(_Error)
+
+
+def _sig(name, res, *args):
+    f = getattr(_lib, name)
+    f.restype, f.argtypes = res, list(args)
+    return f
+
+
+_sig("ds_network_load", _vp, _cp, _cp, _cp, _cp, _E)
+_sig("ds_network_load_default", _vp, _E)
+_sig("ds_network_free", None, _vp)
+_sig("ds_network_counts", None, _vp, ctypes.POINTER(_ip), ctypes.POINTER(_ip), ctypes.POINTER(_ip),
+     ctypes.POINTER(_ip))
+_sig("ds_network_link_ids", None, _vp, ctypes.POINTER(_ip), ctypes.POINTER(_ip))
+_sig("ds_network_name", _cp, _vp)
+_sig("ds_config_new", _vp)
+_sig("ds_config_free", None, _vp)
+_sig("ds_config_set", _ip, _vp, _cp, _cp, _E)
+_sig("ds_run_create", _vp, _vp, _vp, _E)
+_sig("ds_run_execute", _ip, _vp)
+_sig("ds_run_cancel", None, _vp)
+_sig("ds_run_free", None, _vp)
+_sig("ds_run_flows", _dp, _vp)
+_sig("ds_run_costs", _dp, _vp)
+_sig("ds_run_mu", ctypes.c_double, _vp)
+_sig("ds_run_cbar", ctypes.c_double, _vp)
+_sig("ds_run_reason", None, _vp, _cp, ctypes.c_size_t)
+_sig("ds_run_history_count", ctypes.c_size_t, _vp)
+_sig("ds_run_history_column", ctypes.c_long, _vp, _cp, _dp, ctypes.c_size_t)
+_sig("ds_history_column_name", _cp, _ip)
+_sig("ds_status_name", _cp, _ip)
+_sig("ds_status_exit_code", _ip, _ip)
+
+
+class Network:
+    """A loaded network. `links` is (init_id, term_id) as the files number nodes."""
+
+    def __init__(self, handle):
+        self._h = handle
+        n = [ctypes.c_int() for _ in range(4)]
+        _lib.ds_network_counts(handle, *[ctypes.byref(x) for x in n])
+        self.n_nodes, self.n_links, self.n_zones, self.n_od = (x.value for x in n)
+        self.name = _lib.ds_network_name(handle).decode(errors="replace")
+        a = np.zeros(self.n_links, dtype=np.intc)
+        b = np.zeros(self.n_links, dtype=np.intc)
+        _lib.ds_network_link_ids(handle, a.ctypes.data_as(ctypes.POINTER(_ip)), b.ctypes.data_as(ctypes.POINTER(_ip)))
+        self.links = (a, b)
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _lib.ds_network_free(self._h)
+            self._h = None
+
+    def __repr__(self):
+        return "<dillsue.Network %s: %d nodes, %d links, %d zones>" % (self.name, self.n_nodes, self.n_links,
+                                                                    self.n_zones)
+
+
+def _enc(s):
+    return None if s is None else os.fsencode(s)
+
+
+def load(net_path, trips_path=None):
+    """Load a TNTP network (trips default to the sibling _trips.tntp)."""
+    err = _Error()
+    h = _lib.ds_network_load(_enc(net_path), _enc(trips_path), None, None, ctypes.byref(err))
+    if not h:
+        err.raise_()
+    return Network(h)
+
+
+def default_network():
+    """The small network compiled into the library (ringcity)."""
+    err = _Error()
+    h = _lib.ds_network_load_default(ctypes.byref(err))
+    if not h:
+        err.raise_()
+    return Network(h)
+
+
+class Result:
+    """What a solve gave: status ("converged", "max-iterations", ...), exit_code
+    (as `dillsue solve` would exit), reason, mu, cbar, flows and costs (numpy
+    arrays in link order, None if the run produced none) and history (a dict of
+    numpy arrays, one per telemetry field, one value per outer iteration)."""
+
+    def __repr__(self):
+        n = len(self.history.get("iter", ()))
+        return "<dillsue.Result %s after %d records, mu %.6g>" % (self.status, n, self.mu)
+
+
+def solve(net, warm=None, **settings):
+    """Solve the SUE on net. settings: tau, mu, filter, solver, tol, max_iter,
+    threads, backend, cap, toll_factor, distance_factor, inner, inner_max,
+    edsp_refresh, edsp_damping (checked by the same rules as the command line).
+    warm: optional start flows (array of n_links)."""
+    err = _Error()
+    cfg = _lib.ds_config_new()
+    if not cfg:
+        raise MemoryError("ds_config_new")
+    try:
+        for k, v in settings.items():
+            if _lib.ds_config_set(cfg, k.encode(), str(v).encode(), ctypes.byref(err)) != 0:
+                err.raise_()
+        if warm is not None:
+            raise NotImplementedError("warm starts: write them to a flow CSV and use `dillsue solve --warm`")
+        run = _lib.ds_run_create(net._h, cfg, ctypes.byref(err))
+        if not run:
+            err.raise_()
+    finally:
+        _lib.ds_config_free(cfg)
+    try:
+        st = _lib.ds_run_execute(run)
+        r = Result()
+        r.status = _lib.ds_status_name(st).decode()
+        r.exit_code = _lib.ds_status_exit_code(st)
+        buf = ctypes.create_string_buffer(1024)
+        _lib.ds_run_reason(run, buf, len(buf))
+        r.reason = buf.value.decode(errors="replace")
+        r.mu, r.cbar = _lib.ds_run_mu(run), _lib.ds_run_cbar(run)
+        fp, cp = _lib.ds_run_flows(run), _lib.ds_run_costs(run)
+        n = net.n_links
+        r.flows = np.ctypeslib.as_array(fp, shape=(n,)).copy() if fp else None
+        r.costs = np.ctypeslib.as_array(cp, shape=(n,)).copy() if cp else None
+        count = _lib.ds_run_history_count(run)
+        r.history = {}
+        i = 0
+        while True:
+            name = _lib.ds_history_column_name(i)
+            if not name:
+                break
+            col = np.zeros(count, dtype=np.float64)
+            got = _lib.ds_run_history_column(run, name, col.ctypes.data_as(_dp), count)
+            r.history[name.decode()] = col[:max(got, 0)]
+            i += 1
+        return r
+    finally:
+        _lib.ds_run_free(run)

@@ -1,0 +1,139 @@
+/* settings.c - the one set of number parsers and the one rule per numeric
+ * setting, shared by every reader: TNTP and CSV files, the command line of
+ * every command, the TUI's config file. */
+#include "dillsue.h"
+
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Decimal only: hexadecimal floats, "inf" and "nan" are refused (no data file
+ * writes them on purpose, and each tool reads them differently). */
+static int decimal_text(const char *s)
+{
+    if (!*s) return 0;
+    for (const char *q = s; *q; q++)
+        if (!((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-'))
+            return 0;
+    return 1;
+}
+
+int ds_parse_double(const char *s, double *out)
+{
+    char *e;
+    double v;
+    if (!s) return -1;
+    if (!decimal_text(s)) {
+        /* inf, infinity, nan (any case, signed) are numbers, just not finite ones */
+        const char *w = s + (*s == '-' || *s == '+');
+        return (!strcasecmp(w, "inf") || !strcasecmp(w, "infinity") || !strcasecmp(w, "nan")) ? -2 : -1;
+    }
+    errno = 0;
+    v = strtod(s, &e);
+    if (e == s || *e) return -1;
+    if (!isfinite(v)) return -2;
+    *out = v; /* ERANGE on underflow still gives the nearest value */
+    return 0;
+}
+
+int ds_parse_long(const char *s, long *out)
+{
+    char *e;
+    long v;
+    if (!s || !*s) return -1;
+    for (const char *q = s; *q; q++)
+        if (!((*q >= '0' && *q <= '9') || (q == s && (*q == '-' || *q == '+')))) return -1;
+    errno = 0;
+    v = strtol(s, &e, 10);
+    if (e == s || *e) return -1;
+    if (errno == ERANGE) return -2;
+    *out = v;
+    return 0;
+}
+
+/* name, integer, lo, hi, lo excluded, hi excluded, what it is */
+static const ds_setting_rule rules[] = {
+    {"tau", 0, 0, DBL_MAX, 1, 0, "dispersion (mu = tau / cbar)"},
+    {"mu", 0, 0, DBL_MAX, 1, 0, "dispersion per unit cost"},
+    {"tol", 0, 0, 1, 1, 1, "gap_rel tolerance"},
+    {"max_iter", 1, 0, 100000000, 0, 0, "outer iterations"},
+    {"threads", 1, 0, 4096, 0, 0, "worker threads (0 = all cores)"},
+    {"cap", 0, 0, DBL_MAX, 0, 0, "cap on x/c (0 = none)"},
+    {"toll_factor", 0, -DBL_MAX, DBL_MAX, 0, 0, "generalized-cost weight of toll"},
+    {"distance_factor", 0, -DBL_MAX, DBL_MAX, 0, 0, "generalized-cost weight of length"},
+    {"inner_max", 1, 1, 1000000000, 0, 0, "Bellman passes per evaluation"},
+    {"edsp_refresh", 1, 0, 1000000, 0, 0, "eDSP mask refreshes"},
+    {"edsp_damping", 0, 0, 1, 1, 0, "eDSP mask damping"},
+    {"newton_warm", 1, 0, 1000000, 0, 0, "SRA steps before Newton"},
+    {"factor_mb", 0, 0, 1e12, 0, 0, "MiB of LU factors kept"},
+    {"scenario", 1, 0, INT_MAX, 0, 0, "scenario number"},
+    {"gap", 0, 0, 1, 0, 1, "UE relative gap"},
+    {"min_ref", 0, 0, DBL_MAX, 0, 0, "MAPE threshold on the reference flow"},
+    {"delay_ms", 1, 10, 60000, 0, 0, "milliseconds between screen updates"},
+};
+
+const ds_setting_rule *ds_setting_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
+        if (!strcmp(rules[i].name, name)) return &rules[i];
+    return NULL;
+}
+
+static void fmt_bound(double v, char *buf, size_t n)
+{
+    if (v >= DBL_MAX) snprintf(buf, n, "inf");
+    else if (v <= -DBL_MAX) snprintf(buf, n, "-inf");
+    else snprintf(buf, n, "%.15g", v);
+}
+
+int ds_setting_parse(const char *name, const char *text, double *out, char *msg, size_t n)
+{
+    const ds_setting_rule *r = ds_setting_find(name);
+    double v = 0;
+    char lo[32], hi[32];
+    int rc;
+    if (!r) {
+        snprintf(msg, n, "unknown setting '%s'", name);
+        return -1;
+    }
+    fmt_bound(r->lo, lo, sizeof lo);
+    fmt_bound(r->hi, hi, sizeof hi);
+    if (r->integer) {
+        long l = 0;
+        rc = ds_parse_long(text, &l);
+        v = (double)l;
+        if (rc == -1) {
+            snprintf(msg, n, "needs an integer, got '%.40s'", text);
+            return -1;
+        }
+        if (rc == -2) v = text[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+    } else {
+        rc = ds_parse_double(text, &v);
+        if (rc == -1) {
+            snprintf(msg, n, "needs a decimal number, got '%.40s'", text);
+            return -1;
+        }
+        if (rc == -2) {
+            snprintf(msg, n, "must be finite, got '%.40s'", text);
+            return -1;
+        }
+    }
+    if (v < r->lo || v > r->hi || (r->lo_open && v == r->lo) || (r->hi_open && v == r->hi)) {
+        if (r->hi >= DBL_MAX)
+            snprintf(msg, n, "must be %s %s %s, got '%.40s'", r->integer ? "an integer" : "a number",
+                     r->lo_open ? ">" : ">=", lo, text);
+        else if (r->lo <= -DBL_MAX)
+            snprintf(msg, n, "must be %s %s, got '%.40s'", r->hi_open ? "<" : "<=", hi, text);
+        else
+            snprintf(msg, n, "must be in %s%s, %s%s, got '%.40s'", r->lo_open ? "(" : "[", lo, hi, r->hi_open ? ")" : "]",
+                     text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

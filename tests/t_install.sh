@@ -1,0 +1,82 @@
+#!/bin/sh
+# t_install.sh - `make install DESTDIR=... PREFIX=/usr` lays out the program,
+# libdillsue.so (versioned soname, public symbols only) and libdillsue.a, the
+# headers, dillsue.pc, the man page and the bash completion; a C program built
+# with `pkg-config --cflags --libs dillsue` against that tree solves Sioux
+# Falls; `make uninstall` removes every file again.
+. tests/lib.sh
+stage=$tmp/stage
+MAKE=${MAKE:-make}
+if ! $MAKE -s B="$BUILD" install DESTDIR="$stage" PREFIX=/usr >"$tmp/make.out" 2>&1; then
+    fail install_runs "$(tail -c 600 "$tmp/make.out")"
+    exit 0
+fi
+pass install_runs
+L=$stage/usr/lib
+missing=""
+for f in usr/bin/dillsue usr/lib/libdillsue.a usr/lib/libdillsue.so usr/lib/libdillsue.so.0 usr/include/dillsue/dillsue.h \
+    usr/include/dillsue/ds_csv.h usr/include/dillsue/ds_ue.h usr/lib/pkgconfig/dillsue.pc usr/share/man/man1/dillsue.1 \
+    usr/share/bash-completion/completions/dillsue; do
+    [ -e "$stage/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && pass install_layout || fail install_layout "missing:$missing"
+if [ -f "$BUILD/libdillsue_cuda.so" ]; then
+    [ -f "$L/dillsue/libdillsue_cuda.so" ] && pass install_cuda_module || fail install_cuda_module "not in /usr/lib/dillsue"
+    # the installed program finds the installed module (whether a GPU is here or not)
+    "$stage/usr/bin/dillsue" info --net tests/bad_input/valid.net.tntp 2>&1 | grep '^GPU' >"$tmp/gpu"
+    if grep -q "not found" "$tmp/gpu"; then fail install_cuda_module_found "$(cat "$tmp/gpu")"
+    else pass install_cuda_module_found; fi
+else skip install_cuda_module "built without nvcc"; fi
+
+soname=$(readelf -d "$L/libdillsue.so" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = libdillsue.so.0 ] && pass install_soname || fail install_soname "soname '$soname'"
+extra=$(nm -D --defined-only "$L/libdillsue.so" | awk '$2 ~ /[TDBRW]/ && $3 !~ /^ds_/ {print $3}' | head -5)
+if [ -z "$extra" ] && nm -D --defined-only "$L/libdillsue.so" | grep -qE ' ds_run_execute(@@DILLSUE_0)?$' &&
+    ! nm -D "$L/libdillsue.so" | grep -qE ' (gmres_solve|run_eval|sp_dijkstra_to)(@.*)?$'; then
+    pass install_exports_public_api_only
+else fail install_exports_public_api_only "also exported: $extra"; fi
+
+if ! command -v pkg-config >/dev/null 2>&1; then
+    skip install_pkg_config_program "pkg-config not installed"
+else
+    export PKG_CONFIG_PATH="$L/pkgconfig"
+    flags=$(pkg-config --define-prefix --cflags --libs dillsue 2>"$tmp/pc.err") ||
+        flags=$(pkg-config --define-variable=prefix="$stage/usr" --cflags --libs dillsue)
+    # a sanitizer build of the library needs the sanitizer runtime in the program too
+    san=""
+    nm -D "$L/libdillsue.so" | grep -q __asan_ && san="-fsanitize=address,undefined"
+    if ! ${CC:-cc} $san -o "$tmp/solve_sf" tests/install/solve_sf.c $flags 2>"$tmp/cc.err"; then
+        fail install_pkg_config_program "does not build with '$flags': $(head -c 400 "$tmp/cc.err")"
+    else
+        SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+        if [ -f "$SF" ]; then
+            LD_LIBRARY_PATH=$L run "$tmp/solve_sf" "$SF" "$tmp/sf.csv"
+            if [ $rc -eq 0 ] && grep -q '^SiouxFalls converged' "$tmp/out" && [ "$(wc -l <"$tmp/sf.csv")" -eq 77 ]; then
+                pass install_pkg_config_program_solves_siouxfalls
+            else fail install_pkg_config_program_solves_siouxfalls "rc $rc: $(cat "$tmp/out" "$tmp/err" | head -c 400)"; fi
+            # the same flows as the program gives
+            "$stage/usr/bin/dillsue" solve --net "$SF" --tau 10 --quiet --out "$tmp/sf_cli.csv" >/dev/null 2>&1
+            cmp -s "$tmp/sf.csv" "$tmp/sf_cli.csv" && pass install_library_matches_program \
+                || fail install_library_matches_program "flows differ"
+        else
+            LD_LIBRARY_PATH=$L run "$tmp/solve_sf"
+            [ $rc -eq 0 ] && pass install_pkg_config_program_default_network || fail install_pkg_config_program_default_network "rc $rc"
+            skip install_pkg_config_program_solves_siouxfalls "no TNTP data in $TNTP"
+        fi
+    fi
+fi
+"$stage/usr/bin/dillsue" --version >"$tmp/out" 2>&1
+grep -qE '^dillsue [0-9.]+ \(git [0-9a-f]+' "$tmp/out" && pass install_version_names_revision \
+    || fail install_version_names_revision "$(cat "$tmp/out")"
+
+$MAKE -s B="$BUILD" uninstall DESTDIR="$stage" PREFIX=/usr >"$tmp/make.out" 2>&1
+left=$(find "$stage" ! -type d | head -5)
+[ -z "$left" ] && pass uninstall_removes_everything || fail uninstall_removes_everything "left: $left"
+
+# Debian's build flags are honoured, on the command line or in the environment,
+# without losing the project's own.
+$MAKE -n -B B="$tmp/flags" CPPFLAGS=-DZZ_CPP CFLAGS="-O1 -DZZ_C" LDFLAGS=-Wl,-z,relro "$tmp/flags/dillsue" >"$tmp/n.out" 2>&1
+if grep -E -- '-DZZ_CPP .*-DZZ_C .*-Iinclude.*-c src/engine/tntp.c' "$tmp/n.out" >/dev/null &&
+    grep -E -- "-o $tmp/flags/dillsue .*-Wl,-z,relro" "$tmp/n.out" >/dev/null; then
+    pass install_build_flags_honoured
+else fail install_build_flags_honoured "$(grep -E 'tntp.c|-o .*flags/dillsue' "$tmp/n.out" | head -c 400)"; fi

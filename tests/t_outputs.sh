@@ -1,0 +1,157 @@
+#!/bin/sh
+# t_outputs.sh - outputs and messages (issue 12): only regular files are
+# written, an output is never an input or another output, no inf/nan reaches
+# a file or the screen, errno survives a full disk, stale temporary files are
+# found and removed, escape bytes are printed escaped, an overflowing cost is
+# named, and every command validates an option the same way.
+. tests/lib.sh
+C=tests/bad_input
+NET=$C/valid.net.tntp
+S="$D solve --net $NET --quiet"
+
+# expect NAME RC PATTERN: the last run exited RC and stderr matches PATTERN (grep -E)
+expect() {
+    if [ $rc -ne "$2" ]; then fail "$1" "exit $rc, want $2: $(head -c 300 "$tmp/err")"
+    elif [ -n "$3" ] && ! grep -qE -- "$3" "$tmp/err"; then fail "$1" "stderr lacks /$3/: $(head -c 300 "$tmp/err")"
+    else pass "$1"; fi
+}
+
+# ------------------------------------------------------------ regular files only
+run $S --out /dev/null
+expect out_device_refused 2 "character device"
+[ -c /dev/null ] && pass out_device_untouched || fail out_device_untouched "/dev/null is no longer a device"
+mkfifo "$tmp/fifo"
+run $S --out "$tmp/fifo"
+expect out_fifo_refused 2 "FIFO"
+mkdir "$tmp/dir.csv"
+run $S --history "$tmp/dir.csv"
+expect out_directory_refused 2 "directory"
+echo old >"$tmp/target.csv"
+ln -s target.csv "$tmp/link.csv"
+run $S --out "$tmp/link.csv"
+if [ $rc -eq 0 ] && [ -L "$tmp/link.csv" ] && head -1 "$tmp/target.csv" | grep -q init_node; then
+    pass out_symlink_followed
+else fail out_symlink_followed "rc $rc, link kept: $([ -L "$tmp/link.csv" ] && echo yes || echo no)"; fi
+ln -s missing.csv "$tmp/dangling.csv"
+run $S --out "$tmp/dangling.csv"
+expect out_dangling_symlink_refused 2 "symbolic link to a missing file"
+
+# ------------------------------------------------------------ output is not an input
+cp $C/valid.net.tntp "$tmp/a.net.tntp"
+cp $C/valid.trips.tntp "$tmp/a.trips.tntp"
+cp "$tmp/a.net.tntp" "$tmp/a.net.orig"
+run "$D" solve --net "$tmp/a.net.tntp" --out "$tmp/a.net.tntp" --quiet
+expect out_is_input_refused 2 "same file as --net"
+cmp -s "$tmp/a.net.tntp" "$tmp/a.net.orig" && pass out_is_input_untouched || fail out_is_input_untouched "network replaced"
+run "$D" solve --net "$tmp/a.net.tntp" --out "$tmp/a.trips.tntp" --quiet
+expect out_is_sibling_trips_refused 2 "same file as --trips"
+run $S --out "$tmp/x.csv" --history "$tmp/x.csv"
+expect out_is_other_output_refused 2 "same file as --history"
+run $S --out "$tmp/w.csv"
+run $S --warm "$tmp/w.csv" --out "$tmp/./w.csv"
+expect out_is_warm_refused 2 "same file as --warm"
+
+# ------------------------------------------------------------ no inf/nan in files or on the screen
+run $S --out "$tmp/f.csv" --history "$tmp/h.csv"
+if [ $rc -eq 0 ] && ! grep -qiE '(^|,)-?(inf|nan)' "$tmp/h.csv" "$tmp/f.csv"; then pass history_no_inf_nan
+else fail history_no_inf_nan "rc $rc: $(grep -iE 'inf|nan' "$tmp/h.csv" | head -2)"; fi
+awk -F, 'NR == 2 && $2 == "" { ok = 1 } END { exit !ok }' "$tmp/h.csv" && pass history_row0_gap_empty \
+    || fail history_row0_gap_empty "row 0: $(sed -n 2p "$tmp/h.csv" | cut -c1-80)"
+# huge flows: ||x||^2 overflows
+awk -F, 'NR == 1 { print; next } { print $1 "," $2 ",1e300," $4 }' "$tmp/f.csv" >"$tmp/huge.csv"
+run "$D" load --net $NET --flows "$tmp/huge.csv" --out "$tmp/l.csv"
+if [ $rc -eq 2 ] && ! grep -qiE 'nan|inf' "$tmp/out"; then pass load_huge_flows_error; else fail load_huge_flows_error "rc $rc: $(cat "$tmp/out")"; fi
+# compare with a reference whose flows do not vary: R^2 undefined, said so
+awk -F, 'NR == 1 { print; next } { print $1 "," $2 ",5," $4 }' "$tmp/f.csv" >"$tmp/flat.csv"
+run "$D" compare "$tmp/f.csv" "$tmp/flat.csv"
+if [ $rc -eq 0 ] && grep -q 'R^2: *undefined' "$tmp/out" && ! grep -qiE 'nan|inf' "$tmp/out"; then pass compare_r2_undefined
+else fail compare_r2_undefined "rc $rc: $(cat "$tmp/out")"; fi
+# demand that sums to infinity
+sed 's/100.0;/1e308;/g; s/<TOTAL OD FLOW> 600.0//' $C/valid.trips.tntp >"$tmp/big.trips.tntp"
+run "$D" info --net $NET --trips "$tmp/big.trips.tntp"
+expect info_demand_overflow 2 "demand entries sum past"
+
+# ------------------------------------------------------------ cost overflow named
+sed 's/^\t1\t4\t1000\t1.0\t1.0\t/\t1\t4\t1000\t1.0\t1e308\t/; s/^\t4\t1\t1000\t1.0\t1.0\t/\t4\t1\t1000\t1.0\t1e308\t/' \
+    $NET >"$tmp/ov.net.tntp"
+cp $C/valid.trips.tntp "$tmp/ov.trips.tntp"
+run "$D" solve --net "$tmp/ov.net.tntp" --quiet
+expect solve_cost_overflow_named 2 "ov.net.tntp:[0-9]+: path costs can overflow"
+run "$D" ue --net "$tmp/ov.net.tntp" --quiet
+expect ue_cost_overflow_named 2 "overflow"
+sed 's/\t0.15\t4\t60\t/\t1e308\t1000\t60\t/' $NET >"$tmp/bp.net.tntp"
+cp $C/valid.trips.tntp "$tmp/bp.trips.tntp"
+run "$D" ue --net "$tmp/bp.net.tntp" --quiet
+if [ $rc -eq 2 ] && grep -q "overflowed" "$tmp/err" && ! grep -qiE 'nan' "$tmp/out"; then pass ue_bpr_overflow_named
+else fail ue_bpr_overflow_named "rc $rc: $(head -c 300 "$tmp/err") $(cat "$tmp/out")"; fi
+
+# ------------------------------------------------------------ full disk, errno kept
+( trap '' XFSZ; ulimit -f 1; exec $S --out "$tmp/big.csv" --history "$tmp/bigh.csv" ) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "File too large" "$tmp/err" && ! grep -q "Success" "$tmp/err"; then pass out_full_disk_errno
+else fail out_full_disk_errno "rc $rc: $(head -c 300 "$tmp/err")"; fi
+ls "$tmp" | grep -q 'dillsue-tmp' && fail out_full_disk_no_temp "temporary file left: $(ls "$tmp")" || pass out_full_disk_no_temp
+if [ -w /dev/full ]; then
+    "$D" info --net $NET >/dev/full 2>"$tmp/err"
+    rc=$?
+    expect stdout_full_disk 2 "No space left"
+else skip stdout_full_disk "no /dev/full"; fi
+
+# ------------------------------------------------------------ stale temporary files
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+echo partial >"$tmp/s.csv.dillsue-tmp-$dead-AbCdEf"
+run $S --out "$tmp/s.csv"
+if [ $rc -eq 0 ] && [ ! -e "$tmp/s.csv.dillsue-tmp-$dead-AbCdEf" ] && grep -q "removed .*left by process $dead" "$tmp/err"; then
+    pass out_stale_temp_removed
+else fail out_stale_temp_removed "rc $rc: $(head -c 300 "$tmp/err")"; fi
+
+# ------------------------------------------------------------ escape bytes escaped
+printf 'init_node,term_node,flow,cost\n1,4,\0331;31mred,1\n' >"$tmp/esc.csv"
+run $S --warm "$tmp/esc.csv"
+if [ $rc -eq 2 ] && grep -q 'x1b' "$tmp/err" && ! grep -q "$(printf '\033')" "$tmp/err"; then pass message_escape_bytes_escaped
+else fail message_escape_bytes_escaped "rc $rc: $(od -c "$tmp/err" | head -3)"; fi
+
+# ------------------------------------------------------------ one rule per setting, one parser
+run $S --tol 2
+expect option_tol_rule 2 "--tol must be in \(0, 1\)"
+run $S --max-iter 99999999999
+expect option_max_iter_range 2 "--max-iter must be in \[0, 100000000\]"
+run $S --tau 0x10
+expect option_hex_refused 2 "--tau needs a decimal number"
+run "$D" ue --bogus
+expect option_ue_unknown 2 "unknown or ambiguous option '--bogus'"
+run "$D" ue --net $NET --threads -5
+expect option_ue_threads_rule 2 "--threads must be in \[0, 4096\]"
+run $S --tau=3 --max-iter=500
+expect option_equals_form 0 ""
+run "$D" ue --net $NET --quiet=1
+expect option_flag_takes_no_value 2 "takes no value"
+run "$D" --list-options ue
+if [ $rc -eq 0 ] && grep -qx -- --gap "$tmp/out" && grep -qx -- --net "$tmp/out" && ! grep -qx -- --tau "$tmp/out"; then
+    pass option_table_listed
+else fail option_table_listed "rc $rc: $(tr '\n' ' ' <"$tmp/out")"; fi
+
+# ------------------------------------------------------------ a FIFO as input never blocks
+mkfifo "$tmp/p.net.tntp"
+cp $C/valid.trips.tntp "$tmp/p.trips.tntp"
+if command -v timeout >/dev/null 2>&1; then
+    run timeout 20 "$D" info --net "$tmp/p.net.tntp"
+    expect input_fifo_no_writer_does_not_block 2 "file is empty"
+else skip input_fifo_no_writer_does_not_block "no timeout(1)"; fi
+
+# ------------------------------------------------------------ warm starts and partial outputs
+awk -F, 'NR == 1 { print; next } NR == 2 { print $1 "," $2 ",-5," $4; next } { print }' "$tmp/f.csv" >"$tmp/neg.csv"
+run $S --warm "$tmp/neg.csv"
+expect warm_negative_flow_refused 2 "a warm start needs flows >= 0"
+( trap "" XFSZ; ulimit -f 1; exec "$D" solve --quiet --max-iter 3 --out "$tmp/big2.csv" --history "$tmp/h2.csv" ) >"$tmp/out" 2>"$tmp/err"
+[ ! -e "$tmp/h2.csv" ] && grep -q "not written either" "$tmp/err" && pass history_not_written_without_flows \
+    || fail history_not_written_without_flows "$(head -c 300 "$tmp/err")"
+
+# ------------------------------------------------------------ an OD pair without a path is named
+head -5 $C/valid.net.tntp | sed 's/<NUMBER OF LINKS> 8/<NUMBER OF LINKS> 4/' >"$tmp/np.net.tntp"
+sed -n '8,11p' $C/valid.net.tntp >>"$tmp/np.net.tntp"
+printf '<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n  2 : 100.0;\n' >"$tmp/np.trips.tntp"
+run "$D" solve --net "$tmp/np.net.tntp" --quiet
+expect solve_names_od_without_path 2 "no path from zone 1 to zone 2 \(demand 100\)"
