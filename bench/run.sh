@@ -37,6 +37,8 @@ run() {
     echo
     "$BUILD/bench/loadmap" $quick || echo "bench: loadmap exited with status $?"
     "$BUILD/bench/solvers" $quick --limit "$limit" --threads "$threads" || echo "bench: solvers exited with status $?"
+    echo
+    BUILD="$BUILD" sh bench/planning.sh || echo "bench: planning.sh exited with status $?"
     echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
