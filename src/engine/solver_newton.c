@@ -199,7 +199,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
             } else {
                 ln = 0.25 * l; /* f does not exist there: back off faster */
             }
-            if (ln < 0.1 * l) ln = 0.1 * l;
+            if (ln < 0.1 * l) ln = 0.1 * l; /* Dennis & Schnabel's safeguards */
             if (ln > 0.5 * l) ln = 0.5 * l;
             l = ln;
         }
