@@ -512,6 +512,9 @@ void ds_loader_set_quick_reject(ds_loader *ld, int on);
  * for J v), in bytes; call before ds_loader_set_inner. Destinations beyond it
  * factorise afresh each time. Default 768 MiB. */
 void ds_loader_set_factor_budget(ds_loader *ld, double bytes);
+/* Direct inner solver: destinations whose factors are kept, of all, and the
+ * estimated MiB of the kept factors and of all of them (0s without it). */
+void ds_loader_factor_plan(const ds_loader *ld, int *kept, int *total, double *kept_mib, double *all_mib);
 /* Demand injected and demand absorbed at the destinations in the last eval. */
 void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived);
 /* bal[dest] += sign q, bal[orig] -= sign q for every OD pair with a path. */

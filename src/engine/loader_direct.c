@@ -225,6 +225,23 @@ int ld_direct_init(ds_loader *ld)
     return 0;
 }
 
+void ds_loader_factor_plan(const ds_loader *ld, int *kept, int *total, double *kept_mib, double *all_mib)
+{
+    const struct ld_direct_all *a = ld->direct;
+    double all = 0;
+    *kept = *total = 0;
+    *kept_mib = *all_mib = 0;
+    if (!a) return;
+    for (int di = 0; di < ld->n_dest; di++) {
+        const ld_direct *g = &a->d[di];
+        all += g->sym ? (g->sym->lnz + g->sym->unz) * 12.0 + g->nn * 48.0 : 0;
+    }
+    *kept = a->n_kept;
+    *total = ld->n_dest;
+    *kept_mib = a->factor_bytes / (1024.0 * 1024.0);
+    *all_mib = all / (1024.0 * 1024.0);
+}
+
 void ld_direct_free(ds_loader *ld)
 {
     struct ld_direct_all *a = ld->direct;

@@ -735,6 +735,16 @@ ds_status ds_run_execute(ds_run *run)
         finish(run, DS_STATUS_ERROR);
         return DS_STATUS_ERROR;
     }
+    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU && run->cfg.inner == DS_INNER_DIRECT) {
+        int kept, total;
+        double kmib, amib;
+        ds_loader_factor_plan(run->ld, &kept, &total, &kmib, &amib);
+        run_message(run,
+                    "sparse LU: the factors of %d of %d destinations are kept between evaluations (%.0f of %.0f MiB, "
+                    "--factor-memory %g)%s",
+                    kept, total, kmib, amib, run->cfg.factor_mb,
+                    kept < total ? "; the others factorise afresh in every evaluation and J v" : "");
+    }
     if (run->cfg.backend == DS_BACKEND_CUDA) {
         const char *emu = getenv("DILLSUE_CUDA_EMULATE");
         run_setup_step(run, 0.5, "device upload");
