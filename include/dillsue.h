@@ -498,6 +498,10 @@ int ds_loader_refresh_mask(ds_loader *ld, const double *t, long *added, long *re
  * *lower is a rigorous Collatz-Wielandt lower bound, *estimate the power-
  * iteration estimate, *dest the destination attaining them. */
 void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest);
+/* The links of destination di's Perron support at costs t (the cycles that
+ * make the spectral radius large): sets mark[e] = 1 for them, returns how many
+ * were newly marked. */
+int ds_loader_rho_support(ds_loader *ld, const double *t, int di, unsigned char *mark);
 /* cbar from the loader's free-flow trees (the DSP build's, or the full graph's
  * reachability search), destinations in parallel; equal to ds_network_cbar. */
 double ds_loader_cbar(ds_loader *ld);

@@ -396,6 +396,41 @@ void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estima
     free(w), free(lb), free(est), free(y), free(y2), free(ratio), free(in);
 }
 
+/* Links of the Perron support of destination di's weight matrix at costs t:
+ * the nodes where the power iteration's vector lives after pruning (the
+ * cycles that make the spectral radius large), and the usable links between
+ * them. mark[e] = 1 for those links (others untouched). Returns how many. */
+int ds_loader_rho_support(ds_loader *ld, const double *t, int di, unsigned char *mark)
+{
+    const ds_network *net = ld->net;
+    int m = net->n_links, n = net->n_nodes, cnt = 0;
+    if (di < 0 || di >= ld->n_dest) return 0;
+    double *w = calloc((size_t)m + 1, sizeof(double)), *y = calloc((size_t)n + 1, sizeof(double));
+    double *y2 = calloc((size_t)n + 1, sizeof(double)), *ratio = calloc((size_t)n + 1, sizeof(double));
+    unsigned char *in = calloc((size_t)n + 1, 1);
+    if (w && y && y2 && ratio && in) {
+        int d = net->dest_node[di];
+        double ymax = 0;
+        for (int e = 0; e < m; e++) w[e] = exp(-ld->mu * t[e]);
+        for (int i = 0; i < n; i++) {
+            y[i] = (i == d) ? 0 : 1;
+            in[i] = i != d;
+        }
+        power_steps(net, w, d, y, y2, in, 500, 1e-12);
+        /* the support: where the Perron vector is at least 1 % of its largest entry */
+        for (int i = 0; i < n; i++) ymax = fmax(ymax, y[i]);
+        for (int i = 0; i < n; i++) in[i] = in[i] && y[i] >= 0.01 * ymax;
+        (void)ratio;
+        for (int e = 0; e < m; e++)
+            if (in[net->tail[e]] && in[net->head[e]] && sp_link_usable(net, e, d) && !mark[e]) {
+                mark[e] = 1;
+                cnt++;
+            }
+    }
+    free(w), free(y), free(y2), free(ratio), free(in);
+    return cnt;
+}
+
 /* ------------------------------------------------------------ eDSP refresh */
 
 static uint64_t mix64(uint64_t h, uint64_t v)

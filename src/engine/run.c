@@ -515,6 +515,56 @@ static int capacity_search(ds_run *run, const double *base, const char *why)
     return EV_UNDEFINED;
 }
 
+/* The cheapest load we know how to find that makes f exist: load only the
+ * links of the cycles that make the spectral radius of exp(-mu t) >= 1 (the
+ * Perron support of the worst destination, ds_loader_rho_support), doubling
+ * their load s x capacity and adding the support of whatever cycle is worst
+ * next, until the power-iteration estimate is below 1 and an evaluation
+ * confirms that f exists. Links that no diverging cycle uses stay at x = 0, so
+ * the start is far closer to the demand than a uniform load. Returns EV_OK
+ * (start accepted), EV_UNDEFINED (not found: the caller falls back to the
+ * uniform search) or an error. */
+static int cycle_search(ds_run *run, const char *why)
+{
+    int n = run->n, rc = EV_UNDEFINED, rounds = 0, marked = 0;
+    unsigned char *mark = calloc((size_t)n + 1, 1);
+    double s = 0.25, top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6, lb, est, est0 = -1;
+    if (!mark) return EV_ERROR;
+    for (; rounds < 200 && s <= top && !run_cancelled(run); rounds++) {
+        int d, added;
+        for (int e = 0; e < n; e++) run->xt[e] = mark[e] ? s * run->net->capacity[e] : 0;
+        ds_costs_eval(run->net, &run->cfg.cost, run->xt, run->tcost);
+        ds_loader_rho(run->ld, run->tcost, &lb, &est, &d);
+        if (est0 < 0) est0 = est;
+        if (est < 1 - 1e-6) {
+            rc = run_eval(run, run->xt, run->ft, &run->merit);
+            if (rc == EV_OK) {
+                snprintf(run->start_desc, sizeof run->start_desc,
+                         "%g x capacity on the %d links of the diverging cycles, 0 elsewhere (%s; spectral radius of "
+                         "exp(-mu t) ~ %.4g at x = 0)",
+                         s, marked, why, est0);
+                run_accept(run, run->xt, run->ft, run->merit);
+                break;
+            }
+            if (rc != EV_UNDEFINED) break;
+            s *= 2; /* the estimate was optimistic */
+            continue;
+        }
+        added = ds_loader_rho_support(run->ld, run->tcost, d, mark);
+        marked += added;
+        if (!added) s *= 2; /* the cycles are loaded, not enough */
+        {
+            char buf[96];
+            snprintf(buf, sizeof buf, "start point: %d cycle links at %g x capacity, spectral radius ~ %.3g", marked,
+                     s, est);
+            run_setup_step(run, 0.85, buf);
+        }
+    }
+    free(mark);
+    if (run_cancelled(run) && rc != EV_OK) return EV_CANCELLED;
+    return rc == EV_OK ? EV_OK : rc == EV_UNDEFINED ? EV_UNDEFINED : rc;
+}
+
 static void forward_message(ds_run *child, const ds_event *ev, void *ctx)
 {
     (void)child;
@@ -591,7 +641,12 @@ static int choose_start(ds_run *run)
          * network where f(0) does not exist (Anaheim, Austin-SDB full) f does
          * not exist at the DSP solution either (the diverging cycles carry no
          * DSP flow), so it cost a sub-solve for nothing (docs/model.md). */
-        if (mode == DS_START_ZERO || mode == DS_START_AUTO) return capacity_search(run, NULL, why);
+        if (mode == DS_START_ZERO) return capacity_search(run, NULL, why);
+        if (mode == DS_START_AUTO) {
+            rc = cycle_search(run, why);
+            if (rc != EV_UNDEFINED) return rc;
+            return capacity_search(run, NULL, why);
+        }
     }
     if (mode == DS_START_CAPACITY) return capacity_search(run, NULL, "--start capacity");
     /* auto (f(0) does not exist) or dsp */
