@@ -14,6 +14,7 @@
  */
 #include "ds_ue.h"
 #include "clock.h"
+#include "kernels.h"
 #include "pool.h"
 
 #include <math.h>
@@ -186,7 +187,7 @@ static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned 
         }
         w->order[m++] = u;
         if (is_target[u] && --left == 0) break;
-        if (u != o && ds_node_is_centroid(net, u)) continue;
+        if (!dsk_node_passable(u, o, net->first_thru)) continue;
         for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
             int v = a->csr_head[k];
             double nd = du + a->csr_t[k];
