@@ -94,6 +94,15 @@ DSK_FN double dsk_z_start(double v, double mu, double dist)
     return (lz > 0 && lz < 600) ? exp(lz) : 1.0;
 }
 
+/* Existence test of the exponentiated system (I - W~) z = b: its solution is
+ * z >= 1 at every node that reaches the destination (the shortest route alone
+ * contributes 1) iff the spectral radius of W~ is below 1; a computed z that
+ * fails this (NaN and overflow included) means no fixed point at these costs. */
+DSK_FN int dsk_z_exists(double z) { return z >= 1 - 1e-9 && z < 1e300; }
+
+/* Log-domain value back from the exponentiated one: V = log z - mu D. */
+DSK_FN double dsk_v_from_z(double z, double mu, double dist) { return log(z) - mu * dist; }
+
 /* Log-domain Bellman term a = -mu t + V(v). */
 DSK_FN double dsk_bellman_term(double mu, double t, double vv) { return -mu * t + vv; }
 

@@ -261,7 +261,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     }
     for (int i = 0; i < R; i++) {
         int u = s->order[i];
-        Vw[u] = log(z[u]) - mu * D[u];
+        Vw[u] = dsk_v_from_z(z[u], mu, D[u]);
     }
     for (int i = 1; i < R; i++) {
         int u = s->order[i];
