@@ -72,6 +72,7 @@ typedef struct dsg_k {
     const double *da0, *db0, *da1, *db1; /* dot products: (da0, db0) and optionally (da1, db1) */
     double *dpart, *dred;        /* [n_dest * 2 * DSG_BLOCK], [n_dest * 2] */
     const double *scale;         /* [n_dest] per-destination scale of the residual test */
+    int nbn;                     /* blocks per destination in [destination x node] launches */
 } dsg_k;
 
 /* Per-destination state of the batched BiCGSTAB. */
@@ -79,6 +80,8 @@ enum { DSG_SC_RHO = 0, DSG_SC_ALPHA, DSG_SC_OMEGA, DSG_SC_BETA, DSG_SC_N };
 enum { DSG_ACT_DONE = 0, DSG_ACT_RUN = 1, DSG_ACT_RESTART = 2 };
 /* Residual test floor: |r(u)| is measured against |x(u)| + DSG_RES_FLOOR max|x|. */
 #define DSG_RES_FLOOR 1e-3
+/* Largest warm start of z taken (see dsg_k_zinit_full). */
+#define DSG_Z0_MAX 1e8
 
 /* ------------------------------------------------------------------ costs */
 
@@ -412,25 +415,25 @@ DSK_FN void dsg_k_jv_dag(const dsg_k *p, int b, int th)
  * identity with a zero right-hand side (x(d) = 0: the destination's own value
  * enters through b), nodes that cannot reach d have all-zero weights (x = 0). */
 
-/* Thread (b, th) of a launch over [destination x node]: its flat index g,
- * destination d and node u; 0 if it has none. */
+/* Thread (b, th) of a launch of n_dest x nbn blocks (gpu.c: launch_dn), nbn
+ * blocks per destination: its destination d, node u and flat index g; 0 if it
+ * has none. (The destination comes from the block alone, so the emulation's
+ * block loop hoists the division out of the thread loop.) */
 DSK_FN int dsg_dn(const dsg_k *p, int b, int th, long *g, int *d, int *u)
 {
-    *g = (long)b * DSG_BLOCK + th;
-    if (*g >= (long)p->n_dest * p->n) return 0;
-    *d = (int)(*g / p->n);
-    *u = (int)(*g % p->n);
+    *d = b / p->nbn;
+    *u = (b - *d * p->nbn) * DSG_BLOCK + th;
+    if (*d >= p->n_dest || *u >= p->n) return 0;
+    *g = (long)*d * p->n + *u;
     return 1;
 }
 
-/* The same over [destination x node] for the BiCGSTAB vector updates, which
- * skip destinations that are done: the destination of g, or -1. */
+/* The same for the BiCGSTAB vector updates, which skip destinations that are
+ * done: the destination, or -1. */
 DSK_FN long dsg_run(const dsg_k *p, int b, int th, long *g)
 {
-    long d;
-    *g = (long)b * DSG_BLOCK + th;
-    if (*g >= (long)p->n_dest * p->n) return -1;
-    d = *g / p->n;
+    int d, u;
+    if (!dsg_dn(p, b, th, g, &d, &u)) return -1;
     return p->act[d] == DSG_ACT_RUN ? d : -1;
 }
 
@@ -478,12 +481,15 @@ DSK_FN void dsg_k_wred_full(const dsg_k *p, int b, int th)
 }
 
 /* Right-hand side b(u) = sum of w~ over links u -> d, and the start z from
- * the previous values V (vin): dsk_z_start, as the CPU's passes. */
+ * the previous values V (vin): dsk_z_start, as the CPU's passes, except that a
+ * start above DSG_Z0_MAX (the costs rose far since V was computed: a stale
+ * estimate, and one whose squared residual could overflow the dot products)
+ * is replaced by 1, the value of the shortest route alone. */
 DSK_FN void dsg_k_zinit_full(const dsg_k *p, int b, int th)
 {
     long g;
     int d, u, dn;
-    double acc = 0;
+    double acc = 0, z0;
     if (!dsg_dn(p, b, th, &g, &d, &u)) return;
     dn = p->dest_node[d];
     if (u == dn || !(p->dist[g] < INFINITY)) {
@@ -494,7 +500,8 @@ DSK_FN void dsg_k_zinit_full(const dsg_k *p, int b, int th)
     for (int k = p->out_start[u]; k < p->out_start[u + 1]; k++)
         if (p->head[p->out_link[k]] == dn) acc += p->A[(long)d * p->m + k];
     p->bb[g] = acc;
-    p->bx[g] = dsk_z_start(p->vin[g], p->mu, p->dist[g]);
+    z0 = dsk_z_start(p->vin[g], p->mu, p->dist[g]);
+    p->bx[g] = z0 <= DSG_Z0_MAX ? z0 : 1.0;
 }
 
 /* y = (I - C) x, or y = rhs - (I - C) x: pull over out-links (C by CSR
@@ -639,8 +646,9 @@ DSK_FN void dsg_k_bk_xr(const dsg_k *p, int b, int th)
  * residual: rhat = r, p = v = 0; then bk_rs_sc resets their scalars. */
 DSK_FN void dsg_k_bk_rs_vec(const dsg_k *p, int b, int th)
 {
-    long g = (long)b * DSG_BLOCK + th;
-    if (g >= (long)p->n_dest * p->n || p->act[g / p->n] != DSG_ACT_RESTART) return;
+    long g;
+    int d, u;
+    if (!dsg_dn(p, b, th, &g, &d, &u) || p->act[d] != DSG_ACT_RESTART) return;
     p->brh[g] = p->br[g];
     p->bp[g] = 0;
     p->bv[g] = 0;
@@ -661,14 +669,15 @@ DSK_FN void dsg_k_bk_rs_sc(const dsg_k *p, int b, int th)
  * destination's max|x| in scale[]; NaN stays NaN. */
 DSK_FN void dsg_k_kres(const dsg_k *p, int b, int th)
 {
-    long g = (long)b * DSG_BLOCK + th;
+    long g;
+    int d, u;
     double r, x, den;
-    if (g >= (long)p->n_dest * p->n) return;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
     r = p->br[g];
     x = p->bx[g];
     r = r < 0 ? -r : r;
     x = x < 0 ? -x : x;
-    den = x + DSG_RES_FLOOR * p->scale[g / p->n];
+    den = x + DSG_RES_FLOOR * p->scale[d];
     p->delta[g] = den > 0 ? r / den : r;
 }
 

@@ -42,7 +42,7 @@
 #define DSG_CHECK 4     /* Jacobi passes between convergence checks */
 #define DSG_KCHECK 4    /* BiCGSTAB iterations between true-residual checks */
 #define DSG_KMAX 2000   /* BiCGSTAB iterations per solve at most */
-#define DSG_KSTALL 16   /* checks without halving the residual: restart, twice that: give up */
+#define DSG_KSTALL 16   /* checks without halving the residual: restart; twice that: give up */
 #define LIB_NAME "libdillsue_cuda.so"
 
 static _Thread_local char last_err[768];
@@ -206,6 +206,15 @@ static int launch(ds_gpu_loader *g, int kid, long threads, const dsg_k *k)
     long grid = (threads + DSG_BLOCK - 1) / DSG_BLOCK;
     if (grid <= 0) return 0;
     if (grid > 2147483647L) return set_err("%s backend: launch of %ld threads is too large", g->ops->name, threads);
+    if (g->ops->launch(g->ctx, kid, (int)grid, k) != 0) return gfail(g, "kernel launch");
+    return 0;
+}
+
+/* A launch over [destination x node] in n_dest x nbn blocks (dsg_dn). */
+static int launch_dn(ds_gpu_loader *g, int kid, const dsg_k *k)
+{
+    long grid = (long)g->nd * k->nbn;
+    if (grid > 2147483647L) return set_err("%s backend: launch of %ld blocks is too large", g->ops->name, grid);
     if (g->ops->launch(g->ctx, kid, (int)grid, k) != 0) return gfail(g, "kernel launch");
     return 0;
 }
@@ -553,6 +562,7 @@ ds_gpu_loader *ds_gpu_loader_create(ds_loader *cpu, int emulate, ds_error *err)
     g->k.n = g->n;
     g->k.m = g->m;
     g->k.n_dest = g->nd;
+    g->k.nbn = (g->n + DSG_BLOCK - 1) / DSG_BLOCK;
     g->k.mu = g->mu;
     g->k.cap = cpu->cp.cap;
     if (upload_network(g) != 0) goto fail;
@@ -701,7 +711,7 @@ static int mat_vec(ds_gpu_loader *g, dsg_k *k, int tr, const double *x, const do
     k->mx = x;
     k->rhs = rhs;
     k->my = y;
-    return launch(g, tr ? DSG_KID_mv_in : DSG_KID_mv_out, (long)g->nd * g->n, k);
+    return launch_dn(g, tr ? DSG_KID_mv_in : DSG_KID_mv_out, k);
 }
 
 /* Per-destination (a0 . b0) and (a1 . b1) into k->dred on the device. */
@@ -717,7 +727,7 @@ static int residuals(ds_gpu_loader *g, dsg_k *k)
 {
     if (reduce(g, k->bx, g->n, DSG_RED_MAXABS) != 0) return -1;
     k->scale = k->red; /* max|x| per destination, still on the device */
-    if (launch(g, DSG_KID_kres, (long)g->nd * g->n, k) != 0) return -1;
+    if (launch_dn(g, DSG_KID_kres, k) != 0) return -1;
     return reduce(g, k->delta, g->n, DSG_RED_MAXABS);
 }
 
@@ -736,7 +746,6 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
                   ksolve *out)
 {
     dsg_k k = g->k;
-    long nn = (long)g->nd * g->n;
     int nd = g->nd, it = 0, left = 0;
     k.coef = coef;
     k.bx = x, k.br = g->kr, k.brh = g->krh, k.bp = g->kp, k.bv = g->kv, k.bs = g->ks, k.bt = g->kt;
@@ -748,17 +757,17 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
         g->h_act[d] = g->h_red[d] <= tol || g->h_red[d] != g->h_red[d] ? DSG_ACT_DONE : DSG_ACT_RESTART;
         left += g->h_act[d] != DSG_ACT_DONE;
     }
-    if (left && (put_act(g) != 0 || launch(g, DSG_KID_bk_rs_vec, nn, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
+    if (left && (put_act(g) != 0 || launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
         return -1;
     while (left > 0 && it < DSG_KMAX) {
         int restarts = 0;
         it++;
         if (dots(g, &k, g->krh, g->kr, NULL, NULL) != 0 || launch(g, DSG_KID_sc_beta, nd, &k) != 0 ||
-            launch(g, DSG_KID_bk_p, nn, &k) != 0 || mat_vec(g, &k, tr, g->kp, NULL, g->kv) != 0 ||
+            launch_dn(g, DSG_KID_bk_p, &k) != 0 || mat_vec(g, &k, tr, g->kp, NULL, g->kv) != 0 ||
             dots(g, &k, g->krh, g->kv, NULL, NULL) != 0 || launch(g, DSG_KID_sc_alpha, nd, &k) != 0 ||
-            launch(g, DSG_KID_bk_s, nn, &k) != 0 || mat_vec(g, &k, tr, g->ks, NULL, g->kt) != 0 ||
+            launch_dn(g, DSG_KID_bk_s, &k) != 0 || mat_vec(g, &k, tr, g->ks, NULL, g->kt) != 0 ||
             dots(g, &k, g->kt, g->ks, g->kt, g->kt) != 0 || launch(g, DSG_KID_sc_omega, nd, &k) != 0 ||
-            launch(g, DSG_KID_bk_xr, nn, &k) != 0)
+            launch_dn(g, DSG_KID_bk_xr, &k) != 0)
             return -1;
         if (it % DSG_KCHECK != 0 && it < DSG_KMAX) continue;
         /* residual replacement: test (and go on from) the true residual of x */
@@ -777,17 +786,21 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
             if (r < 0.5 * g->h_best[d]) {
                 g->h_best[d] = r;
                 g->h_stall[d] = 0;
-            } else if (++g->h_stall[d] == DSG_KSTALL) {
-                g->h_act[d] = DSG_ACT_RESTART;
-            } else if (g->h_stall[d] >= 2 * DSG_KSTALL) {
-                g->h_act[d] = DSG_ACT_DONE;
-                continue;
+            } else {
+                /* no progress: restart, then give up; a breakdown (the device
+                 * asks for a restart) weighs as several stalled checks */
+                g->h_stall[d] += g->h_act[d] == DSG_ACT_RESTART ? DSG_KSTALL / 4 : 1;
+                if (g->h_stall[d] >= 2 * DSG_KSTALL) {
+                    g->h_act[d] = DSG_ACT_DONE;
+                    continue;
+                }
+                if (g->h_stall[d] >= DSG_KSTALL) g->h_act[d] = DSG_ACT_RESTART;
             }
             left++;
             restarts += g->h_act[d] == DSG_ACT_RESTART;
         }
         if (put_act(g) != 0) return -1;
-        if (restarts && (launch(g, DSG_KID_bk_rs_vec, nn, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
+        if (restarts && (launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
             return -1;
     }
     out->iters = 0;
@@ -816,7 +829,7 @@ static int distances(ds_gpu_loader *g)
     for (int pass = 1;; pass++) {
         k.vin = g->D[c];
         k.vout = g->D[c ^ 1];
-        if (launch(g, DSG_KID_sp_full, nn, &k) != 0) return -1;
+        if (launch_dn(g, DSG_KID_sp_full, &k) != 0) return -1;
         c ^= 1;
         if (pass % DSG_CHECK != 0 && pass <= g->n) continue;
         if (reduce(g, k.delta, g->n, DSG_RED_MAXABS) != 0) return -1;
@@ -843,7 +856,7 @@ static int bellman_krylov(ds_gpu_loader *g)
     k.vin = g->V[g->vcur];
     k.bb = g->kb;
     k.bx = g->Z;
-    if (launch(g, DSG_KID_zinit_full, nn, &k) != 0) return -1;
+    if (launch_dn(g, DSG_KID_zinit_full, &k) != 0) return -1;
     rc = krylov(g, 0, k.A, g->kb, g->Z, g->inner_tol, &ks);
     if (rc < 0) return -1;
     g->stats.bellman_passes = ks.iters;
@@ -858,7 +871,7 @@ static int bellman_krylov(ds_gpu_loader *g)
         g->warm = 0;
         return 1;
     }
-    if (launch(g, DSG_KID_zcheck, nn, &k) != 0 || reduce(g, k.delta, g->n, DSG_RED_MAXABS) != 0) return -1;
+    if (launch_dn(g, DSG_KID_zcheck, &k) != 0 || reduce(g, k.delta, g->n, DSG_RED_MAXABS) != 0) return -1;
     for (int d = 0; d < g->nd; d++)
         if (g->h_red[d] != 0) {
             /* solved, and the solution is not >= 1: no fixed point at these costs */
@@ -868,7 +881,7 @@ static int bellman_krylov(ds_gpu_loader *g)
         }
     if (launch(g, DSG_KID_prob_full, (long)g->nd * g->m, &k) != 0) return -1;
     k.vout = g->V[g->vcur];
-    if (launch(g, DSG_KID_vz_full, nn, &k) != 0) return -1;
+    if (launch_dn(g, DSG_KID_vz_full, &k) != 0) return -1;
     g->warm = 1;
     return 0;
 }
@@ -904,7 +917,7 @@ static int jv_krylov(ds_gpu_loader *g, dsg_k *k)
 {
     long nn = (long)g->nd * g->n;
     ksolve ks;
-    if (launch(g, DSG_KID_dvrhs_full, nn, (k->bb = g->kb, k)) != 0 || fill(g, g->dV[0], nn, 0) != 0) return -1;
+    if (launch_dn(g, DSG_KID_dvrhs_full, (k->bb = g->kb, k)) != 0 || fill(g, g->dV[0], nn, 0) != 0) return -1;
     if (krylov(g, 0, k->P, g->kb, g->dV[0], g->inner_tol, &ks) < 0) return -1;
     if (!(ks.resid <= LD_TRUST_TOL))
         return set_err("J v: the Bellman derivative did not converge (scaled residual %.3g after %d iterations, "
