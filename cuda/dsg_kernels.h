@@ -67,6 +67,7 @@ typedef struct dsg_k {
     const double *mx, *rhs;      /* mat-vec input, right-hand side (NULL: y = A x) */
     double *my;                  /* mat-vec output */
     double *bx, *br, *brh, *bp, *bv, *bs, *bt, *bb; /* [n_dest * n] solver vectors */
+    const double *bph, *bsh;     /* preconditioned p and s */
     double *sc;                  /* [n_dest * DSG_SC_N] per-destination scalars */
     int *act;                    /* [n_dest] DSG_ACT_* */
     const double *da0, *db0, *da1, *db1; /* dot products: (da0, db0) and optionally (da1, db1) */
@@ -631,14 +632,14 @@ DSK_FN void dsg_k_sc_omega(const dsg_k *p, int b, int th)
     s[DSG_SC_OMEGA] = (tt > 0 && tt - tt == 0 && ts - ts == 0) ? ts / tt : 0.0;
 }
 
-/* x += alpha p + omega s; r = s - omega t (a zero omega: the next beta restarts) */
+/* x += alpha M^-1 p + omega M^-1 s; r = s - omega t (a zero omega: the next beta restarts) */
 DSK_FN void dsg_k_bk_xr(const dsg_k *p, int b, int th)
 {
     long g, d = dsg_run(p, b, th, &g);
     const double *s;
     if (d < 0) return;
     s = p->sc + d * DSG_SC_N;
-    p->bx[g] += s[DSG_SC_ALPHA] * p->bp[g] + s[DSG_SC_OMEGA] * p->bs[g];
+    p->bx[g] += s[DSG_SC_ALPHA] * p->bph[g] + s[DSG_SC_OMEGA] * p->bsh[g];
     p->br[g] = p->bs[g] - s[DSG_SC_OMEGA] * p->bt[g];
 }
 
@@ -726,6 +727,48 @@ DSK_FN void dsg_k_vz_full(const dsg_k *p, int b, int th)
         p->vout[g] = p->dist[g] < INFINITY ? dsk_v_from_z(p->bx[g], p->mu, p->dist[g]) : -INFINITY;
 }
 
+/* Preconditioner M = I - L, L the matrix weights on the free-flow down-links
+ * (a DAG, flattened by level like the filtered variants'), y = M^-1 r exactly:
+ * y starts as a copy of r; one launch per level, bottom up, sets y(u) = r(u) +
+ * sum over u's DAG links of C_e y(v) (heads are lower levels). */
+DSK_FN void dsg_k_pc_out(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, u;
+    double acc;
+    const double *y;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    u = p->it_node[i];
+    if (u == p->dest_node[d]) return;
+    y = p->my + (long)d * p->n;
+    acc = p->mx[(long)d * p->n + u];
+    for (int k = p->it_l0[i]; k < p->it_l1[i]; k++) {
+        int e = p->fl_link[k];
+        acc += p->coef[(long)d * p->m + p->pos[e]] * y[p->head[e]];
+    }
+    p->my[(long)d * p->n + u] = acc;
+}
+
+/* The transpose, M = I - L^T, top down: y(v) = r(v) + sum over v's DAG
+ * in-links of C_e y(u) (tails are higher levels). */
+DSK_FN void dsg_k_pc_in(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, v;
+    double acc;
+    const double *y;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    v = p->it_node[i];
+    if (v == p->dest_node[d]) return;
+    y = p->my + (long)d * p->n;
+    acc = p->mx[(long)d * p->n + v];
+    for (int j = p->it_i0[i]; j < p->it_i1[i]; j++) {
+        int e = p->fl_link[p->in_k[j]];
+        acc += p->coef[(long)d * p->m + p->pos[e]] * y[p->tail[e]];
+    }
+    p->my[(long)d * p->n + v] = acc;
+}
+
 /* Right-hand side of the Bellman derivative, b1(u) = sum over used links of
  * P_e (0 - mu dt_e): dsk_dv_term with dV(v) moved to the left-hand side. */
 DSK_FN void dsg_k_dvrhs_full(const dsg_k *p, int b, int th)
@@ -748,7 +791,7 @@ DSK_FN void dsg_k_dvrhs_full(const dsg_k *p, int b, int th)
         X(dp_full) X(src_full) X(jv_full) X(bell_dag) X(abs_dag) X(flow_dag) X(dv_dag) X(dp_dag) X(dphi_dag)       \
             X(jv_dag) X(sp_full) X(wred_full) X(zinit_full) X(mv_out) X(mv_in) X(dot1) X(dot2) X(sc_beta)        \
                 X(bk_p) X(sc_alpha) X(bk_s) X(sc_omega) X(bk_xr) X(bk_rs_vec) X(bk_rs_sc) X(kres) X(zcheck)         \
-                    X(prob_full) X(vz_full) X(dvrhs_full)
+                    X(prob_full) X(vz_full) X(dvrhs_full) X(pc_out) X(pc_in)
 
 #define DSG_KID_ENUM(name) DSG_KID_##name,
 enum { DSG_KERNELS(DSG_KID_ENUM) DSG_KID_N };

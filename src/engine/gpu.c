@@ -163,6 +163,7 @@ struct ds_gpu_loader {
     int phi_ok;                  /* phi holds the last solution (warm start) */
     double *D[2], *Z;            /* Bellman-Ford buffers, z */
     double *kr, *krh, *kp, *kv, *ks, *kt, *kb, *ksc, *dpart, *dred;
+    double *kph, *ksh;           /* preconditioned p, s */
     int *kact;
     int *h_act, *h_it, *h_stall; /* [nd] host */
     double *h_res, *h_best;      /* [nd] host */
@@ -262,10 +263,9 @@ static void dag_free_dev(ds_gpu_loader *g)
  * (level = longest DAG path to the destination, so every head of a node's
  * links is on a lower level and every tail of its in-links on a higher one),
  * then per-item link ranges, per-item in-link lists and per-link copy lists. */
-static int dag_upload(ds_gpu_loader *g)
+static int dag_upload(ds_gpu_loader *g, const ld_dag *dag)
 {
     const ds_network *net = g->net;
-    const ld_dag *dag = g->cpu->dag;
     int n = g->n, m = g->m, nd = g->nd, n_items = 0, n_flat = 0, n_levels = 0, rc = -1;
     int *lvl_node = malloc(sizeof(int) * (size_t)n), *item_of = malloc(sizeof(int) * (size_t)n);
     int *loff = malloc(sizeof(int) * (size_t)(nd + 1)), *ioff = malloc(sizeof(int) * (size_t)(nd + 1));
@@ -374,9 +374,10 @@ static int dag_upload(ds_gpu_loader *g)
             !(k->it_i0 = dup_dev(g, it_i0, bi)) || !(k->it_i1 = dup_dev(g, it_i1, bi)) ||
             !(k->fl_link = dup_dev(g, fl_link, bf)) || !(k->fl_dest = dup_dev(g, fl_dest, bf)) ||
             !(k->in_k = dup_dev(g, in_k, bf)) || !(k->red_start = dup_dev(g, red_start, sizeof(int) * (size_t)(m + 1))) ||
-            !(k->red_k = dup_dev(g, red_k, bf)) || !(k->A = dalloc(g, bd)) || !(k->P = dalloc(g, bd)) ||
-            !(k->dP = dalloc(g, bd)))
+            !(k->red_k = dup_dev(g, red_k, bf)))
             goto out;
+        /* the filtered variants keep A, P, dP per DAG link; the full graph per (destination, link) */
+        if (!g->full && (!(k->A = dalloc(g, bd)) || !(k->P = dalloc(g, bd)) || !(k->dP = dalloc(g, bd)))) goto out;
         k->n_flat = n_flat;
     }
     g->dh.n_levels = n_levels;
@@ -410,6 +411,7 @@ void ds_gpu_loader_free(ds_gpu_loader *g)
         for (int i = 0; i < 2; i++) dfree(g, g->V[i]), dfree(g, g->R[i]), dfree(g, g->dV[i]), dfree(g, g->D[i]);
         dfree(g, g->Z), dfree(g, g->kr), dfree(g, g->krh), dfree(g, g->kp), dfree(g, g->kv), dfree(g, g->ks);
         dfree(g, g->kt), dfree(g, g->kb), dfree(g, g->ksc), dfree(g, g->dpart), dfree(g, g->dred), dfree(g, g->kact);
+        dfree(g, g->kph), dfree(g, g->ksh);
         g->ops->close(g->ctx);
     }
     free(g->h_red);
@@ -418,6 +420,36 @@ void ds_gpu_loader_free(ds_gpu_loader *g)
     free(g->v_cold);
     free(g->h_act), free(g->h_it), free(g->h_stall), free(g->h_res), free(g->h_best);
     free(g);
+}
+
+/* The preconditioner's triangular part on the full graph: per destination
+ * the usable links going strictly down in free-flow distance (acyclic by
+ * construction), nodes in Dijkstra's settle order (a topological order,
+ * destination first), in the layout of the filtered variants' DAGs. */
+static int pc_dag_build(const ds_network *net, int dest, const double *dist, const int *order, int *lk, ld_dag *out)
+{
+    int R = 0, cnt = 0;
+    for (int i = 0; i < net->n_nodes; i++) R += dist[i] < INFINITY; /* the settled nodes lead order */
+    out->n = R;
+    out->node = malloc(sizeof(int) * (size_t)(R + 1));
+    out->lstart = malloc(sizeof(int) * (size_t)(R + 1));
+    if (!out->node || !out->lstart) return -1;
+    for (int i = 0; i < R; i++) {
+        int u = order[i];
+        out->node[i] = u;
+        out->lstart[i] = cnt;
+        if (u == dest) continue;
+        for (int q = net->out_start[u]; q < net->out_start[u + 1]; q++) {
+            int e = net->out_link[q];
+            if (sp_link_usable(net, e, dest) && dist[net->head[e]] < dist[u]) lk[cnt++] = e;
+        }
+    }
+    out->lstart[R] = cnt;
+    out->n_links = cnt;
+    out->link = malloc(sizeof(int) * (size_t)(cnt + 1));
+    if (!out->link) return -1;
+    memcpy(out->link, lk, sizeof(int) * (size_t)cnt);
+    return 0;
 }
 
 static int upload_network(ds_gpu_loader *g)
@@ -431,6 +463,8 @@ static int upload_network(ds_gpu_loader *g)
     double *fixed = malloc(sizeof(double) * (size_t)(m + 1));
     double *Q = calloc((size_t)nd * (size_t)n + 1, sizeof(double));
     unsigned char *usable = NULL;
+    int *order = NULL, *lk = NULL;
+    ld_dag *pc_dag = NULL;
     if (!pos || !fixed || !Q) goto oom;
     for (int q = 0; q < m; q++) pos[net->out_link[q]] = q;
     for (int e = 0; e < m; e++)
@@ -472,9 +506,13 @@ static int upload_network(ds_gpu_loader *g)
                                                                                            net->dest_node[di]);
         g->v_cold = malloc(bnd);
         if (!g->v_cold) goto oom;
+        if (!(pc_dag = calloc((size_t)nd, sizeof(ld_dag))) || !(order = malloc(sizeof(int) * (size_t)n)) ||
+            !(lk = malloc(sizeof(int) * (size_t)m + 1)))
+            goto oom;
         for (int di = 0; di < nd; di++) {
             double *row = g->v_cold + (size_t)di * (size_t)n;
-            ds_sp_to_dest(net, cpu->tff, net->dest_node[di], row, NULL, NULL);
+            ds_sp_to_dest(net, cpu->tff, net->dest_node[di], row, NULL, order);
+            if (pc_dag_build(net, net->dest_node[di], row, order, lk, &pc_dag[di]) != 0) goto oom;
             for (int i = 0; i < n; i++) row[i] = row[i] < INFINITY ? -g->mu * row[i] : -INFINITY;
         }
         if (!(k->usable = dup_dev(g, usable, (size_t)nd * (size_t)m)) || !(g->V[1] = dalloc(g, bnd)) ||
@@ -496,7 +534,8 @@ static int upload_network(ds_gpu_loader *g)
         g->h_res = malloc(sizeof(double) * (size_t)nd);
         g->h_best = malloc(sizeof(double) * (size_t)nd);
         if (!g->h_act || !g->h_it || !g->h_stall || !g->h_res || !g->h_best) goto oom;
-    } else if (dag_upload(g) != 0) {
+        if (!(g->kph = dalloc(g, bnd)) || !(g->ksh = dalloc(g, bnd)) || dag_upload(g, pc_dag) != 0) goto out;
+    } else if (dag_upload(g, cpu->dag) != 0) {
         goto out;
     }
     rc = 0;
@@ -508,6 +547,10 @@ out:
     free(fixed);
     free(Q);
     free(usable);
+    free(order);
+    free(lk);
+    for (int di = 0; pc_dag && di < nd; di++) free(pc_dag[di].node), free(pc_dag[di].lstart), free(pc_dag[di].link);
+    free(pc_dag);
     return rc;
 }
 
@@ -595,7 +638,7 @@ int ds_gpu_loader_sync_dags(ds_gpu_loader *g)
     if (g->full) return 0;
     dag_free_dev(g);
     g->jv_ok = 0;
-    return dag_upload(g);
+    return dag_upload(g, g->cpu->dag);
 }
 
 /* ---------------------------------------------------------- full graph */
@@ -737,9 +780,28 @@ static int put_act(ds_gpu_loader *g)
     return 0;
 }
 
+static int levels(ds_gpu_loader *g, int kid, int up, dsg_k *k, int from_level);
+
+/* y = M^-1 r with M = I - L (tr = 0) or I - L^T (tr = 1), L the coefficients
+ * on the free-flow down-links (pc_dag_build): one exact triangular solve, a
+ * launch per level (bottom up, or top down for the transpose). */
+static int precond(ds_gpu_loader *g, dsg_k *k, int tr, const double *r, double *y)
+{
+    k->dst = y;
+    k->src = r;
+    k->len = (long)g->nd * g->n;
+    if (launch(g, DSG_KID_copy, k->len, k) != 0) return -1;
+    k->mx = r;
+    k->my = y;
+    return levels(g, tr ? DSG_KID_pc_in : DSG_KID_pc_out, !tr, k, 1);
+}
+
 /* Solve (I - C) x = rhs (tr = 0: C over out-links) or (I - C^T) x = rhs
  * (tr = 1) for every destination at once by BiCGSTAB; x holds the start and
- * receives the solution. Each destination stops when its true scaled residual
+ * receives the solution. Right-preconditioned by precond() (Gauss-Seidel on
+ * the free-flow down-links: the transport towards the destination is solved
+ * exactly, only what flows back is left to the iteration). Each destination
+ * stops when its true scaled residual
  * max_u |r(u)| / (|x(u)| + DSG_RES_FLOOR max|x|) is <= tol; one that stalls
  * is restarted, then given up. Returns 0 (all <= tol), 1 (some not) or -1. */
 static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rhs, double *x, double tol,
@@ -749,7 +811,7 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
     int nd = g->nd, it = 0, left = 0;
     k.coef = coef;
     k.bx = x, k.br = g->kr, k.brh = g->krh, k.bp = g->kp, k.bv = g->kv, k.bs = g->ks, k.bt = g->kt;
-    k.sc = g->ksc, k.act = g->kact, k.dpart = g->dpart, k.dred = g->dred;
+    k.sc = g->ksc, k.act = g->kact, k.dpart = g->dpart, k.dred = g->dred, k.bph = g->kph, k.bsh = g->ksh;
     if (mat_vec(g, &k, tr, x, rhs, g->kr) != 0 || residuals(g, &k) != 0) return -1;
     for (int d = 0; d < nd; d++) {
         g->h_res[d] = g->h_best[d] = g->h_red[d];
@@ -763,9 +825,10 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
         int restarts = 0;
         it++;
         if (dots(g, &k, g->krh, g->kr, NULL, NULL) != 0 || launch(g, DSG_KID_sc_beta, nd, &k) != 0 ||
-            launch_dn(g, DSG_KID_bk_p, &k) != 0 || mat_vec(g, &k, tr, g->kp, NULL, g->kv) != 0 ||
-            dots(g, &k, g->krh, g->kv, NULL, NULL) != 0 || launch(g, DSG_KID_sc_alpha, nd, &k) != 0 ||
-            launch_dn(g, DSG_KID_bk_s, &k) != 0 || mat_vec(g, &k, tr, g->ks, NULL, g->kt) != 0 ||
+            launch_dn(g, DSG_KID_bk_p, &k) != 0 || precond(g, &k, tr, g->kp, g->kph) != 0 ||
+            mat_vec(g, &k, tr, g->kph, NULL, g->kv) != 0 || dots(g, &k, g->krh, g->kv, NULL, NULL) != 0 ||
+            launch(g, DSG_KID_sc_alpha, nd, &k) != 0 || launch_dn(g, DSG_KID_bk_s, &k) != 0 ||
+            precond(g, &k, tr, g->ks, g->ksh) != 0 || mat_vec(g, &k, tr, g->ksh, NULL, g->kt) != 0 ||
             dots(g, &k, g->kt, g->ks, g->kt, g->kt) != 0 || launch(g, DSG_KID_sc_omega, nd, &k) != 0 ||
             launch_dn(g, DSG_KID_bk_xr, &k) != 0)
             return -1;
