@@ -86,7 +86,7 @@ double ds_ue_beckmann(const ds_network *net, const ds_cost_params *cp, const dou
 {
     double z = 0.0;
     for (int e = 0; e < net->n_links; e++) {
-        double lin = cp->toll_factor * net->toll[e] + cp->distance_factor * net->length[e];
+        double lin = dsk_cost_fixed(cp->toll_factor, net->toll[e], cp->distance_factor, net->length[e]);
         z += link_beckmann(x[e], net->t0[e], net->bpr_b[e], net->bpr_power[e], net->capacity[e],
                            cp->cap, lin);
     }
