@@ -507,7 +507,7 @@ static int upload_network(ds_gpu_loader *g)
         g->v_cold = malloc(bnd);
         if (!g->v_cold) goto oom;
         if (!(pc_dag = calloc((size_t)nd, sizeof(ld_dag))) || !(order = malloc(sizeof(int) * (size_t)n)) ||
-            !(lk = malloc(sizeof(int) * (size_t)m + 1)))
+            !(lk = malloc(sizeof(int) * (size_t)(m + 1))))
             goto oom;
         for (int di = 0; di < nd; di++) {
             double *row = g->v_cold + (size_t)di * (size_t)n;
