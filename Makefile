@@ -107,6 +107,7 @@ $(B)/tools/gpu_check: tools/gpu_check.c $(B)/libdillsue.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libdillsue.a $(LDLIBS) $(LDFLAGS)
 all: $(B)/tools/gpu_check
+tests: $(B)/tools/gpu_check # tests/t_gpu_emul.sh runs it in the emulation
 # GPU against 2 CPU threads on every TNTP network and filter: flows (MAPE), J v,
 # time per evaluation and per Newton solve (docs/gpu.md); says so and exits 0
 # without a GPU. GPU_CHECK_ARGS="--emulate --net SiouxFalls" runs the emulation.

@@ -6,7 +6,8 @@
 # Sioux Falls full and dsp at tau 10, Eastern Massachusetts full at tau 3 and
 # Anaheim full at tau 10 (both with rho 0.95-0.99 at the fixed point, where 50
 # Jacobi passes cannot converge). Both runs must converge (exit 0) and agree
-# per link to 1e-10 relative (flows below 1 veh/h against 1 veh/h).
+# per link to 1e-10 relative (flows below 1 veh/h against 1 veh/h). Also the
+# `make gpu-check` tool, in the emulation, on Sioux Falls (every filter).
 . tests/lib.sh
 
 # same_flows A.csv B.csv: prints the worst relative difference and its link;
@@ -52,3 +53,18 @@ case_solve SiouxFalls_full "$TNTP/SiouxFalls/SiouxFalls_net.tntp" 10 full
 case_solve SiouxFalls_dsp "$TNTP/SiouxFalls/SiouxFalls_net.tntp" 10 dsp
 case_solve EMA_full_tau3 "$TNTP/Eastern-Massachusetts/EMA_net.tntp" 3 full
 case_solve Anaheim_full_tau10 "$TNTP/Anaheim/Anaheim_net.tntp" 10 full
+
+# gpu_check: the table `make gpu-check` prints on a device, here in the emulation
+SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+if [ ! -f "$SF" ]; then
+    skip gpu_check_emulated "$SF not found (set DILLSUE_TNTP_DIR)"
+else
+    run "$BUILD/tools/gpu_check" --emulate --dir "$TNTP" --net SiouxFalls
+    rows=$(grep -c '^SiouxFalls .* ok$' "$tmp/out")
+    solves=$(grep -c 'solve: converged on both' "$tmp/out")
+    if [ $rc -eq 0 ] && [ "$rows" -eq 4 ] && [ "$solves" -eq 4 ] && grep -q '^gpu-check: 0 cell(s) failed' "$tmp/out"; then
+        pass gpu_check_emulated
+    else
+        fail gpu_check_emulated "rc $rc, $rows rows ok, $solves solves: $(cat "$tmp/out" "$tmp/err")"
+    fi
+fi
