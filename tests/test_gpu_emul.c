@@ -3,7 +3,8 @@
  * Anaheim, full (exact batched BiCGSTAB and Jacobi passes) and dsp; visiting
  * order does not matter; an inner solve that does not converge is reported as
  * unconverged with its residual and pass count, never as divergence, and the
- * exact solver then solves the same point like the CPU's sparse LU; without a
+ * exact solver then solves the same point like the CPU's sparse LU (and on
+ * Eastern Massachusetts after a stale warm start); without a
  * device the probe says "GPU: none". On a machine with a GPU the device path
  * is compared too. */
 #include <math.h>
