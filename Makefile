@@ -75,8 +75,11 @@ clean:
 
 # --- CUDA ---
 # The GPU backend (cuda/, src/engine/gpu.c). The CPU emulation of the kernels is
-# part of the engine library; the device code is a separate shared object that
-# the program loads at run time, built only where nvcc exists.
+# part of the engine library (always built and tested); the device code is a
+# separate shared object that the program loads at run time, built only where
+# nvcc exists (on the PATH or in /usr/local/cuda/bin; NVCC=... overrides), and
+# make says which on every run without it. CI (.ci/run) installs no CUDA
+# toolkit: it builds the device code only if its machine image has nvcc.
 ifeq ($(origin NVCC),undefined)
 NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 endif
@@ -97,7 +100,7 @@ $(B)/libdillsue_cuda.so: cuda/gpu_cuda.cu $(CUDA_HDR)
 	$(NVCC) $(NVCCFLAGS) -shared -Iinclude -Isrc/engine -Icuda -o $@ $<
 GPU_SO := $(B)/libdillsue_cuda.so
 else
-$(info note: nvcc not found: building without the CUDA backend (the program says "GPU: none"))
+$(info note: nvcc not found (PATH, /usr/local/cuda/bin): $(B)/libdillsue_cuda.so is not built, --backend cuda will say "GPU: none"; the CPU emulation of the kernels and its tests are built as usual)
 GPU_SO :=
 endif
 
@@ -106,8 +109,14 @@ $(B)/tools/gpu_check: tools/gpu_check.c $(B)/libdillsue.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libdillsue.a $(LDLIBS) $(LDFLAGS)
 all: $(B)/tools/gpu_check
-# Compares GPU and CPU flows on every TNTP network; says so and exits 0 without a GPU.
+tests: $(B)/tools/gpu_check # tests/t_gpu_emul.sh runs it in the emulation
+# GPU against 2 CPU threads on every TNTP network and filter: flows (MAPE), J v,
+# time per evaluation and per Newton solve (docs/gpu.md); says so and exits 0
+# without a GPU. GPU_CHECK_ARGS="--emulate --net SiouxFalls" runs the emulation.
 gpu-check: $(B)/tools/gpu_check $(GPU_SO)
+ifeq ($(NVCC),)
+	@echo "gpu-check: built without nvcc, so there is no device code to check"
+endif
 	$(B)/tools/gpu_check $(GPU_CHECK_ARGS)
 # --- end CUDA ---
 

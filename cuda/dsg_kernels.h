@@ -61,7 +61,28 @@ typedef struct dsg_k {
     long len;
     int red_mode;
     double fill;
+    /* exact full-graph inner solves (batched BiCGSTAB, see gpu.c) */
+    const double *dist;          /* [n_dest * n] shortest distance to each destination */
+    const double *coef;          /* [n_dest * m] matrix weights by CSR position (w~ or P) */
+    const double *mx, *rhs;      /* mat-vec input, right-hand side (NULL: y = A x) */
+    double *my;                  /* mat-vec output */
+    double *bx, *br, *brh, *bp, *bv, *bs, *bt, *bb; /* [n_dest * n] solver vectors */
+    const double *bph, *bsh;     /* preconditioned p and s */
+    double *sc;                  /* [n_dest * DSG_SC_N] per-destination scalars */
+    int *act;                    /* [n_dest] DSG_ACT_* */
+    const double *da0, *db0, *da1, *db1; /* dot products: (da0, db0) and optionally (da1, db1) */
+    double *dpart, *dred;        /* [n_dest * 2 * DSG_BLOCK], [n_dest * 2] */
+    const double *scale;         /* [n_dest] per-destination scale of the residual test */
+    int nbn;                     /* blocks per destination in [destination x node] launches */
 } dsg_k;
+
+/* Per-destination state of the batched BiCGSTAB. */
+enum { DSG_SC_RHO = 0, DSG_SC_ALPHA, DSG_SC_OMEGA, DSG_SC_BETA, DSG_SC_N };
+enum { DSG_ACT_DONE = 0, DSG_ACT_RUN = 1, DSG_ACT_RESTART = 2 };
+/* Residual test floor: |r(u)| is measured against |x(u)| + DSG_RES_FLOOR max|x|. */
+#define DSG_RES_FLOOR 1e-3
+/* Largest warm start of z taken (see dsg_k_zinit_full). */
+#define DSG_Z0_MAX 1e8
 
 /* ------------------------------------------------------------------ costs */
 
@@ -384,12 +405,393 @@ DSK_FN void dsg_k_jv_dag(const dsg_k *p, int b, int th)
     p->f[e] = acc;
 }
 
+/* ------------------------------------- full graph, exact inner solves */
+
+/* The exponentiated form of loader_direct.c, solved by a batched Krylov
+ * method: per destination d, with D the shortest distance to d at the current
+ * costs and w~_e = exp(-mu (t_e + D(v) - D(u))) in (0,1], z = exp(V + mu D)
+ * solves (I - W~) z = b, b(u) = sum of w~ over usable links u -> d; then
+ * P_e = w~_e z(v) / z(u); the absorption solves (I - P^T) phi = q; J v solves
+ * (I - P) dV = b1 and (I - P^T) dphi = s. Row d of every system is the
+ * identity with a zero right-hand side (x(d) = 0: the destination's own value
+ * enters through b), nodes that cannot reach d have all-zero weights (x = 0). */
+
+/* Thread (b, th) of a launch of n_dest x nbn blocks (gpu.c: launch_dn), nbn
+ * blocks per destination: its destination d, node u and flat index g; 0 if it
+ * has none. (The destination comes from the block alone, so the emulation's
+ * block loop hoists the division out of the thread loop.) */
+DSK_FN int dsg_dn(const dsg_k *p, int b, int th, long *g, int *d, int *u)
+{
+    *d = b / p->nbn;
+    *u = (b - *d * p->nbn) * DSG_BLOCK + th;
+    if (*d >= p->n_dest || *u >= p->n) return 0;
+    *g = (long)*d * p->n + *u;
+    return 1;
+}
+
+/* The same for the BiCGSTAB vector updates, which skip destinations that are
+ * done: the destination, or -1. */
+DSK_FN long dsg_run(const dsg_k *p, int b, int th, long *g)
+{
+    int d, u;
+    if (!dsg_dn(p, b, th, g, &d, &u)) return -1;
+    return p->act[d] == DSG_ACT_RUN ? d : -1;
+}
+
+/* One synchronous Bellman-Ford (min-plus) pass of the shortest distance to d,
+ * from D = +inf, 0 at d: D_out(u) = min over usable out-links of D_in(v) + t_e
+ * (the sum Dijkstra forms). Exact after (longest shortest path in links) + 1
+ * passes; delta(u) = 0 once D(u) stopped changing. */
+DSK_FN void dsg_k_sp_full(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    double best = INFINITY;
+    const double *din;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    din = p->vin + (long)d * p->n;
+    if (u == p->dest_node[d]) {
+        best = 0;
+    } else {
+        for (int k = p->out_start[u]; k < p->out_start[u + 1]; k++) {
+            int e = p->out_link[k];
+            double dv = din[p->head[e]];
+            if (!p->usable[(long)d * p->m + k] || !(dv < INFINITY)) continue;
+            dv = dv + p->t[e];
+            if (dv < best) best = dv;
+        }
+    }
+    p->vout[g] = best;
+    p->delta[g] = dsk_log_change(best, din[u]);
+}
+
+/* Reduced weights w~ for every (destination, CSR position); 0 for links that
+ * may not be used or touch a node that cannot reach d. */
+DSK_FN void dsg_k_wred_full(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    int d, k, e;
+    double du, dv;
+    if (g >= (long)p->n_dest * p->m) return;
+    d = (int)(g / p->m);
+    k = (int)(g % p->m);
+    e = p->out_link[k];
+    du = p->dist[(long)d * p->n + p->tail[e]];
+    dv = p->dist[(long)d * p->n + p->head[e]];
+    p->A[g] = (p->usable[g] && du < INFINITY && dv < INFINITY) ? dsk_reduced_weight(p->mu, p->t[e], dv, du) : 0.0;
+}
+
+/* Right-hand side b(u) = sum of w~ over links u -> d, and the start z from
+ * the previous values V (vin): dsk_z_start, as the CPU's passes, except that a
+ * start above DSG_Z0_MAX (the costs rose far since V was computed: a stale
+ * estimate, and one whose squared residual could overflow the dot products)
+ * is replaced by 1, the value of the shortest route alone. */
+DSK_FN void dsg_k_zinit_full(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u, dn;
+    double acc = 0, z0;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    dn = p->dest_node[d];
+    if (u == dn || !(p->dist[g] < INFINITY)) {
+        p->bb[g] = 0;
+        p->bx[g] = 0;
+        return;
+    }
+    for (int k = p->out_start[u]; k < p->out_start[u + 1]; k++)
+        if (p->head[p->out_link[k]] == dn) acc += p->A[(long)d * p->m + k];
+    p->bb[g] = acc;
+    z0 = dsk_z_start(p->vin[g], p->mu, p->dist[g]);
+    p->bx[g] = z0 <= DSG_Z0_MAX ? z0 : 1.0;
+}
+
+/* y = (I - C) x, or y = rhs - (I - C) x: pull over out-links (C by CSR
+ * position). Row d is the identity. */
+DSK_FN void dsg_k_mv_out(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    double acc = 0, y;
+    const double *x;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    x = p->mx + (long)d * p->n;
+    if (u != p->dest_node[d])
+        for (int k = p->out_start[u]; k < p->out_start[u + 1]; k++)
+            acc += p->coef[(long)d * p->m + k] * x[p->head[p->out_link[k]]];
+    y = x[u] - acc;
+    p->my[g] = p->rhs ? p->rhs[g] - y : y;
+}
+
+/* y = (I - C^T) x, or y = rhs - (I - C^T) x: pull over in-links. Row d is
+ * the identity. */
+DSK_FN void dsg_k_mv_in(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, v;
+    double acc = 0, y;
+    const double *x;
+    if (!dsg_dn(p, b, th, &g, &d, &v)) return;
+    x = p->mx + (long)d * p->n;
+    if (v != p->dest_node[d])
+        for (int j = p->in_start[v]; j < p->in_start[v + 1]; j++) {
+            int e = p->in_link[j];
+            acc += p->coef[(long)d * p->m + p->pos[e]] * x[p->tail[e]];
+        }
+    y = x[v] - acc;
+    p->my[g] = p->rhs ? p->rhs[g] - y : y;
+}
+
+/* Per-destination dot products, stage 1: block d, thread th folds elements
+ * th, th + DSG_BLOCK, ... of (da0 . db0) and, if da1, (da1 . db1). */
+DSK_FN void dsg_k_dot1(const dsg_k *p, int b, int th)
+{
+    long o = (long)b * p->n;
+    double a0 = 0, a1 = 0;
+    if (b >= p->n_dest) return;
+    for (long i = th; i < p->n; i += DSG_BLOCK) {
+        a0 += p->da0[o + i] * p->db0[o + i];
+        if (p->da1) a1 += p->da1[o + i] * p->db1[o + i];
+    }
+    p->dpart[((long)b * 2) * DSG_BLOCK + th] = a0;
+    p->dpart[((long)b * 2 + 1) * DSG_BLOCK + th] = a1;
+}
+
+/* Stage 2: one thread per (destination, product) folds the partials in order. */
+DSK_FN void dsg_k_dot2(const dsg_k *p, int b, int th)
+{
+    long i = (long)b * DSG_BLOCK + th;
+    double acc = 0;
+    if (i >= 2L * p->n_dest) return;
+    for (int j = 0; j < DSG_BLOCK; j++) acc += p->dpart[i * DSG_BLOCK + j];
+    p->dred[i] = acc;
+}
+
+/* BiCGSTAB, all destinations in lock step; a destination that is done (or
+ * waits for a restart) is left untouched. Scalars, after (rhat . r):
+ * beta = (rho_new / rho)(alpha / omega). A zero or non-finite denominator is a
+ * breakdown: the step becomes a no-op and the host restarts that destination
+ * from its current residual at the next check. */
+DSK_FN void dsg_k_sc_beta(const dsg_k *p, int b, int th)
+{
+    int d = b * DSG_BLOCK + th;
+    double *s, rn;
+    if (d >= p->n_dest || p->act[d] != DSG_ACT_RUN) return;
+    s = p->sc + (long)d * DSG_SC_N;
+    rn = p->dred[2 * d];
+    if (rn == 0 || s[DSG_SC_OMEGA] == 0 || s[DSG_SC_RHO] == 0 || !(rn - rn == 0)) {
+        s[DSG_SC_BETA] = s[DSG_SC_ALPHA] = s[DSG_SC_OMEGA] = 0;
+        p->act[d] = DSG_ACT_RESTART;
+        return;
+    }
+    s[DSG_SC_BETA] = (rn / s[DSG_SC_RHO]) * (s[DSG_SC_ALPHA] / s[DSG_SC_OMEGA]);
+    s[DSG_SC_RHO] = rn;
+}
+
+/* p = r + beta (p - omega v) */
+DSK_FN void dsg_k_bk_p(const dsg_k *p, int b, int th)
+{
+    long g, d = dsg_run(p, b, th, &g);
+    const double *s;
+    if (d < 0) return;
+    s = p->sc + d * DSG_SC_N;
+    p->bp[g] = p->br[g] + s[DSG_SC_BETA] * (p->bp[g] - s[DSG_SC_OMEGA] * p->bv[g]);
+}
+
+/* after (rhat . v): alpha = rho / (rhat . v) */
+DSK_FN void dsg_k_sc_alpha(const dsg_k *p, int b, int th)
+{
+    int d = b * DSG_BLOCK + th;
+    double *s, den;
+    if (d >= p->n_dest || p->act[d] != DSG_ACT_RUN) return;
+    s = p->sc + (long)d * DSG_SC_N;
+    den = p->dred[2 * d];
+    s[DSG_SC_ALPHA] = (den != 0 && den - den == 0) ? s[DSG_SC_RHO] / den : 0.0;
+    if (!(s[DSG_SC_ALPHA] - s[DSG_SC_ALPHA] == 0) || s[DSG_SC_ALPHA] == 0) {
+        s[DSG_SC_ALPHA] = 0;
+        p->act[d] = DSG_ACT_RESTART;
+    }
+}
+
+/* s = r - alpha v */
+DSK_FN void dsg_k_bk_s(const dsg_k *p, int b, int th)
+{
+    long g, d = dsg_run(p, b, th, &g);
+    if (d < 0) return;
+    p->bs[g] = p->br[g] - p->sc[d * DSG_SC_N + DSG_SC_ALPHA] * p->bv[g];
+}
+
+/* after (t . s) and (t . t): omega = (t . s) / (t . t) */
+DSK_FN void dsg_k_sc_omega(const dsg_k *p, int b, int th)
+{
+    int d = b * DSG_BLOCK + th;
+    double *s, ts, tt;
+    if (d >= p->n_dest || p->act[d] != DSG_ACT_RUN) return;
+    s = p->sc + (long)d * DSG_SC_N;
+    ts = p->dred[2 * d];
+    tt = p->dred[2 * d + 1];
+    s[DSG_SC_OMEGA] = (tt > 0 && tt - tt == 0 && ts - ts == 0) ? ts / tt : 0.0;
+}
+
+/* x += alpha M^-1 p + omega M^-1 s; r = s - omega t (a zero omega: the next beta restarts) */
+DSK_FN void dsg_k_bk_xr(const dsg_k *p, int b, int th)
+{
+    long g, d = dsg_run(p, b, th, &g);
+    const double *s;
+    if (d < 0) return;
+    s = p->sc + d * DSG_SC_N;
+    p->bx[g] += s[DSG_SC_ALPHA] * p->bph[g] + s[DSG_SC_OMEGA] * p->bsh[g];
+    p->br[g] = p->bs[g] - s[DSG_SC_OMEGA] * p->bt[g];
+}
+
+/* (Re)start the destinations marked DSG_ACT_RESTART from their current
+ * residual: rhat = r, p = v = 0; then bk_rs_sc resets their scalars. */
+DSK_FN void dsg_k_bk_rs_vec(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    if (!dsg_dn(p, b, th, &g, &d, &u) || p->act[d] != DSG_ACT_RESTART) return;
+    p->brh[g] = p->br[g];
+    p->bp[g] = 0;
+    p->bv[g] = 0;
+}
+
+DSK_FN void dsg_k_bk_rs_sc(const dsg_k *p, int b, int th)
+{
+    int d = b * DSG_BLOCK + th;
+    double *s;
+    if (d >= p->n_dest || p->act[d] != DSG_ACT_RESTART) return;
+    s = p->sc + (long)d * DSG_SC_N;
+    s[DSG_SC_RHO] = s[DSG_SC_ALPHA] = s[DSG_SC_OMEGA] = 1;
+    s[DSG_SC_BETA] = 0;
+    p->act[d] = DSG_ACT_RUN;
+}
+
+/* Scaled residual per node, |r(u)| / (|x(u)| + DSG_RES_FLOOR max|x|), the
+ * destination's max|x| in scale[]; NaN stays NaN. */
+DSK_FN void dsg_k_kres(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    double r, x, den;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    r = p->br[g];
+    x = p->bx[g];
+    r = r < 0 ? -r : r;
+    x = x < 0 ? -x : x;
+    den = x + DSG_RES_FLOOR * p->scale[d];
+    p->delta[g] = den > 0 ? r / den : r;
+}
+
+/* Existence test (loader_direct.c): the solution is z >= 1 at every node that
+ * reaches d iff the spectral radius of W~ is below 1. delta(u) = 1 where it
+ * fails (NaN and overflow included), else 0. */
+DSK_FN void dsg_k_zcheck(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    double z;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    z = p->bx[g];
+    p->delta[g] = (u == p->dest_node[d] || !(p->dist[g] < INFINITY) || dsk_z_exists(z)) ? 0.0 : 1.0;
+}
+
+/* Choice probabilities P = w~ z(v) / z(u) (z(d) = 1), 0 on links not used. */
+DSK_FN void dsg_k_prob_full(const dsg_k *p, int b, int th)
+{
+    long g = (long)b * DSG_BLOCK + th;
+    int d, k, e, v;
+    double zv;
+    if (g >= (long)p->n_dest * p->m) return;
+    d = (int)(g / p->m);
+    k = (int)(g % p->m);
+    if (p->A[g] == 0) {
+        p->P[g] = 0;
+        return;
+    }
+    e = p->out_link[k];
+    v = p->head[e];
+    zv = v == p->dest_node[d] ? 1.0 : p->bx[(long)d * p->n + v];
+    p->P[g] = dsk_choice_prob(p->A[g], zv, p->bx[(long)d * p->n + p->tail[e]]);
+}
+
+/* Log-domain values V = log z - mu D (the warm start of the next call):
+ * 0 at d, -inf where d cannot be reached. */
+DSK_FN void dsg_k_vz_full(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    if (u == p->dest_node[d])
+        p->vout[g] = 0;
+    else
+        p->vout[g] = p->dist[g] < INFINITY ? dsk_v_from_z(p->bx[g], p->mu, p->dist[g]) : -INFINITY;
+}
+
+/* Preconditioner M = I - L, L the matrix weights on the free-flow down-links
+ * (a DAG, flattened by level like the filtered variants'), y = M^-1 r exactly:
+ * y starts as a copy of r; one launch per level, bottom up, sets y(u) = r(u) +
+ * sum over u's DAG links of C_e y(v) (heads are lower levels). */
+DSK_FN void dsg_k_pc_out(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, u;
+    double acc;
+    const double *y;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    u = p->it_node[i];
+    if (u == p->dest_node[d]) return;
+    y = p->my + (long)d * p->n;
+    acc = p->mx[(long)d * p->n + u];
+    for (int k = p->it_l0[i]; k < p->it_l1[i]; k++) {
+        int e = p->fl_link[k];
+        acc += p->coef[(long)d * p->m + p->pos[e]] * y[p->head[e]];
+    }
+    p->my[(long)d * p->n + u] = acc;
+}
+
+/* The transpose, M = I - L^T, top down: y(v) = r(v) + sum over v's DAG
+ * in-links of C_e y(u) (tails are higher levels). */
+DSK_FN void dsg_k_pc_in(const dsg_k *p, int b, int th)
+{
+    int i = p->lv0 + b * DSG_BLOCK + th, d, v;
+    double acc;
+    const double *y;
+    if (i >= p->lv1) return;
+    d = p->it_dest[i];
+    v = p->it_node[i];
+    if (v == p->dest_node[d]) return;
+    y = p->my + (long)d * p->n;
+    acc = p->mx[(long)d * p->n + v];
+    for (int j = p->it_i0[i]; j < p->it_i1[i]; j++) {
+        int e = p->fl_link[p->in_k[j]];
+        acc += p->coef[(long)d * p->m + p->pos[e]] * y[p->tail[e]];
+    }
+    p->my[(long)d * p->n + v] = acc;
+}
+
+/* Right-hand side of the Bellman derivative, b1(u) = sum over used links of
+ * P_e (0 - mu dt_e): dsk_dv_term with dV(v) moved to the left-hand side. */
+DSK_FN void dsg_k_dvrhs_full(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    double acc = 0;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    if (u != p->dest_node[d])
+        for (int k = p->out_start[u]; k < p->out_start[u + 1]; k++)
+            if (p->usable[(long)d * p->m + k])
+                acc += dsk_dv_term(p->P[(long)d * p->m + k], 0.0, p->mu, p->dtv[p->out_link[k]]);
+    p->bb[g] = acc;
+}
+
 /* Every kernel, once: X(name). The CUDA file makes a __global__ launcher of
  * each, the emulation a grid loop; both dispatch on DSG_KID_<name>. */
 #define DSG_KERNELS(X)                                                                                              \
     X(costs) X(dtv) X(fill) X(copy) X(red1) X(red2) X(bell_full) X(abs_full) X(flow_full) X(dv_full)    \
         X(dp_full) X(src_full) X(jv_full) X(bell_dag) X(abs_dag) X(flow_dag) X(dv_dag) X(dp_dag) X(dphi_dag)       \
-            X(jv_dag)
+            X(jv_dag) X(sp_full) X(wred_full) X(zinit_full) X(mv_out) X(mv_in) X(dot1) X(dot2) X(sc_beta)        \
+                X(bk_p) X(sc_alpha) X(bk_s) X(sc_omega) X(bk_xr) X(bk_rs_vec) X(bk_rs_sc) X(kres) X(zcheck)         \
+                    X(prob_full) X(vz_full) X(dvrhs_full) X(pc_out) X(pc_in)
 
 #define DSG_KID_ENUM(name) DSG_KID_##name,
 enum { DSG_KERNELS(DSG_KID_ENUM) DSG_KID_N };

@@ -14,7 +14,7 @@
 
 #include "dsg_kernels.h"
 
-#define DSG_ABI 1
+#define DSG_ABI 2
 #define DSG_MARKS 16 /* timer marks per context */
 
 #ifdef __cplusplus

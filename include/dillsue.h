@@ -132,10 +132,9 @@ void ds_network_free(ds_network *net);
 /* Deep copy (scenarios perturb a copy). */
 ds_network *ds_network_clone(const ds_network *net);
 
-static inline int ds_node_is_centroid(const ds_network *net, int node)
-{
-    return node < net->first_thru - 1;
-}
+/* Node (0-based) is a centroid: a route may start or end there, never pass
+ * through (the rule itself is dsk_is_centroid in src/engine/kernels.h). */
+int ds_node_is_centroid(const ds_network *net, int node);
 
 /* -------------------------------------------------------------- settings */
 

@@ -1,8 +1,12 @@
 /* test_gpu_emul.c - the GPU code path (kernel bodies and host driver, run by
  * the CPU emulation) gives the CPU backend's flows and J v on Sioux Falls and
- * Anaheim, full and dsp; visiting order does not matter; divergence is
- * reported like the CPU; without a device the probe says "GPU: none". On a
- * machine with a GPU the device path is compared too. */
+ * Anaheim, full (exact batched BiCGSTAB and Jacobi passes) and dsp; visiting
+ * order does not matter; an inner solve that does not converge is reported as
+ * unconverged with its residual and pass count, never as divergence, and the
+ * exact solver then solves the same point like the CPU's sparse LU (and on
+ * Eastern Massachusetts after a stale warm start); without a
+ * device the probe says "GPU: none". On a machine with a GPU the device path
+ * is compared too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +83,7 @@ static double norm_err(const double *a, const double *b, int m, int *where)
     return big > 0 ? worst / big : worst;
 }
 
-static void compare_case(const ds_network *net, const char *nname, ds_filter filter, int device)
+static void compare_case(const ds_network *net, const char *nname, ds_filter filter, ds_inner inner, int device)
 {
     char name[160], buf[512];
     int m = net->n_links, where;
@@ -96,7 +100,8 @@ static void compare_case(const ds_network *net, const char *nname, ds_filter fil
     const char *kind = device ? "device" : "emul";
     char used[64];
 
-    snprintf(name, sizeof name, "gpu_%s_%s_%s", kind, nname, ds_filter_name(filter));
+    snprintf(name, sizeof name, "gpu_%s_%s_%s%s", kind, nname, ds_filter_name(filter),
+             filter == DS_FILTER_FULL ? (inner == DS_INNER_DIRECT ? "_exact" : "_passes") : "");
     cpu = pick_start(net, filter, x, fc, used, sizeof used);
     if (!cpu) {
         tc_skip(name, "f(x) does not exist at tau 10 (free flow, 1 x capacity) nor at tau 20 (1 x capacity)");
@@ -111,6 +116,7 @@ static void compare_case(const ds_network *net, const char *nname, ds_filter fil
         tc_end();
         goto out;
     }
+    ds_gpu_loader_set_inner(g, inner);
     /* first point: cold start on the GPU side */
     TC_CHECK(ds_gpu_loader_eval(g, x, fg, &st) == 0, "eval: %s", ds_gpu_last_error());
     r = e1 = rel_err(fg, fc, m, &where);
@@ -139,11 +145,13 @@ static void compare_case(const ds_network *net, const char *nname, ds_filter fil
         ds_gpu_loader *g2 = ds_gpu_loader_create(cpu, 1, &err);
         TC_CHECK(g2 != NULL, "second loader");
         if (g2) {
+            ds_gpu_loader_set_inner(g2, inner);
             dsg_emul_reverse(1);
             TC_CHECK(ds_gpu_loader_eval(g2, x2, fr, NULL) == 0, "reverse eval");
             dsg_emul_reverse(0);
             /* g was warm-started from x: evaluate g cold as well */
             ds_gpu_loader *g3 = ds_gpu_loader_create(cpu, 1, &err);
+            if (g3) ds_gpu_loader_set_inner(g3, inner);
             TC_CHECK(g3 && ds_gpu_loader_eval(g3, x2, fg, NULL) == 0, "forward eval");
             TC_CHECK(memcmp(fr, fg, sizeof(double) * (size_t)m) == 0, "reverse visiting order changed the flows");
             ds_gpu_loader_free(g3);
@@ -176,6 +184,8 @@ static void divergence_case(const ds_network *net)
         TC_CHECK(rc_cpu == 1, "CPU should find no fixed point at tau 0.01, got %d", rc_cpu);
         TC_CHECK(rc_gpu == 1 && st.diverged_dest >= 0, "GPU path: rc %d diverged_dest %d", rc_gpu,
                  st.diverged_dest);
+        printf("# tau 0.01, exact solver: %s after %d iterations (scaled residual %.3g)\n",
+               st.unconverged ? "unconverged" : "solved, no positive solution", st.bellman_passes, st.bellman_resid);
         TC_CHECK(ds_gpu_loader_jv(g, x, x, f, NULL) == -1 && strstr(ds_gpu_last_error(), "successful"),
                  "J v after a diverged eval must fail, said '%s'", ds_gpu_last_error());
     }
@@ -183,6 +193,106 @@ static void divergence_case(const ds_network *net)
     ds_gpu_loader_free(g);
     ds_loader_free(cpu);
     free(x), free(f);
+}
+
+/* Anaheim, full graph, tau 10, x = 2 x capacity (where solve starts: f
+ * exists, spectral radius ~ 0.95 there). Jacobi passes capped at 5 do not
+ * converge: eval reports "unconverged" with the pass count and the residual
+ * (never a divergence verdict), returns no flows and refuses J v. The exact
+ * solver (batched BiCGSTAB) at the same point gives the CPU sparse LU's flows
+ * and J v, and its statistics say how many iterations to what residual. */
+static void unconverged_case(const ds_network *net)
+{
+    ds_cost_params cp = {0};
+    ds_error err;
+    int m = net->n_links, where;
+    double mu = 10 / ds_network_cbar(net, &cp), r;
+    double *x = calloc((size_t)m, sizeof(double)), *v = calloc((size_t)m, sizeof(double));
+    double *fc = calloc((size_t)m, sizeof(double)), *fg = calloc((size_t)m, sizeof(double));
+    double *jc = calloc((size_t)m, sizeof(double)), *jg = calloc((size_t)m, sizeof(double));
+    ds_loader *lu = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 0, 0, &err);
+    ds_loader *cpu5 = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 5, 1e-13, &err);
+    ds_gpu_loader *g = cpu5 ? ds_gpu_loader_create(cpu5, 1, &err) : NULL;
+    ds_load_stats st;
+    tc_begin("gpu_emul_unconverged_then_exact");
+    TC_CHECK(lu && cpu5 && g, "create");
+    if (lu && cpu5 && g) {
+        for (int e = 0; e < m; e++) x[e] = 2 * net->capacity[e];
+        TC_CHECK(ds_loader_set_inner(lu, DS_INNER_DIRECT) == 0 && ds_loader_set_keep(lu, 1) == 0, "CPU LU set-up");
+        TC_CHECK(ds_loader_eval(lu, x, fc) == 0, "CPU sparse LU: f(2 x capacity) should exist");
+        TC_CHECK(strcmp(ds_gpu_loader_inner(g), "BiCGSTAB (exact)") == 0, "default inner solver: %s",
+                 ds_gpu_loader_inner(g));
+        ds_gpu_loader_set_inner(g, DS_INNER_PASSES);
+        memset(&st, 0, sizeof st);
+        TC_CHECK(ds_gpu_loader_eval(g, x, fg, &st) == 1, "5 passes must not be accepted");
+        printf("# passes: %d, max |dV| %.3g, contraction %.4f per pass\n", st.bellman_passes, st.bellman_resid,
+               st.contraction);
+        TC_CHECK(st.unconverged == 1 && st.diverged_dest >= 0 && st.diverged_dest < net->n_dest,
+                 "must be reported as unconverged (unconverged %d, destination %d)", st.unconverged, st.diverged_dest);
+        TC_CHECK(st.bellman_passes >= 5 && st.bellman_passes <= 6 && st.bellman_resid > 1e-10 &&
+                     st.contraction > 0 && st.contraction < 1,
+                 "pass count %d, residual %.3g, contraction %.3g", st.bellman_passes, st.bellman_resid, st.contraction);
+        TC_CHECK(ds_gpu_loader_jv(g, x, x, jg, NULL) == -1, "J v after an unconverged eval must fail");
+        /* the exact solver, same loader, same point */
+        ds_gpu_loader_set_inner(g, DS_INNER_DIRECT);
+        memset(&st, 0, sizeof st);
+        TC_CHECK(ds_gpu_loader_eval(g, x, fg, &st) == 0, "exact solve: %s", ds_gpu_last_error());
+        printf("# BiCGSTAB: %d iterations to scaled residual %.3g; absorption %d to %.3g\n", st.bellman_passes,
+               st.bellman_resid, st.absorb_passes, st.absorb_resid);
+        TC_CHECK(st.unconverged == 0 && st.diverged_dest == -1 && st.bellman_resid <= 1e-13 &&
+                     st.absorb_resid <= 1e-13 && st.bellman_passes > 5,
+                 "stats: unconverged %d dest %d resid %.3g/%.3g iterations %d", st.unconverged, st.diverged_dest,
+                 st.bellman_resid, st.absorb_resid, st.bellman_passes);
+        r = rel_err(fg, fc, m, &where);
+        TC_CHECK(r <= REL_TOL, "flows vs CPU sparse LU: rel err %.3g on link %d", r, where);
+        for (int e = 0; e < m; e++) v[e] = (fc[e] - x[e]) * (e % 2 ? 1.0 : -0.3);
+        TC_CHECK(ds_loader_jv(lu, x, v, jc) == 0 && ds_gpu_loader_jv(g, x, v, jg, NULL) == 0, "J v: %s",
+                 ds_gpu_last_error());
+        r = norm_err(jg, jc, m, &where);
+        TC_CHECK(r <= REL_TOL, "J v vs CPU sparse LU: normwise rel err %.3g on link %d", r, where);
+        printf("# exact: flows and J v vs CPU sparse LU within %g\n", REL_TOL);
+    }
+    tc_end();
+    ds_gpu_loader_free(g);
+    ds_loader_free(cpu5);
+    ds_loader_free(lu);
+    free(x), free(v), free(fc), free(fg), free(jc), free(jg);
+}
+
+/* Eastern Massachusetts, full graph, tau 10: from 1 x capacity one MSA step
+ * to x = f(x) raises the costs so far that the previous values make a start
+ * z = exp(V + mu D) near e^600 (its squared residual overflowed the dot
+ * products once): the exact solver must restart from z = 1 and agree with the
+ * CPU's sparse LU there (this test fails without that restart). */
+static void stale_warm_case(const ds_network *net)
+{
+    ds_cost_params cp = {0};
+    ds_error err;
+    int m = net->n_links, where;
+    double mu = 10 / ds_network_cbar(net, &cp), r;
+    double *x = calloc((size_t)m, sizeof(double)), *fc = calloc((size_t)m, sizeof(double));
+    double *fg = calloc((size_t)m, sizeof(double));
+    ds_loader *lu = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 0, 0, &err);
+    ds_gpu_loader *g = lu ? ds_gpu_loader_create(lu, 1, &err) : NULL;
+    ds_load_stats st;
+    tc_begin("gpu_emul_EMA_tau10_stale_warm_start");
+    TC_CHECK(lu && g && ds_loader_set_inner(lu, DS_INNER_DIRECT) == 0, "create");
+    if (lu && g) {
+        for (int e = 0; e < m; e++) x[e] = net->capacity[e];
+        TC_CHECK(ds_loader_eval(lu, x, fc) == 0 && ds_gpu_loader_eval(g, x, fg, &st) == 0, "f(capacity): %s",
+                 ds_gpu_last_error());
+        memcpy(x, fc, sizeof(double) * (size_t)m);
+        TC_CHECK(ds_loader_eval(lu, x, fc) == 0, "CPU sparse LU: f should exist after the step");
+        memset(&st, 0, sizeof st);
+        TC_CHECK(ds_gpu_loader_eval(g, x, fg, &st) == 0, "GPU after the step: unconverged %d, residual %.3g after %d",
+                 st.unconverged, st.bellman_resid, st.bellman_passes);
+        r = rel_err(fg, fc, m, &where);
+        TC_CHECK(r <= REL_TOL, "flows vs CPU sparse LU: rel err %.3g on link %d", r, where);
+    }
+    tc_end();
+    ds_gpu_loader_free(g);
+    ds_loader_free(lu);
+    free(x), free(fc), free(fg);
 }
 
 /* eDSP: after the CPU loader rebuilds its DAGs at congested costs, the GPU
@@ -243,7 +353,9 @@ static void probe_case(const ds_network *net)
 
 int main(void)
 {
-    net_case cases[] = {{"SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp"}, {"Anaheim", "Anaheim/Anaheim_net.tntp"}};
+    net_case cases[] = {{"SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp"},
+                        {"Anaheim", "Anaheim/Anaheim_net.tntp"},
+                        {"EMA", "Eastern-Massachusetts/EMA_net.tntp"}};
     char info[512];
     int device = ds_gpu_probe(info, sizeof info);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -264,12 +376,19 @@ int main(void)
             tc_end();
             continue;
         }
-        for (int dev = 0; dev <= device; dev++) {
-            compare_case(net, cases[i].name, DS_FILTER_FULL, dev);
-            compare_case(net, cases[i].name, DS_FILTER_DSP, dev);
+        if (i == 2) {
+            stale_warm_case(net);
+            ds_network_free(net);
+            continue;
         }
+        for (int dev = 0; dev <= device; dev++) {
+            compare_case(net, cases[i].name, DS_FILTER_FULL, DS_INNER_DIRECT, dev);
+            compare_case(net, cases[i].name, DS_FILTER_FULL, DS_INNER_PASSES, dev);
+            compare_case(net, cases[i].name, DS_FILTER_DSP, DS_INNER_DIRECT, dev);
+        }
+        if (i == 1) unconverged_case(net);
         if (i == 0) {
-            compare_case(net, cases[i].name, DS_FILTER_BFS, 0);
+            compare_case(net, cases[i].name, DS_FILTER_BFS, DS_INNER_DIRECT, 0);
             edsp_case(net);
             divergence_case(net);
             probe_case(net);

@@ -7,7 +7,7 @@
 
 static inline double fixed_part(const ds_network *net, const ds_cost_params *cp, int e)
 {
-    return cp->toll_factor * net->toll[e] + cp->distance_factor * net->length[e];
+    return dsk_cost_fixed(cp->toll_factor, net->toll[e], cp->distance_factor, net->length[e]);
 }
 
 void ds_costs_eval(const ds_network *net, const ds_cost_params *cp, const double *x, double *t)

@@ -2,11 +2,22 @@
  *
  * All destinations are batched into fixed-shape arrays ([destination x node],
  * [destination x link]) and each step is one launch over all of them:
- *   full graph: synchronous (Jacobi) log-sum-exp Bellman passes, warm-started
- *     from the previous call's values, convergence (max |dV| < inner_tol)
- *     checked every DSG_CHECK passes with a two-stage reduction; then Jacobi
- *     absorption passes until the mass in transit is < inner_tol of each
- *     destination's demand;
+ *   full graph, exact (the default, --inner direct): the exponentiated form of
+ *     loader_direct.c. Shortest distances D to every destination by
+ *     synchronous Bellman-Ford passes; reduced weights w~ in (0,1]; the linear
+ *     systems (I - W~) z = b, (I - P^T) phi = q and, for J v, (I - P) dV = b1
+ *     and (I - P^T) dphi = s solved for all destinations at once by BiCGSTAB
+ *     (one sparse mat-vec launch over every destination per product,
+ *     per-destination scalars on the device, the true residual recomputed and
+ *     tested every DSG_KCHECK iterations), to inner_tol; z >= 1 is the exact
+ *     existence test; a solve that does not reach the tolerance is reported
+ *     as unconverged, never as divergence;
+ *   full graph, Jacobi passes (the paper's L_val, --inner passes): synchronous
+ *     log-sum-exp Bellman passes, warm-started from the previous call's values,
+ *     convergence (max |dV| < inner_tol) checked every DSG_CHECK passes with a
+ *     two-stage reduction; then Jacobi absorption passes until the mass in
+ *     transit is < inner_tol of each destination's demand; values still moving
+ *     after inner_max passes are unconverged;
  *   filtered graphs: the CPU loader's per-destination DAGs, flattened, with
  *     topological levels computed here once: one exact Bellman launch per
  *     level bottom up, one absorption launch per level top down;
@@ -28,7 +39,10 @@
 #include "gpu.h"
 #include "loader_int.h"
 
-#define DSG_CHECK 4 /* Jacobi passes between convergence checks */
+#define DSG_CHECK 4     /* Jacobi passes between convergence checks */
+#define DSG_KCHECK 4    /* BiCGSTAB iterations between true-residual checks */
+#define DSG_KMAX 2000   /* BiCGSTAB iterations per solve at most */
+#define DSG_KSTALL 16   /* checks without halving the residual: restart; twice that: give up */
 #define LIB_NAME "libdillsue_cuda.so"
 
 static _Thread_local char last_err[768];
@@ -144,6 +158,15 @@ struct ds_gpu_loader {
     dsg_k k;                 /* every device pointer, the base of each launch */
     double *V[2], *R[2], *dV[2]; /* double buffers of the Jacobi passes */
     int vcur, warm, jv_ok;
+    /* exact inner solves (full graph) */
+    int krylov;                  /* 1: BiCGSTAB (--inner direct), 0: Jacobi passes */
+    int phi_ok;                  /* phi holds the last solution (warm start) */
+    double *D[2], *Z;            /* Bellman-Ford buffers, z */
+    double *kr, *krh, *kp, *kv, *ks, *kt, *kb, *ksc, *dpart, *dred;
+    double *kph, *ksh;           /* preconditioned p, s */
+    int *kact;
+    int *h_act, *h_it, *h_stall; /* [nd] host */
+    double *h_res, *h_best;      /* [nd] host */
     double *h_red, *h_prev, *qtot; /* [nd] host */
     double *v_cold;                /* [nd * n] host: full-graph start values */
     dag_host dh;
@@ -184,6 +207,15 @@ static int launch(ds_gpu_loader *g, int kid, long threads, const dsg_k *k)
     long grid = (threads + DSG_BLOCK - 1) / DSG_BLOCK;
     if (grid <= 0) return 0;
     if (grid > 2147483647L) return set_err("%s backend: launch of %ld threads is too large", g->ops->name, threads);
+    if (g->ops->launch(g->ctx, kid, (int)grid, k) != 0) return gfail(g, "kernel launch");
+    return 0;
+}
+
+/* A launch over [destination x node] in n_dest x nbn blocks (dsg_dn). */
+static int launch_dn(ds_gpu_loader *g, int kid, const dsg_k *k)
+{
+    long grid = (long)g->nd * k->nbn;
+    if (grid > 2147483647L) return set_err("%s backend: launch of %ld blocks is too large", g->ops->name, grid);
     if (g->ops->launch(g->ctx, kid, (int)grid, k) != 0) return gfail(g, "kernel launch");
     return 0;
 }
@@ -231,10 +263,9 @@ static void dag_free_dev(ds_gpu_loader *g)
  * (level = longest DAG path to the destination, so every head of a node's
  * links is on a lower level and every tail of its in-links on a higher one),
  * then per-item link ranges, per-item in-link lists and per-link copy lists. */
-static int dag_upload(ds_gpu_loader *g)
+static int dag_upload(ds_gpu_loader *g, const ld_dag *dag)
 {
     const ds_network *net = g->net;
-    const ld_dag *dag = g->cpu->dag;
     int n = g->n, m = g->m, nd = g->nd, n_items = 0, n_flat = 0, n_levels = 0, rc = -1;
     int *lvl_node = malloc(sizeof(int) * (size_t)n), *item_of = malloc(sizeof(int) * (size_t)n);
     int *loff = malloc(sizeof(int) * (size_t)(nd + 1)), *ioff = malloc(sizeof(int) * (size_t)(nd + 1));
@@ -343,9 +374,10 @@ static int dag_upload(ds_gpu_loader *g)
             !(k->it_i0 = dup_dev(g, it_i0, bi)) || !(k->it_i1 = dup_dev(g, it_i1, bi)) ||
             !(k->fl_link = dup_dev(g, fl_link, bf)) || !(k->fl_dest = dup_dev(g, fl_dest, bf)) ||
             !(k->in_k = dup_dev(g, in_k, bf)) || !(k->red_start = dup_dev(g, red_start, sizeof(int) * (size_t)(m + 1))) ||
-            !(k->red_k = dup_dev(g, red_k, bf)) || !(k->A = dalloc(g, bd)) || !(k->P = dalloc(g, bd)) ||
-            !(k->dP = dalloc(g, bd)))
+            !(k->red_k = dup_dev(g, red_k, bf)))
             goto out;
+        /* the filtered variants keep A, P, dP per DAG link; the full graph per (destination, link) */
+        if (!g->full && (!(k->A = dalloc(g, bd)) || !(k->P = dalloc(g, bd)) || !(k->dP = dalloc(g, bd)))) goto out;
         k->n_flat = n_flat;
     }
     g->dh.n_levels = n_levels;
@@ -376,14 +408,48 @@ void ds_gpu_loader_free(ds_gpu_loader *g)
         dfree(g, k->dest_node), dfree(g, k->usable), dfree(g, k->Q);
         dfree(g, k->x), dfree(g, k->v), dfree(g, k->t), dfree(g, k->dtv), dfree(g, k->f);
         dfree(g, k->delta), dfree(g, k->phi), dfree(g, k->dphi), dfree(g, k->part), dfree(g, k->red);
-        for (int i = 0; i < 2; i++) dfree(g, g->V[i]), dfree(g, g->R[i]), dfree(g, g->dV[i]);
+        for (int i = 0; i < 2; i++) dfree(g, g->V[i]), dfree(g, g->R[i]), dfree(g, g->dV[i]), dfree(g, g->D[i]);
+        dfree(g, g->Z), dfree(g, g->kr), dfree(g, g->krh), dfree(g, g->kp), dfree(g, g->kv), dfree(g, g->ks);
+        dfree(g, g->kt), dfree(g, g->kb), dfree(g, g->ksc), dfree(g, g->dpart), dfree(g, g->dred), dfree(g, g->kact);
+        dfree(g, g->kph), dfree(g, g->ksh);
         g->ops->close(g->ctx);
     }
     free(g->h_red);
     free(g->h_prev);
     free(g->qtot);
     free(g->v_cold);
+    free(g->h_act), free(g->h_it), free(g->h_stall), free(g->h_res), free(g->h_best);
     free(g);
+}
+
+/* The preconditioner's triangular part on the full graph: per destination
+ * the usable links going strictly down in free-flow distance (acyclic by
+ * construction), nodes in Dijkstra's settle order (a topological order,
+ * destination first), in the layout of the filtered variants' DAGs. */
+static int pc_dag_build(const ds_network *net, int dest, const double *dist, const int *order, int *lk, ld_dag *out)
+{
+    int R = 0, cnt = 0;
+    for (int i = 0; i < net->n_nodes; i++) R += dist[i] < INFINITY; /* the settled nodes lead order */
+    out->n = R;
+    out->node = malloc(sizeof(int) * (size_t)(R + 1));
+    out->lstart = malloc(sizeof(int) * (size_t)(R + 1));
+    if (!out->node || !out->lstart) return -1;
+    for (int i = 0; i < R; i++) {
+        int u = order[i];
+        out->node[i] = u;
+        out->lstart[i] = cnt;
+        if (u == dest) continue;
+        for (int q = net->out_start[u]; q < net->out_start[u + 1]; q++) {
+            int e = net->out_link[q];
+            if (sp_link_usable(net, e, dest) && dist[net->head[e]] < dist[u]) lk[cnt++] = e;
+        }
+    }
+    out->lstart[R] = cnt;
+    out->n_links = cnt;
+    out->link = malloc(sizeof(int) * (size_t)(cnt + 1));
+    if (!out->link) return -1;
+    memcpy(out->link, lk, sizeof(int) * (size_t)cnt);
+    return 0;
 }
 
 static int upload_network(ds_gpu_loader *g)
@@ -397,6 +463,8 @@ static int upload_network(ds_gpu_loader *g)
     double *fixed = malloc(sizeof(double) * (size_t)(m + 1));
     double *Q = calloc((size_t)nd * (size_t)n + 1, sizeof(double));
     unsigned char *usable = NULL;
+    int *order = NULL, *lk = NULL;
+    ld_dag *pc_dag = NULL;
     if (!pos || !fixed || !Q) goto oom;
     for (int q = 0; q < m; q++) pos[net->out_link[q]] = q;
     for (int e = 0; e < m; e++)
@@ -438,9 +506,13 @@ static int upload_network(ds_gpu_loader *g)
                                                                                            net->dest_node[di]);
         g->v_cold = malloc(bnd);
         if (!g->v_cold) goto oom;
+        if (!(pc_dag = calloc((size_t)nd, sizeof(ld_dag))) || !(order = malloc(sizeof(int) * (size_t)n)) ||
+            !(lk = malloc(sizeof(int) * (size_t)(m + 1))))
+            goto oom;
         for (int di = 0; di < nd; di++) {
             double *row = g->v_cold + (size_t)di * (size_t)n;
-            ds_sp_to_dest(net, cpu->tff, net->dest_node[di], row, NULL, NULL);
+            ds_sp_to_dest(net, cpu->tff, net->dest_node[di], row, NULL, order);
+            if (pc_dag_build(net, net->dest_node[di], row, order, lk, &pc_dag[di]) != 0) goto oom;
             for (int i = 0; i < n; i++) row[i] = row[i] < INFINITY ? -g->mu * row[i] : -INFINITY;
         }
         if (!(k->usable = dup_dev(g, usable, (size_t)nd * (size_t)m)) || !(g->V[1] = dalloc(g, bnd)) ||
@@ -448,7 +520,22 @@ static int upload_network(ds_gpu_loader *g)
             !(k->delta = dalloc(g, bnd)) || !(k->A = dalloc(g, bdm)) || !(k->P = dalloc(g, bdm)) ||
             !(k->dP = dalloc(g, bdm)))
             goto out;
-    } else if (dag_upload(g) != 0) {
+        /* the exact inner solves */
+        if (!(g->D[0] = dalloc(g, bnd)) || !(g->D[1] = dalloc(g, bnd)) || !(g->Z = dalloc(g, bnd)) ||
+            !(g->kr = dalloc(g, bnd)) || !(g->krh = dalloc(g, bnd)) || !(g->kp = dalloc(g, bnd)) ||
+            !(g->kv = dalloc(g, bnd)) || !(g->ks = dalloc(g, bnd)) || !(g->kt = dalloc(g, bnd)) ||
+            !(g->kb = dalloc(g, bnd)) || !(g->ksc = dalloc(g, sizeof(double) * (size_t)nd * DSG_SC_N)) ||
+            !(g->dpart = dalloc(g, sizeof(double) * (size_t)nd * 2 * DSG_BLOCK)) ||
+            !(g->dred = dalloc(g, sizeof(double) * (size_t)nd * 2)) || !(g->kact = dalloc(g, sizeof(int) * (size_t)nd)))
+            goto out;
+        g->h_act = malloc(sizeof(int) * (size_t)nd);
+        g->h_it = malloc(sizeof(int) * (size_t)nd);
+        g->h_stall = malloc(sizeof(int) * (size_t)nd);
+        g->h_res = malloc(sizeof(double) * (size_t)nd);
+        g->h_best = malloc(sizeof(double) * (size_t)nd);
+        if (!g->h_act || !g->h_it || !g->h_stall || !g->h_res || !g->h_best) goto oom;
+        if (!(g->kph = dalloc(g, bnd)) || !(g->ksh = dalloc(g, bnd)) || dag_upload(g, pc_dag) != 0) goto out;
+    } else if (dag_upload(g, cpu->dag) != 0) {
         goto out;
     }
     rc = 0;
@@ -460,6 +547,10 @@ out:
     free(fixed);
     free(Q);
     free(usable);
+    free(order);
+    free(lk);
+    for (int di = 0; pc_dag && di < nd; di++) free(pc_dag[di].node), free(pc_dag[di].lstart), free(pc_dag[di].link);
+    free(pc_dag);
     return rc;
 }
 
@@ -497,6 +588,7 @@ ds_gpu_loader *ds_gpu_loader_create(ds_loader *cpu, int emulate, ds_error *err)
     g->inner_max = cpu->inner_max;
     g->absorb_max = cpu->absorb_max;
     g->inner_tol = cpu->inner_tol;
+    g->krylov = g->full; /* the default inner solver (ds_config.inner = direct) */
     g->h_red = malloc(sizeof(double) * (size_t)g->nd);
     g->h_prev = malloc(sizeof(double) * (size_t)g->nd);
     g->qtot = malloc(sizeof(double) * (size_t)g->nd);
@@ -513,6 +605,7 @@ ds_gpu_loader *ds_gpu_loader_create(ds_loader *cpu, int emulate, ds_error *err)
     g->k.n = g->n;
     g->k.m = g->m;
     g->k.n_dest = g->nd;
+    g->k.nbn = (g->n + DSG_BLOCK - 1) / DSG_BLOCK;
     g->k.mu = g->mu;
     g->k.cap = cpu->cp.cap;
     if (upload_network(g) != 0) goto fail;
@@ -523,13 +616,29 @@ fail:
     return NULL;
 }
 
+int ds_gpu_loader_set_inner(ds_gpu_loader *g, ds_inner mode)
+{
+    int kr = g->full && mode == DS_INNER_DIRECT;
+    if (kr != g->krylov) {
+        g->krylov = kr;
+        g->warm = 0;
+        g->jv_ok = 0;
+    }
+    return 0;
+}
+
+const char *ds_gpu_loader_inner(const ds_gpu_loader *g)
+{
+    return !g->full ? "levels (exact on the DAG)" : g->krylov ? "BiCGSTAB (exact)" : "Jacobi passes";
+}
+
 int ds_gpu_loader_sync_dags(ds_gpu_loader *g)
 {
     last_err[0] = 0;
     if (g->full) return 0;
     dag_free_dev(g);
     g->jv_ok = 0;
-    return dag_upload(g);
+    return dag_upload(g, g->cpu->dag);
 }
 
 /* ---------------------------------------------------------- full graph */
@@ -574,25 +683,24 @@ static int bellman_full(ds_gpu_loader *g)
     g->stats.bellman_passes = pass + 1;
     g->stats.bellman_resid = dmax;
     g->stats.diverged_dest = -1;
-    if (!converged) {
-        /* not converged and not contracting (the CPU's rule, between checks):
-         * the spectral radius of the weight matrix is >= 1 at these costs */
-        for (int d = 0; d < g->nd; d++) {
-            double x = g->h_red[d], p = checks > 1 ? g->h_prev[d] : INFINITY, q = x / p;
-            /* In the log domain a divergent iteration does not blow up: |dV|
-             * tends to log rho > 0, from above or below. So besides "not
-             * decreasing" (the CPU's test) a geometric tail that would still
-             * move V by more than 1 (z by a factor e) counts as divergent. */
-            if (x != x || (x > g->inner_tol && pass >= 3 && x > 1e-9 &&
-                           (x >= p * (1 - 1e-12) || x * q / (1 - q) > 1.0))) {
-                g->stats.diverged_dest = d;
-                break;
-            }
-        }
-        if (g->stats.diverged_dest >= 0) {
-            g->warm = 0; /* the values came from diverging passes */
-            return 1;
-        }
+    g->stats.unconverged = 0;
+    g->stats.contraction = 0;
+    if (!converged && !(dmax <= LD_TRUST_TOL)) {
+        /* Not converged within inner_max passes (the CPU's trust rule): f(x)
+         * would be off by about max |dV|, so it is not returned. Passes cannot
+         * tell a slow contraction (rho 0.99 needs thousands) from divergence:
+         * this is "unconverged", with the residual, the pass count and the last
+         * contraction ratio, never a verdict. */
+        int worst = 0;
+        for (int d = 1; d < g->nd; d++)
+            if (!(g->h_red[d] <= g->h_red[worst])) worst = d;
+        g->stats.diverged_dest = worst;
+        g->stats.unconverged = 1;
+        /* per pass, from the last two checks DSG_CHECK passes apart */
+        g->stats.contraction =
+            checks > 1 && g->h_prev[worst] > 0 ? pow(g->h_red[worst] / g->h_prev[worst], 1.0 / DSG_CHECK) : 0;
+        g->warm = 0; /* forget values that are not the fixed point (as the CPU does) */
+        return 1;
     }
     /* one more pass that also leaves the choice probabilities in P */
     k.vin = g->V[g->vcur];
@@ -633,6 +741,263 @@ static int absorb_full(ds_gpu_loader *g, const double *src, double *acc, const d
     return pass;
 }
 
+/* ------------------------------------------- full graph, exact solves */
+
+typedef struct ksolve {
+    int iters;    /* iterations until the last destination stopped */
+    double resid; /* worst scaled residual at the end (NaN if a solve broke) */
+    int worst;    /* its destination */
+} ksolve;
+
+static int mat_vec(ds_gpu_loader *g, dsg_k *k, int tr, const double *x, const double *rhs, double *y)
+{
+    k->mx = x;
+    k->rhs = rhs;
+    k->my = y;
+    return launch_dn(g, tr ? DSG_KID_mv_in : DSG_KID_mv_out, k);
+}
+
+/* Per-destination (a0 . b0) and (a1 . b1) into k->dred on the device. */
+static int dots(ds_gpu_loader *g, dsg_k *k, const double *a0, const double *b0, const double *a1, const double *b1)
+{
+    k->da0 = a0, k->db0 = b0, k->da1 = a1, k->db1 = b1;
+    if (g->ops->launch(g->ctx, DSG_KID_dot1, g->nd, k) != 0) return gfail(g, "kernel launch");
+    return launch(g, DSG_KID_dot2, 2L * g->nd, k);
+}
+
+/* Scaled residual of k->bx, k->br per destination into g->h_red. */
+static int residuals(ds_gpu_loader *g, dsg_k *k)
+{
+    if (reduce(g, k->bx, g->n, DSG_RED_MAXABS) != 0) return -1;
+    k->scale = k->red; /* max|x| per destination, still on the device */
+    if (launch_dn(g, DSG_KID_kres, k) != 0) return -1;
+    return reduce(g, k->delta, g->n, DSG_RED_MAXABS);
+}
+
+static int put_act(ds_gpu_loader *g)
+{
+    if (g->ops->put(g->ctx, g->kact, g->h_act, sizeof(int) * (size_t)g->nd) != 0) return gfail(g, "copy to device");
+    return 0;
+}
+
+static int levels(ds_gpu_loader *g, int kid, int up, dsg_k *k, int from_level);
+
+/* y = M^-1 r with M = I - L (tr = 0) or I - L^T (tr = 1), L the coefficients
+ * on the free-flow down-links (pc_dag_build): one exact triangular solve, a
+ * launch per level (bottom up, or top down for the transpose). */
+static int precond(ds_gpu_loader *g, dsg_k *k, int tr, const double *r, double *y)
+{
+    k->dst = y;
+    k->src = r;
+    k->len = (long)g->nd * g->n;
+    if (launch(g, DSG_KID_copy, k->len, k) != 0) return -1;
+    k->mx = r;
+    k->my = y;
+    return levels(g, tr ? DSG_KID_pc_in : DSG_KID_pc_out, !tr, k, 1);
+}
+
+/* Solve (I - C) x = rhs (tr = 0: C over out-links) or (I - C^T) x = rhs
+ * (tr = 1) for every destination at once by BiCGSTAB; x holds the start and
+ * receives the solution. Right-preconditioned by precond() (Gauss-Seidel on
+ * the free-flow down-links: the transport towards the destination is solved
+ * exactly, only what flows back is left to the iteration). Each destination
+ * stops when its true scaled residual
+ * max_u |r(u)| / (|x(u)| + DSG_RES_FLOOR max|x|) is <= tol; one that stalls
+ * is restarted, then given up. Returns 0 (all <= tol), 1 (some not) or -1. */
+static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rhs, double *x, double tol,
+                  ksolve *out)
+{
+    dsg_k k = g->k;
+    int nd = g->nd, it = 0, left = 0;
+    k.coef = coef;
+    k.bx = x, k.br = g->kr, k.brh = g->krh, k.bp = g->kp, k.bv = g->kv, k.bs = g->ks, k.bt = g->kt;
+    k.sc = g->ksc, k.act = g->kact, k.dpart = g->dpart, k.dred = g->dred, k.bph = g->kph, k.bsh = g->ksh;
+    if (mat_vec(g, &k, tr, x, rhs, g->kr) != 0 || residuals(g, &k) != 0) return -1;
+    for (int d = 0; d < nd; d++) {
+        g->h_res[d] = g->h_best[d] = g->h_red[d];
+        g->h_it[d] = g->h_stall[d] = 0;
+        g->h_act[d] = g->h_red[d] <= tol || g->h_red[d] != g->h_red[d] ? DSG_ACT_DONE : DSG_ACT_RESTART;
+        left += g->h_act[d] != DSG_ACT_DONE;
+    }
+    if (left && (put_act(g) != 0 || launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
+        return -1;
+    while (left > 0 && it < DSG_KMAX) {
+        int restarts = 0;
+        it++;
+        if (dots(g, &k, g->krh, g->kr, NULL, NULL) != 0 || launch(g, DSG_KID_sc_beta, nd, &k) != 0 ||
+            launch_dn(g, DSG_KID_bk_p, &k) != 0 || precond(g, &k, tr, g->kp, g->kph) != 0 ||
+            mat_vec(g, &k, tr, g->kph, NULL, g->kv) != 0 || dots(g, &k, g->krh, g->kv, NULL, NULL) != 0 ||
+            launch(g, DSG_KID_sc_alpha, nd, &k) != 0 || launch_dn(g, DSG_KID_bk_s, &k) != 0 ||
+            precond(g, &k, tr, g->ks, g->ksh) != 0 || mat_vec(g, &k, tr, g->ksh, NULL, g->kt) != 0 ||
+            dots(g, &k, g->kt, g->ks, g->kt, g->kt) != 0 || launch(g, DSG_KID_sc_omega, nd, &k) != 0 ||
+            launch_dn(g, DSG_KID_bk_xr, &k) != 0)
+            return -1;
+        if (it % DSG_KCHECK != 0 && it < DSG_KMAX) continue;
+        /* residual replacement: test (and go on from) the true residual of x */
+        if (mat_vec(g, &k, tr, x, rhs, g->kr) != 0 || residuals(g, &k) != 0) return -1;
+        if (g->ops->get(g->ctx, g->h_act, g->kact, sizeof(int) * (size_t)nd) != 0) return gfail(g, "copy from device");
+        left = 0;
+        for (int d = 0; d < nd; d++) {
+            double r = g->h_red[d];
+            if (g->h_act[d] == DSG_ACT_DONE) continue;
+            g->h_res[d] = r;
+            g->h_it[d] = it;
+            if (r <= tol || r != r) {
+                g->h_act[d] = DSG_ACT_DONE;
+                continue;
+            }
+            if (r < 0.5 * g->h_best[d]) {
+                g->h_best[d] = r;
+                g->h_stall[d] = 0;
+            } else {
+                /* no progress: restart, then give up; a breakdown (the device
+                 * asks for a restart) weighs as several stalled checks */
+                g->h_stall[d] += g->h_act[d] == DSG_ACT_RESTART ? DSG_KSTALL / 4 : 1;
+                if (g->h_stall[d] >= 2 * DSG_KSTALL) {
+                    g->h_act[d] = DSG_ACT_DONE;
+                    continue;
+                }
+                if (g->h_stall[d] >= DSG_KSTALL) g->h_act[d] = DSG_ACT_RESTART;
+            }
+            left++;
+            restarts += g->h_act[d] == DSG_ACT_RESTART;
+        }
+        if (put_act(g) != 0) return -1;
+        if (restarts && (launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
+            return -1;
+    }
+    out->iters = 0;
+    out->resid = 0;
+    out->worst = 0;
+    for (int d = 0; d < nd; d++) {
+        if (g->h_it[d] > out->iters) out->iters = g->h_it[d];
+        if (!(g->h_res[d] <= out->resid)) {
+            out->resid = g->h_res[d];
+            out->worst = d;
+        }
+    }
+    return out->resid <= tol ? 0 : 1;
+}
+
+/* Shortest distances to every destination at the current costs (k.t) into
+ * g->D[returned index]: synchronous Bellman-Ford from +inf, stopped when a
+ * check finds no change. -1 on error. */
+static int distances(ds_gpu_loader *g)
+{
+    dsg_k k = g->k;
+    long nn = (long)g->nd * g->n;
+    int c = 0;
+    if (fill(g, g->D[0], nn, INFINITY) != 0) return -1;
+    k.delta = g->k.delta;
+    for (int pass = 1;; pass++) {
+        k.vin = g->D[c];
+        k.vout = g->D[c ^ 1];
+        if (launch_dn(g, DSG_KID_sp_full, &k) != 0) return -1;
+        c ^= 1;
+        if (pass % DSG_CHECK != 0 && pass <= g->n) continue;
+        if (reduce(g, k.delta, g->n, DSG_RED_MAXABS) != 0) return -1;
+        double dmax = 0;
+        for (int d = 0; d < g->nd; d++) dmax = dsk_max_nan(dmax, g->h_red[d]);
+        if (dmax == 0) return c;
+        if (pass > g->n) return set_err("%s backend: shortest distances still change after %d passes (negative costs?)",
+                                        g->ops->name, pass);
+    }
+}
+
+/* The exact values: z, the existence test, P and V. 0, 1 (unconverged or no
+ * fixed point: stats say which) or -1. */
+static int bellman_krylov(ds_gpu_loader *g)
+{
+    dsg_k k = g->k;
+    long nn = (long)g->nd * g->n;
+    ksolve ks;
+    int c = distances(g), rc;
+    if (c < 0) return -1;
+    k.dist = g->D[c];
+    if (launch(g, DSG_KID_wred_full, (long)g->nd * g->m, &k) != 0) return -1;
+    if (!g->warm && fill(g, g->V[g->vcur], nn, -INFINITY) != 0) return -1;
+    k.vin = g->V[g->vcur];
+    k.bb = g->kb;
+    k.bx = g->Z;
+    if (launch_dn(g, DSG_KID_zinit_full, &k) != 0) return -1;
+    rc = krylov(g, 0, k.A, g->kb, g->Z, g->inner_tol, &ks);
+    if (rc < 0) return -1;
+    g->stats.bellman_passes = ks.iters;
+    g->stats.bellman_resid = ks.resid;
+    g->stats.diverged_dest = -1;
+    g->stats.unconverged = 0;
+    g->stats.contraction = 0;
+    if (!(ks.resid <= LD_TRUST_TOL)) {
+        /* not solved to the CPU's trust tolerance within DSG_KMAX iterations */
+        g->stats.diverged_dest = ks.worst;
+        g->stats.unconverged = 1;
+        g->warm = 0;
+        return 1;
+    }
+    if (launch_dn(g, DSG_KID_zcheck, &k) != 0 || reduce(g, k.delta, g->n, DSG_RED_MAXABS) != 0) return -1;
+    for (int d = 0; d < g->nd; d++)
+        if (g->h_red[d] != 0) {
+            /* solved, and the solution is not >= 1: no fixed point at these costs */
+            g->stats.diverged_dest = d;
+            g->warm = 0;
+            return 1;
+        }
+    if (launch(g, DSG_KID_prob_full, (long)g->nd * g->m, &k) != 0) return -1;
+    k.vout = g->V[g->vcur];
+    if (launch_dn(g, DSG_KID_vz_full, &k) != 0) return -1;
+    g->warm = 1;
+    return 0;
+}
+
+/* phi from (I - P^T) phi = Q, warm-started from the last phi. 0, 1, -1. */
+static int absorb_krylov(ds_gpu_loader *g)
+{
+    dsg_k k = g->k;
+    ksolve ks;
+    int rc;
+    if (!g->phi_ok) {
+        k.dst = k.phi;
+        k.src = k.Q;
+        k.len = (long)g->nd * g->n;
+        if (launch(g, DSG_KID_copy, k.len, &k) != 0) return -1;
+    }
+    rc = krylov(g, 1, k.P, k.Q, k.phi, g->inner_tol, &ks);
+    if (rc < 0) return -1;
+    g->stats.absorb_passes = ks.iters;
+    g->stats.absorb_resid = ks.resid;
+    if (!(ks.resid <= LD_TRUST_TOL)) {
+        g->phi_ok = 0;
+        g->stats.diverged_dest = ks.worst;
+        g->stats.unconverged = 1;
+        return 1;
+    }
+    g->phi_ok = 1;
+    return 0;
+}
+
+/* J v on the full graph with the exact solves: 0 or -1. */
+static int jv_krylov(ds_gpu_loader *g, dsg_k *k)
+{
+    long nn = (long)g->nd * g->n;
+    ksolve ks;
+    if (launch_dn(g, DSG_KID_dvrhs_full, (k->bb = g->kb, k)) != 0 || fill(g, g->dV[0], nn, 0) != 0) return -1;
+    if (krylov(g, 0, k->P, g->kb, g->dV[0], g->inner_tol, &ks) < 0) return -1;
+    if (!(ks.resid <= LD_TRUST_TOL))
+        return set_err("J v: the Bellman derivative did not converge (scaled residual %.3g after %d iterations, "
+                       "destination %d)",
+                       ks.resid, ks.iters, g->net->dest_node[ks.worst] + 1);
+    k->vin = g->dV[0];
+    if (launch(g, DSG_KID_dp_full, (long)g->nd * g->m, k) != 0) return -1;
+    k->rout = g->kb;
+    if (launch(g, DSG_KID_src_full, nn, k) != 0) return -1; /* kb = dphi = s */
+    if (krylov(g, 1, k->P, g->kb, k->dphi, g->inner_tol, &ks) < 0) return -1;
+    if (!(ks.resid <= LD_TRUST_TOL))
+        return set_err("J v: the absorption derivative did not converge (scaled residual %.3g after %d iterations, "
+                       "destination %d)",
+                       ks.resid, ks.iters, g->net->dest_node[ks.worst] + 1);
+    return launch(g, DSG_KID_jv_full, g->m, k);
+}
+
 /* ---------------------------------------------------------------- eval */
 
 static int levels(ds_gpu_loader *g, int kid, int up, dsg_k *k, int from_level)
@@ -668,16 +1033,27 @@ int ds_gpu_loader_eval(ds_gpu_loader *g, const double *x, double *f, ds_load_sta
     if (launch(g, DSG_KID_costs, g->m, &k) != 0) return -1;
     if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
     if (g->full) {
-        rc = bellman_full(g);
+        rc = g->krylov ? bellman_krylov(g) : bellman_full(g);
         if (rc < 0) return -1;
         if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
-        if (rc == 0) {
+        if (rc == 0 && g->krylov) {
+            rc = absorb_krylov(g);
+            if (rc < 0) return -1;
+        } else if (rc == 0) {
             k.dst = k.phi;
             k.src = k.Q;
             k.len = (long)g->nd * g->n;
             if (launch(g, DSG_KID_copy, k.len, &k) != 0) return -1;
             g->stats.absorb_passes = absorb_full(g, k.Q, k.phi, g->qtot, &g->stats.absorb_resid);
             if (g->stats.absorb_passes < 0) return -1;
+            if (!(g->stats.absorb_resid <= LD_TRUST_TOL)) {
+                /* demand still in transit after absorb_max passes: f would miss it */
+                g->stats.diverged_dest = 0;
+                g->stats.unconverged = 1;
+                rc = 1;
+            }
+        }
+        if (rc == 0) {
             k.phi_c = k.phi;
             if (launch(g, DSG_KID_flow_full, g->m, &k) != 0) return -1;
         }
@@ -719,7 +1095,9 @@ int ds_gpu_loader_jv(ds_gpu_loader *g, const double *x, const double *v, double 
         return gfail(g, "copy x, v to device");
     if (launch(g, DSG_KID_dtv, g->m, &k) != 0) return -1;
     k.phi_c = k.phi;
-    if (g->full) {
+    if (g->full && g->krylov) {
+        if (jv_krylov(g, &k) != 0) return -1;
+    } else if (g->full) {
         long nn = (long)g->nd * g->n;
         int c = 0, pass = 0, cap = g->inner_max * 4;
         if (fill(g, g->dV[0], nn, 0) != 0) return -1;

@@ -25,15 +25,27 @@ int ds_gpu_probe(char *info, size_t n);
  * (for emulate = 0 without a device: the "GPU: none (...)" text). */
 ds_gpu_loader *ds_gpu_loader_create(ds_loader *cpu, int emulate, ds_error *err);
 
-/* f = f(x) with x, f of n_links. 0 ok, 1 f(x) does not exist (the Bellman
- * values diverge), -1 error (ds_gpu_last_error says why). st (may be NULL)
- * receives passes, residuals, diverged_dest and t_phase (CUDA events on the
- * device, wall clock in emulation). */
+/* f = f(x) with x, f of n_links. 0 ok; 1 f(x) is not returned: either the
+ * inner solve did not converge (st->unconverged = 1, with its residual and
+ * pass or iteration count in bellman_* / absorb_*, diverged_dest the worst
+ * destination: no verdict) or, with the exact solver, the solved system has
+ * no positive solution (unconverged = 0, diverged_dest set: spectral radius
+ * >= 1 at these costs, the exact existence test of loader_direct.c); -1
+ * error (ds_gpu_last_error says why). st (may be NULL) also receives t_phase
+ * (CUDA events on the device, wall clock in emulation). */
 int ds_gpu_loader_eval(ds_gpu_loader *g, const double *x, double *f, ds_load_stats *st);
 
 /* out = J v at the x of the last successful eval (no keep switch needed: the
  * converged state stays on the device). 0 or -1. t_phase[DS_PHASE_DERIV] in st. */
 int ds_gpu_loader_jv(ds_gpu_loader *g, const double *x, const double *v, double *out, ds_load_stats *st);
+
+/* Full graph: the inner solver. DS_INNER_DIRECT (the default of a new
+ * loader, as of ds_config): exact solves of the exponentiated linear systems
+ * by batched BiCGSTAB; DS_INNER_PASSES: up to inner_max Jacobi Bellman passes
+ * (the paper's L_val). Filtered variants are exact either way. Returns 0. */
+int ds_gpu_loader_set_inner(ds_gpu_loader *g, ds_inner mode);
+/* The inner solver in words, for messages. */
+const char *ds_gpu_loader_inner(const ds_gpu_loader *g);
 
 /* Re-read the CPU loader's DAGs after ds_loader_refresh_mask (edsp). 0 or -1. */
 int ds_gpu_loader_sync_dags(ds_gpu_loader *g);

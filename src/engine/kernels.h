@@ -1,8 +1,13 @@
 /* kernels.h - the per-element arithmetic of the loading map, in one place.
  *
  * Every formula that the CPU backend and the CUDA backend both evaluate lives
- * here as a function that compiles as plain C and as CUDA __host__ __device__,
- * so the CPU test suite exercises the very bodies the GPU kernels run.
+ * here, once, as a function that compiles as plain C and as CUDA __host__
+ * __device__: generalized costs (capped BPR, toll and distance), the centroid
+ * rule, log-sum-exp, the exponentiated (reduced-weight) Bellman form and its
+ * warm start, choice probabilities and the derivative terms of J v. The CPU
+ * loader (loader*.c, costs.c, sp.c), the UE (ue.c) and the GPU kernels
+ * (cuda/dsg_kernels.h) call these; none writes its own copy. So the CPU test
+ * suite exercises the very bodies the GPU kernels run.
  */
 #ifndef DS_KERNELS_H
 #define DS_KERNELS_H
@@ -14,6 +19,13 @@
 #else
 #define DSK_FN static inline
 #endif
+
+/* Flow-independent part of the generalized cost (TNTP: toll factor x toll +
+ * distance factor x length). */
+DSK_FN double dsk_cost_fixed(double toll_factor, double toll, double distance_factor, double length)
+{
+    return toll_factor * toll + distance_factor * length;
+}
 
 /* Capped BPR time plus fixed generalized-cost part. Negative flows cost free
  * flow (trial iterates of Anderson/Newton may dip below zero). */
@@ -44,6 +56,26 @@ DSK_FN double dsk_cost_deriv(double x, double cap_c, double t0, double b, double
     return t0 * b * p * pow(r, p - 1.0) / cap_c;
 }
 
+/* The centroid rule. Nodes numbered below FIRST THRU NODE (0-based: node <
+ * first_thru - 1) are zones: a route may start or end there, never pass
+ * through. */
+DSK_FN int dsk_is_centroid(int node, int first_thru) { return node < first_thru - 1; }
+
+/* A route that starts or ends at `end` may continue through `node`: node is
+ * that endpoint or not a centroid. (Backward searches pass the destination,
+ * forward searches the origin.) */
+DSK_FN int dsk_node_passable(int node, int end, int first_thru)
+{
+    return node == end || !dsk_is_centroid(node, first_thru);
+}
+
+/* Link (u,v) may be used on the way to dest: u is not dest (the destination
+ * absorbs) and v may be entered. */
+DSK_FN int dsk_link_usable(int u, int v, int dest, int first_thru)
+{
+    return u != dest && dsk_node_passable(v, dest, first_thru);
+}
+
 /* Reduced weight exp(-mu (t + D(v) - D(u))), in (0,1] when D is the shortest
  * distance at cost t: the exponentiated Bellman recursion then needs no exp per
  * pass and cannot overflow. */
@@ -51,6 +83,25 @@ DSK_FN double dsk_reduced_weight(double mu, double t, double dv, double du)
 {
     return exp(-mu * (t + dv - du));
 }
+
+/* Start value of the exponentiated recursion z = exp(V + mu D) from log-domain
+ * values v (the previous evaluation's) and the current distance D: at least 1
+ * (the shortest route alone contributes 1), and 1 where v is unknown (-inf) or
+ * would overflow. */
+DSK_FN double dsk_z_start(double v, double mu, double dist)
+{
+    double lz = v + mu * dist;
+    return (lz > 0 && lz < 600) ? exp(lz) : 1.0;
+}
+
+/* Existence test of the exponentiated system (I - W~) z = b: its solution is
+ * z >= 1 at every node that reaches the destination (the shortest route alone
+ * contributes 1) iff the spectral radius of W~ is below 1; a computed z that
+ * fails this (NaN and overflow included) means no fixed point at these costs. */
+DSK_FN int dsk_z_exists(double z) { return z >= 1 - 1e-9 && z < 1e300; }
+
+/* Log-domain value back from the exponentiated one: V = log z - mu D. */
+DSK_FN double dsk_v_from_z(double z, double mu, double dist) { return log(z) - mu * dist; }
 
 /* Log-domain Bellman term a = -mu t + V(v). */
 DSK_FN double dsk_bellman_term(double mu, double t, double vv) { return -mu * t + vv; }
@@ -77,6 +128,20 @@ DSK_FN double dsk_logsumexp(const double *a, int n, double *ex, double *sum)
 
 /* Choice probability from the exponentiated values: w~ z(v) / z(u). */
 DSK_FN double dsk_choice_prob(double wred, double zv, double zu) { return wred * zv / zu; }
+
+/* J v (implicit differentiation of the converged inner problems, see
+ * loader_jv.c), with dt = t'(x) v per link:
+ * the Bellman derivative through one link, P_e (dV(v) - mu dt_e); */
+DSK_FN double dsk_dv_term(double p, double dvv, double mu, double dt) { return p * (dvv - mu * dt); }
+
+/* the derivative of a choice probability, dP_e = P_e (dV(v) - dV(u) - mu dt_e); */
+DSK_FN double dsk_dprob(double p, double dvv, double dvu, double mu, double dt)
+{
+    return p * (dvv - dvu - mu * dt);
+}
+
+/* the derivative of a link flow P_e phi(u): dP_e phi(u) + P_e dphi(u). */
+DSK_FN double dsk_dflow(double p, double dp, double phi, double dphi) { return dp * phi + p * dphi; }
 
 /* Relative change used as the inner stopping test; equals |dV| to first order. */
 DSK_FN double dsk_rel_change(double znew, double zold)

@@ -230,8 +230,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     z[d] = 1;
     for (int i = 1; i < R; i++) {
         int u = s->order[i];
-        double lz = Vw[u] + mu * D[u];
-        z[u] = (lz > 0 && lz < 600) ? exp(lz) : 1.0;
+        z[u] = dsk_z_start(Vw[u], mu, D[u]);
     }
     while (pass < ld->inner_max) {
         pass++;
@@ -269,7 +268,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     }
     for (int i = 0; i < R; i++) {
         int u = s->order[i];
-        Vw[u] = log(z[u]) - mu * D[u];
+        Vw[u] = dsk_v_from_z(z[u], mu, D[u]);
     }
     for (int i = 1; i < R; i++) {
         int u = s->order[i];

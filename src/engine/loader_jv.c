@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "kernels.h"
 #include "loader_int.h"
 
 /* ------------------------------------------------------------ keep state */
@@ -151,7 +152,7 @@ static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
         for (int i = 1; i < R; i++) {
             int u = k->order[i];
             double acc = 0;
-            for (int j = k->ls[i]; j < k->ls[i + 1]; j++) acc += k->P[j] * (dV[k->vi[j]] - mu * dtv[k->lk[j]]);
+            for (int j = k->ls[i]; j < k->ls[i + 1]; j++) acc += dsk_dv_term(k->P[j], dV[k->vi[j]], mu, dtv[k->lk[j]]);
             double ch = fabs(acc - dV[u]);
             if (ch > delta) delta = ch;
             if (fabs(acc) > scale) scale = fabs(acc);
@@ -164,7 +165,7 @@ static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
         int u = k->order[i];
         double ph = kp->phi[i];
         for (int j = k->ls[i]; j < k->ls[i + 1]; j++) {
-            dP[j] = k->P[j] * (dV[k->vi[j]] - dV[u] - mu * dtv[k->lk[j]]);
+            dP[j] = dsk_dprob(k->P[j], dV[k->vi[j]], dV[u], mu, dtv[k->lk[j]]);
             double y = dP[j] * ph;
             dr[k->vi[j]] += y;
             out[k->lk[j]] += y;

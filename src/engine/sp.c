@@ -4,6 +4,8 @@
 
 #include "sp.h"
 
+int ds_node_is_centroid(const ds_network *net, int node) { return dsk_is_centroid(node, net->first_thru); }
+
 int sp_work_init(sp_work *w, int n)
 {
     w->n = n;
@@ -89,7 +91,7 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
         }
         if (order) order[settled] = v;
         settled++;
-        if (v != dest && ds_node_is_centroid(net, v)) continue; /* no passing through */
+        if (!dsk_node_passable(v, dest, net->first_thru)) continue; /* no passing through */
         for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
             int e = net->in_link[k], u = net->tail[e];
             if (u == dest || pos[u] == -2) continue;
@@ -119,7 +121,7 @@ int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue
     queue[qt++] = dest;
     while (qh < qt) {
         int v = queue[qh++];
-        if (v != dest && ds_node_is_centroid(net, v)) continue;
+        if (!dsk_node_passable(v, dest, net->first_thru)) continue;
         for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
             int u = net->tail[net->in_link[k]];
             if (hops[u] >= 0) continue;

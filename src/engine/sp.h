@@ -2,6 +2,7 @@
 #ifndef DS_SP_H
 #define DS_SP_H
 #include "dillsue.h"
+#include "kernels.h"
 
 /* Reusable heap workspace for one thread. */
 typedef struct sp_work {
@@ -24,10 +25,9 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
 int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue);
 
 /* A link (u,v) may be used on the way to dest: u is not dest and v may be
- * entered (v is dest or not a centroid). */
+ * entered (v is dest or not a centroid); the rule is dsk_link_usable. */
 static inline int sp_link_usable(const ds_network *net, int e, int dest)
 {
-    int u = net->tail[e], v = net->head[e];
-    return u != dest && (v == dest || !ds_node_is_centroid(net, v));
+    return dsk_link_usable(net->tail[e], net->head[e], dest, net->first_thru);
 }
 #endif

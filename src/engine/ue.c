@@ -14,6 +14,7 @@
  */
 #include "ds_ue.h"
 #include "clock.h"
+#include "kernels.h"
 #include "pool.h"
 
 #include <math.h>
@@ -85,7 +86,7 @@ double ds_ue_beckmann(const ds_network *net, const ds_cost_params *cp, const dou
 {
     double z = 0.0;
     for (int e = 0; e < net->n_links; e++) {
-        double lin = cp->toll_factor * net->toll[e] + cp->distance_factor * net->length[e];
+        double lin = dsk_cost_fixed(cp->toll_factor, net->toll[e], cp->distance_factor, net->length[e]);
         z += link_beckmann(x[e], net->t0[e], net->bpr_b[e], net->bpr_power[e], net->capacity[e],
                            cp->cap, lin);
     }
@@ -186,7 +187,7 @@ static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned 
         }
         w->order[m++] = u;
         if (is_target[u] && --left == 0) break;
-        if (u != o && ds_node_is_centroid(net, u)) continue;
+        if (!dsk_node_passable(u, o, net->first_thru)) continue;
         for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
             int v = a->csr_head[k];
             double nd = du + a->csr_t[k];

@@ -1,0 +1,70 @@
+#!/bin/sh
+# t_gpu_emul.sh - a whole `dillsue solve --backend cuda` in the CPU emulation of
+# the kernels (DILLSUE_CUDA_EMULATE=1: the run.c branches that create and use
+# the GPU loader, the exact batched-BiCGSTAB inner solves on the full graph,
+# the level passes on the DSP DAG, J v for Newton) against the CPU backend:
+# Sioux Falls full and dsp at tau 10, Eastern Massachusetts full at tau 3 and
+# Anaheim full at tau 10 (both with rho 0.95-0.99 at the fixed point, where 50
+# Jacobi passes cannot converge). Both runs must converge (exit 0) and agree
+# per link to 1e-10 relative (flows below 1 veh/h against 1 veh/h). Also the
+# `make gpu-check` tool, in the emulation, on Sioux Falls (every filter).
+. tests/lib.sh
+
+# same_flows A.csv B.csv: prints the worst relative difference and its link;
+# exit status 0 if it is <= 1e-10 and both files have the same links.
+same_flows() {
+    awk -F, 'NR == FNR { if (FNR > 1) { k[FNR] = $1 "," $2; a[FNR] = $3 }; n = FNR; next }
+        FNR > 1 { if (k[FNR] != $1 "," $2) bad = 1
+                  d = $3 - a[FNR]; if (d < 0) d = -d
+                  s = a[FNR] < 0 ? -a[FNR] : a[FNR]; if (s < 1) s = 1
+                  if (!(d / s <= w)) { w = d / s; l = k[FNR] } }
+        END { if (FNR != n) bad = 1
+              printf "worst relative difference %.3g (link %s)\n", w, l
+              exit !(bad == 0 && w <= 1e-10) }' "$1" "$2"
+}
+
+# case NAME NET TAU FILTER
+case_solve() {
+    name=gpu_emul_solve_$1
+    if [ ! -f "$2" ]; then
+        skip "$name" "$2 not found (set DILLSUE_TNTP_DIR)"
+        return
+    fi
+    run "$D" solve --net "$2" --tau "$3" --filter "$4" --quiet --out "$tmp/cpu.csv"
+    rc_cpu=$rc
+    DILLSUE_CUDA_EMULATE=1 "$D" solve --net "$2" --tau "$3" --filter "$4" --backend cuda --out "$tmp/gpu.csv" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc_cpu -ne 0 ]; then
+        fail "$name" "CPU backend exit $rc_cpu"
+    elif [ $rc -ne 0 ]; then
+        fail "$name" "cuda (emulation) exit $rc: $(tail -3 "$tmp/err") $(cat "$tmp/out")"
+    elif ! grep -q "backend cuda (emulation)" "$tmp/err" || ! grep -q "^converged" "$tmp/out"; then
+        fail "$name" "not an emulated cuda run that converged: $(head -3 "$tmp/err") $(cat "$tmp/out")"
+    elif diff=$(same_flows "$tmp/cpu.csv" "$tmp/gpu.csv"); then
+        echo "# $name: $diff; $(sed 's/.*| time \([^|]*\)|.*/time \1/' "$tmp/out")"
+        pass "$name"
+    else
+        fail "$name" "flows differ from the CPU backend: $diff"
+    fi
+}
+
+case_solve SiouxFalls_full "$TNTP/SiouxFalls/SiouxFalls_net.tntp" 10 full
+case_solve SiouxFalls_dsp "$TNTP/SiouxFalls/SiouxFalls_net.tntp" 10 dsp
+case_solve EMA_full_tau3 "$TNTP/Eastern-Massachusetts/EMA_net.tntp" 3 full
+case_solve Anaheim_full_tau10 "$TNTP/Anaheim/Anaheim_net.tntp" 10 full
+
+# gpu_check: the table `make gpu-check` prints on a device, here in the emulation
+SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+if [ ! -f "$SF" ]; then
+    skip gpu_check_emulated "$SF not found (set DILLSUE_TNTP_DIR)"
+else
+    run "$BUILD/tools/gpu_check" --emulate --dir "$TNTP" --net SiouxFalls
+    rows=$(grep -c '^SiouxFalls .* ok$' "$tmp/out")
+    solves=$(grep -c 'solve: converged on both' "$tmp/out")
+    if [ $rc -eq 0 ] && [ "$rows" -eq 4 ] && [ "$solves" -eq 4 ] && grep -q '^gpu-check: 0 cell(s) failed' "$tmp/out"; then
+        pass gpu_check_emulated
+    else
+        fail gpu_check_emulated "rc $rc, $rows rows ok, $solves solves: $(cat "$tmp/out" "$tmp/err")"
+    fi
+fi
