@@ -73,7 +73,7 @@ static void print_help(void)
            "                        destination) or passes (warm-started Bellman passes,\n"
            "                        the paper's L_val) (default %s)\n"
            "  --inner-max N         at most N Bellman passes per evaluation with --inner\n"
-           "                        passes or --backend cuda (default %d)\n"
+           "                        passes, on either backend (default %d)\n"
            "  --factor-memory MB    --inner direct: keep at most MB MiB of LU factors between\n"
            "                        evaluations; beyond it destinations factorise afresh\n"
            "                        each time (default %g)\n"

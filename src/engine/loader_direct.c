@@ -314,7 +314,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         for (int refine = 0; ok; refine++) {
             /* existence: z >= 1 everywhere (the shortest route alone contributes 1) */
             for (int i = 0; ok && i < nn; i++)
-                if (!(z[i] >= 1 - 1e-9) || !(z[i] < 1e300)) ok = 0;
+                if (!dsk_z_exists(z[i])) ok = 0;
             if (!ok) break;
             /* y = b - (I - W~) z; max |y| / z is the max |dV| equivalent */
             resid = 0;
@@ -427,7 +427,7 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     }
     /* (I - P) dV = b1, b1_u = -mu sum P dt; (I - P) = Z^-1 (I - W~) Z */
     for (int j = 0; j < nn; j++) y[j] = 0;
-    for (int k = 0; k < g->nl; k++) y[g->ti[k]] -= mu * g->P[k] * dtv[g->lk[k]];
+    for (int k = 0; k < g->nl; k++) y[g->ti[k]] += dsk_dv_term(g->P[k], 0.0, mu, dtv[g->lk[k]]);
     for (int j = 0; j < nn; j++) y[j] *= g->z[j];
     klu_solve(g->sym, num, nn, 1, y, c);
     for (int j = 0; j < nn; j++) dV[j] = y[j] / g->z[j];
@@ -435,7 +435,7 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     for (int j = 0; j < nn; j++) y[j] = 0;
     for (int k = 0; k < g->nl; k++) {
         double dvv = g->hi[k] >= 0 ? dV[g->hi[k]] : 0.0;
-        dP[k] = g->P[k] * (dvv - dV[g->ti[k]] - mu * dtv[g->lk[k]]);
+        dP[k] = dsk_dprob(g->P[k], dvv, dV[g->ti[k]], mu, dtv[g->lk[k]]);
         double q = dP[k] * g->phi[g->ti[k]];
         out[g->lk[k]] += q;
         if (g->hi[k] >= 0) y[g->hi[k]] += q;

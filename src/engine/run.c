@@ -809,7 +809,13 @@ ds_status ds_run_execute(ds_run *run)
             finish(run, DS_STATUS_ERROR);
             return DS_STATUS_ERROR;
         }
-        run_message(run, "backend cuda (%s)", ds_gpu_loader_kind(run->gpu));
+        if (ds_gpu_loader_set_inner(run->gpu, run->cfg.inner) != 0) {
+            snprintf(run->reason, sizeof run->reason, "CUDA backend: cannot set the inner solver: %s", ds_gpu_last_error());
+            finish(run, DS_STATUS_ERROR);
+            return DS_STATUS_ERROR;
+        }
+        run_message(run, "backend cuda (%s; inner solver: %s)", ds_gpu_loader_kind(run->gpu),
+                    ds_gpu_loader_inner(run->gpu));
     } else if (run->cfg.solver == DS_SOLVER_NEWTON && ds_loader_set_keep(run->ld, 1) != 0) {
         snprintf(run->reason, sizeof run->reason, "out of memory keeping the inner state for Newton");
         finish(run, DS_STATUS_ERROR);
@@ -852,7 +858,9 @@ ds_status ds_run_execute(ds_run *run)
             st = DS_STATUS_CANCELLED;
             snprintf(run->reason, sizeof run->reason, "cancelled before the first iteration");
         } else if (rc == EV_UNDEFINED) {
-            st = DS_STATUS_ILL_POSED;
+            /* no start found is not a proof of anything: ill-posed comes only
+             * from the spectral-radius bound or the exact existence test */
+            st = DS_STATUS_ERROR;
         } else {
             st = DS_STATUS_ERROR;
             snprintf(run->reason, sizeof run->reason, "non-finite costs at the start point");
