@@ -195,10 +195,11 @@ typedef enum { DS_INNER_DIRECT = 0, DS_INNER_PASSES, DS_INNER_N } ds_inner;
  * with a sufficient-decrease test on the merit (default), or the paper's rule
  * (the full or half step if the merit decreases, else an MSA step). */
 typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_N } ds_globalise;
-/* Start point: auto and zero (x = 0, or where f(0) does not exist the
- * smallest tried multiple s x capacity at which f exists), capacity (that
- * search even where f(0) exists), dsp (the solution of the DSP variant at the
- * same mu, plus s x capacity if f does not exist there). docs/model.md. */
+/* Start point: auto (x = 0; where f(0) does not exist, s x capacity on the
+ * links of the diverging cycles only, else on every link), zero (x = 0, else
+ * s x capacity on every link), capacity (that search even where f(0) exists),
+ * dsp (the solution of the DSP variant at the same mu, plus s x capacity if f
+ * does not exist there). docs/model.md "Start point". */
 typedef enum { DS_START_AUTO = 0, DS_START_ZERO, DS_START_CAPACITY, DS_START_DSP, DS_START_N } ds_start;
 
 /* 1 and "GPU: <name>, ..." if the CUDA backend can run here, else 0 and
