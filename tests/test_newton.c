@@ -172,6 +172,10 @@ int main(void)
             run_one(net, &c, &r);
             TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s: %s", ds_status_name(r.st), r.reason);
             TC_CHECK(strstr(r.reason, "start: ") && strstr(r.reason, "f(0) does not exist"), "reason: %s", r.reason);
+            /* auto loads only the links of the diverging cycles */
+            TC_CHECK(strstr(r.reason, "links of the diverging cycles, 0 elsewhere"), "reason: %s", r.reason);
+            TC_CHECK(r.nh > 0 && r.h[r.nh - 1].iter <= 12, "%d iterations from the cycle load",
+                     r.nh ? r.h[r.nh - 1].iter : -1);
             /* the direct solver reuses its pivot orders (and keeps the factors of
              * failed trial points): most destination solves are refactorisations */
             ds_totals tot;
