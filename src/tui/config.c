@@ -5,6 +5,7 @@
  * a binding that would leave a key on two actions is dropped, latest line
  * first, until none does. */
 #include "config.h"
+#include "settings.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -23,6 +24,7 @@ void config_init(tui_config *c)
     c->filter = c->solver = c->backend = c->threads = c->max_iter = -1;
     c->glyphs = c->color = c->delay_ms = -1;
     keys_default(&c->keys);
+    ds_config_default(&c->opts);
 }
 
 /* Problems are kept sorted by line: binding conflicts are found after the
@@ -170,6 +172,16 @@ static char *trim(char *s)
     return s;
 }
 
+/* next-run settings with their own fields and lines above; the others of
+ * the settings table are read and written generically */
+static int config_core_setting(const char *k)
+{
+    static const char *const core[] = {"tau", "tol", "threads", "max_iter", "filter", "solver", "backend"};
+    for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+        if (!strcmp(k, core[i])) return 1;
+    return 0;
+}
+
 static void parse_setting(tui_config *c, config_bind *binds, int line, const char *k, char *v)
 {
     char list[96];
@@ -215,6 +227,10 @@ static void parse_setting(tui_config *c, config_bind *binds, int line, const cha
         if (!strcmp(v, "on")) c->color = 1;
         else if (!strcmp(v, "off")) c->color = 0;
         else config_problem(c, line, "color must be on or off, got '%.40s'", v);
+    } else if ((i = settings_find(k)) >= 0 && !config_core_setting(k)) {
+        char msg[300];
+        if (settings_set(i, &c->opts, v, msg, sizeof msg) != 0) config_problem(c, line, "%s: %s", k, msg);
+        else c->opts_set |= 1ul << i;
     } else {
         config_problem(c, line, "unknown key '%.40s'", k);
     }
@@ -313,6 +329,14 @@ static void config_write(FILE *f, const tui_config *c)
     fprintf(f, "# max_iter: outer iterations at most, 1..100000000\nmax_iter=%d\n", c->max_iter);
     fprintf(f, "# backend: %s (cuda needs a build with CUDA and a GPU)\nbackend=%s\n\n",
             choices(backend_name, DS_BACKEND_N, list, sizeof list), ds_backend_name((ds_backend)c->backend));
+    for (int i = 0; i < tui_n_settings; i++) {
+        char v[64];
+        if (config_core_setting(tui_settings[i].name)) continue;
+        tui_settings[i].get(&c->opts, v, sizeof v);
+        fprintf(f, "# %s: %s (solve %s)\n%s%s=%s\n", tui_settings[i].name, tui_settings[i].help, tui_settings[i].option,
+                c->opts_set >> i & 1 ? "" : "#", tui_settings[i].name, v);
+    }
+    fprintf(f, "\n");
     fprintf(f, "# --- display ---\n");
     fprintf(f, "# glyphs: plot characters, %s\nglyphs=%s\n", choices(glyphs_name, PLOT_GLYPHSET_N, list, sizeof list),
             plot_glyphset_name((plot_glyphset)c->glyphs));
@@ -457,6 +481,8 @@ void config_capture(const tui_app *app, tui_config *c)
     c->backend = (int)n->backend;
     c->threads = n->threads;
     c->max_iter = n->max_iter;
+    c->opts = *n;
+    c->opts_set = (1ul << tui_n_settings) - 1;
     c->glyphs = (int)app->gs;
     c->color = app->want_color;
     c->delay_ms = app->delay_ms;

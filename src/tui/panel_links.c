@@ -82,6 +82,11 @@ void panel_links_draw(tui_app *app, tui_rect r)
         draw_text(in, y++, 0, A_DIM, st < 0 ? "stall test after %d it" : "no stall (2x better in %d it)",
                   TUI_STALL_K);
     }
+    if (!run->run) {
+        draw_text(in, y, 0, A_DIM, "run #%d is retired: only the %d latest", run->id, TUI_KEEP_FULL);
+        draw_text(in, y + 1, 0, A_DIM, "runs keep their last iterate here");
+        return;
+    }
     snapshot(app, run);
     if (app->snap_run_id != run->id || app->snap_iter < 0 || app->snap_n != run->net->n_links) {
         draw_text(in, y, 0, A_DIM, "no iterate published yet");

@@ -15,8 +15,7 @@ static const tui_session *term_session = NULL;
 
 static void on_quit_signal(int sig)
 {
-    (void)sig;
-    tui_sig_quit = 1;
+    tui_sig_quit = sig; /* the exit status is 128 + sig, as shells expect */
     if (term_session) session_wake(term_session);
 }
 
