@@ -64,3 +64,17 @@ help_last() {
     while [ "$p" -lt "${pages:-1}" ]; do keys '?'; p=$((p + 1)); done
     [ -z "$pages" ] || wait_for "$CUR" "keys $pages/$pages" 3
 }
+# wait_all TARGET SECONDS REGEX...: poll until every regex shows on one screen.
+wait_all() {
+    tgt=$1; secs=$2; shift 2
+    i=0
+    while [ "$i" -lt $((secs * 10)) ]; do
+        scr=$(screen "$tgt")
+        ok=0
+        for re in "$@"; do printf '%s\n' "$scr" | grep -Eq -- "$re" || { ok=1; break; }; done
+        [ $ok -eq 0 ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}

@@ -72,7 +72,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
                       run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter), run->cfg.tau,
                       ds_backend_name(run->cfg.backend), run->cfg.tol, iters, gap, state(run), el, start);
         else
-            draw_text(in, y, 0, a, "%s%-2d%-*.*s %-8s %-4s %5g %-4s %6d %-8.8s %-9.9s %7s", mark, run->id, nw + 1, nw,
+            draw_text(in, y, 0, a, "%s%-2d%-*.*s %-8s %-4s %5g %-4s %6d %-8.8s %-9.9s %7s", mark, run->id, nw, nw,
                       run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter), run->cfg.tau,
                       ds_backend_name(run->cfg.backend), iters, gap, state(run), el);
     }

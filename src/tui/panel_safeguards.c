@@ -22,19 +22,19 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
     else ds_totals_compute(run->rec, run->n, &t);
     ds_totals_compute(run->rec + from, run->n - from, &l);
     attr_t ok = term_attr(app, ROLE_ACCEPT), bad = term_attr(app, ROLE_REJECT);
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-18s%6s %6s", "step kind", "total", "last20");
+    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-16s%6s %6s", "step kind", "total", "last20");
     int any = 0;
     for (int k = DS_STEP_START + 1; k < DS_STEP_N && y < in.h - 3; k++) {
         if (!t.steps[k]) continue;
         int rejected = k == DS_STEP_SRA_HARMONIC || k == DS_STEP_ANDERSON_REJ || k == DS_STEP_NEWTON_REJ ||
                        k == DS_STEP_NEWTON_RECOVER;
         int accepted = k == DS_STEP_SRA || k == DS_STEP_ANDERSON_OK || k == DS_STEP_NEWTON_OK;
-        draw_text(in, y++, 0, rejected ? bad : accepted ? ok : A_NORMAL, "%-18s%6d %6d", ds_step_name((ds_step_kind)k),
+        draw_text(in, y++, 0, rejected ? bad : accepted ? ok : A_NORMAL, "%-16s%6d %6d", ds_step_name((ds_step_kind)k),
                   t.steps[k], l.steps[k]);
         any = 1;
     }
     if (!any) draw_text(in, y++, 0, A_DIM, "no step yet");
-    draw_text(in, y++, 0, A_NORMAL, "%-18s%6ld %6ld", "halvings (all)", t.halvings, l.halvings);
+    draw_text(in, y++, 0, A_NORMAL, "%-16s%6ld %6ld", "halvings (all)", t.halvings, l.halvings);
     if (t.gmres_iters || t.aa_restarts)
         draw_text(in, y++, 0, A_NORMAL, "GMRES %ld | AA restarts %d", t.gmres_iters, t.aa_restarts);
     if (run->n && y < in.h) {
