@@ -73,7 +73,10 @@ void panel_compare_draw(tui_app *app)
     draw_text(in, y++, 1, term_attr(app, ROLE_LABEL), "flows of #%d against #%d (as dillsue compare A B):", a->id, b->id);
     draw_text(in, y++, 1, A_NORMAL, "MAPE %s | R^2 %s | max abs diff %.6g | %d links", mape, r2, c.m.max_abs,
               c.m.n_used);
-    if (y < in.h) draw_text(in, y++, 1, term_attr(app, ROLE_LABEL), "%-12s %14s %14s %14s", "link", "#A", "#B", "diff");
+    char ha[16], hb[16];
+    snprintf(ha, sizeof ha, "run #%d", a->id);
+    snprintf(hb, sizeof hb, "run #%d", b->id);
+    if (y < in.h) draw_text(in, y++, 1, term_attr(app, ROLE_LABEL), "%-12s %14s %14s %14s", "link", ha, hb, "diff");
     for (int k = 0; k < c.n_top && y < in.h; k++, y++) {
         int e = c.top[k];
         char lk[24];

@@ -8,6 +8,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -371,6 +374,11 @@ int session_poll(tui_session *s)
         session_log(s, r->id, r->status != DS_STATUS_CONVERGED, "run #%d %s after %d iterations: %s", r->id,
                     ds_status_name(r->status), r->n ? r->rec[r->n - 1].iter : 0, r->reason[0] ? r->reason : "-");
         for (int i = 0; i < s->n_runs - TUI_KEEP_FULL; i++) session_retire(s->runs[i]);
+#if defined(__GLIBC__)
+        /* hand the freed histories back to the system: glibc keeps freed heap
+         * memory otherwise, and a long session's RSS would only grow */
+        malloc_trim(0);
+#endif
         changed = 1;
     } else {
         r->n_total = r->n;

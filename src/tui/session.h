@@ -26,7 +26,7 @@
 #include "dillsue.h"
 
 #define TUI_KEEP_FULL 8
-#define TUI_THIN_POINTS 1000
+#define TUI_THIN_POINTS 500
 #define TUI_LOG_MAX 4000
 
 struct tui_session;
