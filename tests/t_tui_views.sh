@@ -137,7 +137,7 @@ check tui_views_warm_from_bad $? "W 9 was not refused"
 typed W 1
 wait_for main 'warm start on: the next run starts from the flows of run #1' 3
 r1=$?
-screen main | grep -q 'warm #1 *$\|warm #1 '
+wait_for main 'next: .*warm #1' 3
 check tui_views_warm_from $((r1 + $?)) "W 1 not taken or the next: line does not name run #1"
 keys r
 wait_for main '^#4 converged' 30

@@ -27,16 +27,24 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     else
         snprintf(title, sizeof title, "runs (%d)", s->n_runs);
     draw_box(app, r, title);
-    if (!s->warm_next) snprintf(warm, sizeof warm, "off");
-    else if (s->warm_from_id) snprintf(warm, sizeof warm, "#%d", s->warm_from_id);
-    else {
-        tui_run *w = session_warm_source(s, NULL);
-        if (w) snprintf(warm, sizeof warm, "#%d (latest)", w->id);
-        else snprintf(warm, sizeof warm, "on (no run yet)");
+    char line[256];
+    for (int shortform = 0; shortform < 2; shortform++) {
+        /* the short form, when the long one does not fit: backend beside the
+         * threads, "cold" for no warm start, the warm source without "(latest)" */
+        if (!s->warm_next) snprintf(warm, sizeof warm, shortform ? "cold" : "| warm off");
+        else if (s->warm_from_id) snprintf(warm, sizeof warm, "| warm #%d", s->warm_from_id);
+        else {
+            tui_run *w = session_warm_source(s, NULL);
+            if (w) snprintf(warm, sizeof warm, shortform ? "| warm #%d" : "| warm #%d (latest)", w->id);
+            else snprintf(warm, sizeof warm, "| warm on (no run yet)");
+        }
+        snprintf(line, sizeof line, "next: tau %g | %s | %s | tol %g | max %d | thr %s%s%s %s", c->tau,
+                 ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol, c->max_iter,
+                 runinfo_threads(c->threads, thr, sizeof thr), shortform ? " " : " | ", ds_backend_name(c->backend),
+                 shortform && !s->warm_next ? "| cold" : warm);
+        if ((int)strlen(line) <= in.w) break;
     }
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "next: tau %g | %s | %s | tol %g | max %d | thr %s | %s | warm %s",
-              c->tau, ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol, c->max_iter,
-              runinfo_threads(c->threads, thr, sizeof thr), ds_backend_name(c->backend), warm);
+    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%s", line);
     int wide = in.w >= 100; /* the tolerance and warm columns only where they fit */
     /* network names in full: the column is as wide as the longest name, up to what fits */
     for (int i = 0; i < s->n_runs; i++) {

@@ -362,7 +362,8 @@ int session_poll(tui_session *s)
         r->cbar = ds_run_cbar(r->run);
         if (ds_run_certificate(r->run, &r->cert) != 0) r->cert.valid = 0;
         ds_totals_compute(r->rec, r->n, &r->totals);
-        if ((f = ds_run_flows(r->run)) && (c = ds_run_costs(r->run)) && (r->flows = malloc(nl * sizeof *f)) &&
+        /* flows only from a run that reached an iterate (an ill-posed run ends with none) */
+        if (r->n && (f = ds_run_flows(r->run)) && (c = ds_run_costs(r->run)) && (r->flows = malloc(nl * sizeof *f)) &&
             (r->costs = malloc(nl * sizeof *c))) {
             memcpy(r->flows, f, nl * sizeof *f);
             memcpy(r->costs, c, nl * sizeof *c);

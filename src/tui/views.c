@@ -121,7 +121,8 @@ static void add_totals(textbuf *t, const tui_run *r)
     flowstat_totals ft;
     char vh[48] = "n/a", vd[64] = "n/a (the network has no lengths)";
     if (!r->flows) {
-        tb_add(t, ROLE_DIM, 2, "system totals: n/a (the run has no flows)");
+        tb_add(t, ROLE_DIM, 2, r->joined ? "system totals: n/a (the run ended without flows)"
+                                         : "system totals: when the run has ended");
         return;
     }
     flowstat_totals_compute(r->net, &r->cfg, r->flows, &ft);
@@ -154,10 +155,9 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
     if (r->joined) {
         fmt_secs(r->times.setup, b, sizeof b);
         fmt_secs(r->times.paused, c, sizeof c);
-        if (r->times.t_tol >= 0) fmt_secs(r->times.t_tol, d, sizeof d);
-        else snprintf(d, sizeof d, "never");
-        tb_add(t, ROLE_NORMAL, 2, "time (engine clock, pauses excluded): %s, set-up %s, paused %s, gap below tol at %s", a,
-               b, c, d);
+        if (r->times.t_tol >= 0) snprintf(d, sizeof d, "below tol at "), fmt_secs(r->times.t_tol, d + 13, sizeof d - 13);
+        else snprintf(d, sizeof d, "never below tol");
+        tb_add(t, ROLE_NORMAL, 2, "time (engine clock, pauses excluded): %s, set-up %s, paused %s, gap %s", a, b, c, d);
     } else {
         tb_add(t, ROLE_NORMAL, 2, "time so far (engine clock, pauses excluded): %s", a);
     }
