@@ -295,4 +295,27 @@ if [ -r "$CHI" ]; then
 else
     echo "SKIP tui_views_ill_posed_reason: $CHI missing"
 fi
+# --- Berlin-Center: set-up (about 2 s) runs on the engine thread, shown with
+# its step and progress while the keys keep working ----------------------------
+BER="$DIR/Berlin-Center/berlin-center_net.tntp"
+case "$BER" in /*) ;; *) BER="$PWD/$BER" ;; esac
+if [ -r "$BER" ]; then
+    start ber 80x24 --net "'$BER'" --no-runlog --delay 50
+    keys r
+    wait_for ber '^#1 setting up: [a-zA-Z].* [0-9]+% \| tau 10 mu n/a \(setting up\)' 10
+    r1=$?
+    keys L
+    wait_for ber 'message log' 3
+    r2=$?
+    wait_for ber '#1 +setting up: ' 3
+    check tui_views_setup_phase $((r1 + r2 + $?)) "no 'setting up' phase on screen, or keys ignored during set-up"
+    keys Escape
+    wait_for ber '^#1 (ill-posed|converged|max-iter|cancelled)' 60
+    r1=$?
+    screen ber | grep -q nan
+    check tui_views_setup_done_no_nan $((r1 + 1 - $?)) "the Berlin-Center run did not end, or nan on screen"
+    keys q
+else
+    echo "SKIP tui_views_setup_phase: $BER missing"
+fi
 exit 0
