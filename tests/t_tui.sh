@@ -81,6 +81,12 @@ $T resize-window -t main -x 80 -y 24; sleep 0.5
 s=$(screen main)
 printf '%s\n' "$s" | grep -q 'runs (2)' && printf '%s\n' "$s" | grep -q 'gap_rel' && [ "$(printf '%s\n' "$s" | wc -l)" -le 24 ]
 check tui_resize_80x24 $? "80x24 screen incomplete"
+# at 80 columns the legend still tells the runs apart (number, solver, filter,
+# tau) and, once the message has gone, the status bar ends with help and quit
+printf '%s\n' "$s" | grep -Eq '\*#2 msa/f(ull)? t3 ' && printf '%s\n' "$s" | grep -Eq 'o#1 sra/f(ull)? t10'
+check tui_legend_80x24 $? "the legend at 80x24 does not name both runs with solver, filter and tau"
+wait_for main '\? help  q quit$' 12
+check tui_status_bar_80x24 $? "the status bar at 80x24 does not end with '? help  q quit'"
 # at 80x24 the key table does not fit: help pages, every key reachable
 help_last
 r1=$?

@@ -295,6 +295,26 @@ if [ -r "$CHI" ]; then
 else
     echo "SKIP tui_views_ill_posed_reason: $CHI missing"
 fi
+# --- NO_COLOR with braille: an earlier run's curve carries its mark ------------
+$T new-session -d -s nc -x 100 -y 30 -c "$PWD" \
+    "LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color '$PROG' tui --net '$NET' --solver msa --no-runlog; echo EXIT=\$?; sleep 60"
+CUR=nc
+wait_for nc 'runs \(0\)' 10
+typed i 400
+keys r
+wait_for nc '^#1 max-iter' 30
+keys 2
+keys r
+wait_for nc '^#2 max-iter' 30
+r1=$?
+# braille is there, and run 1's mark o shows inside the plot area (rows 3-20, right of the axis)
+plot=$(screen nc | sed -n '3,20p' | cut -c8-60)
+# (braille is U+2800..U+28FF: bytes E2 A0..A3 xx, matched bytewise)
+br="$(printf '\342')[$(printf '\240\241\242\243')]"
+printf '%s\n' "$plot" | LC_ALL=C grep -q "$br" && [ "$(printf '%s\n' "$plot" | grep -o 'o' | wc -l)" -ge 3 ]
+check tui_views_no_color_braille_marks $((r1 + $?)) "under NO_COLOR the earlier braille curve has no mark"
+keys q
+
 # --- Berlin-Center: set-up (about 2 s) runs on the engine thread, shown with
 # its step and progress while the keys keep working ----------------------------
 BER="$DIR/Berlin-Center/berlin-center_net.tntp"

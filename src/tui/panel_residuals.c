@@ -3,8 +3,8 @@
  * evaluations, or the engine's wall time, pauses excluded), the tolerance as
  * a line, decade labels on the left. The latest run is drawn last (on top)
  * in the curve role; earlier runs in fainter roles with their own ASCII mark.
- * Without colour, braille and block curves carry their run's mark every few
- * columns so that they stay apart. A "#id" tag goes right of each curve's end,
+ * Without colour, braille and block curves of earlier runs carry their run's
+ * mark on their own points every sixth column or so, so they stay apart. A "#id" tag goes right of each curve's end,
  * in a margin the curves never reach. The top row marks the focused run's
  * eDSP refreshes (R), Newton rejections (N) and Anderson restarts (A). The
  * legend names every shown run by number, solver, filter and tau, shorter
@@ -133,29 +133,39 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
             if (ec >= 0 && ne < 64) { ends[ne][0] = i; ends[ne][1] = ec; ends[ne][2] = er; ne++; }
         }
 
-    int mono_marks = !app->color && app->gs != PLOT_ASCII;
     for (int y = 0; y < rows; y++)
         for (int x = 0; x < cols; x++) {
             plot_cell *cell = &cv.cell[y * cols + x];
             attr_t a = A_NORMAL;
-            const char *g;
-            char m[2] = {0, 0};
             if (cell->special == PLOT_SP_TOL) a = term_attr(app, ROLE_TOL);
             else if (cell->series >= 0) {
                 tui_run *run = s->runs[cell->series];
                 a = term_attr(app, cell->special ? ROLE_WARN : run_role(run, run == latest));
             }
-            g = plot_cell_glyph(cell, app->gs, buf);
-            /* no colour: every sixth column of an earlier curve shows its mark */
-            if (mono_marks && cell->series >= 0 && !cell->special && s->runs[cell->series] != latest &&
-                (x + cell->series) % 6 == 0) {
-                m[0] = cell->mark;
-                g = m;
-            }
+            const char *g = plot_cell_glyph(cell, app->gs, buf);
             if (g[0] == ' ' && !g[1]) continue;
             attron(a);
             mvaddstr(in.y + y, in.x + LABEL_W + x, g);
             attroff(a);
+        }
+    /* No colour: braille and block curves of earlier runs look alike, so each
+     * carries its run's mark on its own points, about every sixth column. */
+    if (!app->color && app->gs != PLOT_ASCII)
+        for (i = 0; i < s->n_runs; i++) {
+            tui_run *run = s->runs[i];
+            if (!run->shown || run == latest) continue;
+            int last_col = -100;
+            for (size_t k = 0; k < run->n; k++) {
+                double v = run->gap[k];
+                if (!(isfinite(v) && v > 0)) continue;
+                double lv = log10(v);
+                if (lv < lo || lv > hi) continue;
+                int cx = plot_x_to_dot(xval(run, k, ax), xmax, cols * cv.sub_x) / cv.sub_x;
+                int cy = plot_y_to_dot(lv, lo, hi, rows * cv.sub_y) / cv.sub_y;
+                if (cx < 0 || cx >= cols || cy < 0 || cy >= rows || cx - last_col < 6) continue;
+                last_col = cx;
+                mvaddch(in.y + cy, in.x + LABEL_W + cx, (chtype)run_mark(run, 0) | term_attr(app, run_role(run, 0)));
+            }
         }
     /* markers of the focused run on the top row */
     if (focus && focus->shown && focus->n)
