@@ -295,6 +295,18 @@ if [ -r "$CHI" ]; then
 else
     echo "SKIP tui_views_ill_posed_reason: $CHI missing"
 fi
+# --- markers: the eDSP mask refreshes of an sra/edsp run on the plot's top row --
+start mk 120x40 --net "'$NET'" --solver sra --filter edsp --ascii --no-runlog
+keys r
+wait_for mk '^#1 converged' 30
+r1=$?
+wait_for mk 'vs outer iteration \| #1: R refresh N Newton rej\. A restart' 3
+r2=$?
+n=$(screen mk | sed -n 4p | cut -c8-88 | grep -o R | wc -l)
+[ "$n" -ge 2 ]
+check tui_views_markers $((r1 + r2 + $?)) "no eDSP refresh markers (R) on the plot's top row (found $n)"
+keys q
+
 # --- NO_COLOR with braille: an earlier run's curve carries its mark ------------
 $T new-session -d -s nc -x 100 -y 30 -c "$PWD" \
     "LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color '$PROG' tui --net '$NET' --solver msa --no-runlog; echo EXIT=\$?; sleep 60"
