@@ -326,6 +326,19 @@ static tui_run *start_with(tui_app *app, const ds_config *cfg)
 void app_tick(tui_app *app)
 {
     tui_session *s = &app->s;
+    /* engine messages (lost demand, a start-point fallback, an eDSP refresh)
+     * also show on the status line, not only in the log; set-up steps do not */
+    long total = session_log_total(s), first = total - session_log_count(s);
+    if (app->log_seen < first) app->log_seen = first;
+    for (; app->log_seen < total; app->log_seen++) {
+        tui_log_entry e;
+        if (!session_log_get(s, app->log_seen - first, &e) || !e.run_id || !strncmp(e.text, "setting up: ", 12) ||
+            !strncmp(e.text, "run #", 5))
+            continue;
+        snprintf(app->msg, sizeof app->msg, "#%d: %s", e.run_id, e.text);
+        app->msg_error = e.level;
+        app->msg_until = session_now() + 5.0;
+    }
     for (int i = 0; i < s->n_runs; i++) {
         tui_run *r = s->runs[i];
         char el[32], gap[32], pos[32] = "";

@@ -23,6 +23,7 @@ void config_init(tui_config *c)
     memset(c, 0, sizeof *c);
     c->filter = c->solver = c->backend = c->threads = c->max_iter = -1;
     c->glyphs = c->color = c->delay_ms = -1;
+    c->xaxis = c->notify = c->mouse = -1;
     keys_default(&c->keys);
     ds_config_default(&c->opts);
 }
@@ -75,6 +76,11 @@ static const char *filter_name(int i) { return ds_filter_name((ds_filter)i); }
 static const char *solver_name(int i) { return ds_solver_name((ds_solver_kind)i); }
 static const char *backend_name(int i) { return ds_backend_name((ds_backend)i); }
 static const char *glyphs_name(int i) { return plot_glyphset_name((plot_glyphset)i); }
+
+static const char *const xaxis_names[XAXIS_N] = {"iter", "logiter", "evals", "time"};
+static const char *xaxis_name(int i) { return xaxis_names[i]; }
+
+static int on_off(const char *v) { return !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1; }
 
 static int glyphs_parse(const char *s)
 {
@@ -223,6 +229,14 @@ static void parse_setting(tui_config *c, config_bind *binds, int line, const cha
         if ((i = glyphs_parse(v)) < 0)
             config_problem(c, line, "unknown glyphs '%.40s' (%s)", v, choices(glyphs_name, PLOT_GLYPHSET_N, list, sizeof list));
         else c->glyphs = i;
+    } else if (!strcmp(k, "xaxis")) {
+        for (i = 0; i < XAXIS_N && strcmp(v, xaxis_names[i]); i++) {}
+        if (i == XAXIS_N) config_problem(c, line, "unknown xaxis '%.40s' (%s)", v, choices(xaxis_name, XAXIS_N, list, sizeof list));
+        else c->xaxis = i;
+    } else if (!strcmp(k, "notify") || !strcmp(k, "mouse")) {
+        if ((i = on_off(v)) < 0) config_problem(c, line, "%s must be on or off, got '%.40s'", k, v);
+        else if (k[0] == 'n') c->notify = i;
+        else c->mouse = i;
     } else if (!strcmp(k, "color") || !strcmp(k, "colour")) {
         if (!strcmp(v, "on")) c->color = 1;
         else if (!strcmp(v, "off")) c->color = 0;
@@ -342,8 +356,13 @@ static void config_write(FILE *f, const tui_config *c)
             plot_glyphset_name((plot_glyphset)c->glyphs));
     fprintf(f, "# color: on | off (NO_COLOR in the environment turns it off regardless)\ncolor=%s\n",
             c->color ? "on" : "off");
-    fprintf(f, "# delay_ms: minimum time between screen updates, 10..60000 (raise on slow links)\ndelay_ms=%d\n\n",
+    fprintf(f, "# delay_ms: minimum time between screen updates, 10..60000 (raise on slow links)\ndelay_ms=%d\n",
             c->delay_ms);
+    fprintf(f, "# xaxis: plot x axis, %s\nxaxis=%s\n", choices(xaxis_name, XAXIS_N, list, sizeof list),
+            xaxis_names[c->xaxis >= 0 && c->xaxis < XAXIS_N ? c->xaxis : 0]);
+    fprintf(f, "# notify: bell and terminal title when a run ends, on | off\nnotify=%s\n", c->notify > 0 ? "on" : "off");
+    fprintf(f, "# mouse: click to select a run / hide a curve, on | off (off keeps the terminal's selection)\nmouse=%s\n\n",
+            c->mouse > 0 ? "on" : "off");
     fprintf(f,
             "# --- keys ---\n"
             "# bind.<action>=<key> [<key> ...] replaces the keys of an action. A key is a\n"
@@ -486,5 +505,8 @@ void config_capture(const tui_app *app, tui_config *c)
     c->glyphs = (int)app->gs;
     c->color = app->want_color;
     c->delay_ms = app->delay_ms;
+    c->xaxis = (int)app->xaxis;
+    c->notify = app->notify;
+    c->mouse = app->mouse;
     c->keys = app->keys;
 }

@@ -116,6 +116,14 @@ long session_log_count(tui_session *s)
     return n;
 }
 
+long session_log_total(tui_session *s)
+{
+    pthread_mutex_lock(&s->log_mu);
+    long n = s->log_n;
+    pthread_mutex_unlock(&s->log_mu);
+    return n;
+}
+
 int session_log_get(tui_session *s, long i, tui_log_entry *e)
 {
     int ok = 0;

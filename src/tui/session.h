@@ -121,6 +121,8 @@ void session_log(tui_session *s, int run_id, int level, const char *fmt, ...)
 /* Entries kept (the oldest are dropped beyond TUI_LOG_MAX); i = 0 is the oldest kept. */
 long session_log_count(tui_session *s);
 int session_log_get(tui_session *s, long i, tui_log_entry *e);
+/* Entries ever appended (entry number t is index t - (total - count) while kept). */
+long session_log_total(tui_session *s);
 /* Retire run r now (normally done for runs older than TUI_KEEP_FULL). */
 void session_retire(tui_run *r);
 #endif

@@ -105,6 +105,7 @@ typedef struct tui_app {
     ds_config queue_cfg[64]; /* their settings */
     int queue_n, queue_pos;
     int runs_first;          /* first run shown in the run list (mouse) */
+    long log_seen;           /* log entries already considered for the status line */
     int legend_y, legend_n;  /* legend hit boxes of the plot (mouse): x0, x1, run index */
     int legend[64][3];
     char runlog_path[1024];  /* session run log written on quit and x; "" = none */

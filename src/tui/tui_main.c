@@ -273,6 +273,9 @@ static void apply_settings(tui_app *app, const tui_config *cfg, const tui_opts *
     app->want_color = cfg->color != 0;
     app->delay_ms = cfg->delay_ms > 0 ? cfg->delay_ms : 100;
     app->gs = cfg->glyphs >= 0 ? (plot_glyphset)cfg->glyphs : pick_glyphs();
+    if (cfg->xaxis >= 0) app->xaxis = (tui_xaxis)cfg->xaxis;
+    if (cfg->notify >= 0) app->notify = cfg->notify;
+    if (cfg->mouse >= 0) app->mouse = cfg->mouse;
 
     if (o->tau > 0) { n->tau = o->tau; n->mu = 0; }
     if (o->filter >= 0) n->filter = (ds_filter)o->filter;
@@ -317,6 +320,7 @@ int tui_main(int argc, char **argv)
         session_free(&app.s);
         return 2;
     }
+    if (app.mouse) mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
     if (cfg.n_problems) app_message(&app, 1, "%s", note);
     else if (note[0]) app_message(&app, 0, "%s", note);
     else {
