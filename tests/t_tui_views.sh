@@ -259,8 +259,16 @@ keys Space
 keys C-l
 check tui_views_show_key $r1 "Space did not hide the selected run"
 keys 1; wait_for main 'tau = 1 for the next run' 3; r1=$?
+keys 3; wait_for main 'tau = 10 for the next run' 3; r2=$?
+keys 4; wait_for main 'tau = 30 for the next run' 3; r3=$?
 keys 5; wait_for main 'tau = 100 for the next run' 3
-check tui_views_tau_presets $((r1 + $?)) "1 / 5 did not set tau 1 / 100"
+check tui_views_tau_presets $((r1 + r2 + r3 + $?)) "1 / 3 / 4 / 5 did not set tau 1 / 10 / 30 / 100"
+keys h; wait_for main 'keys( 1/[0-9])? \(' 3; r1=$?
+keys Escape
+keys F1; wait_for main 'keys( 1/[0-9])? \(' 3; r2=$?
+keys Escape
+wait_for main 'runs \(8\)' 3
+check tui_views_help_keys $((r1 + r2 + $?)) "h or F1 did not open the help, or Esc did not close it"
 
 # --- quit writes the run log of all runs ------------------------------------------
 keys q
@@ -316,7 +324,7 @@ typed i 400
 keys r
 wait_for nc '^#1 max-iter' 30
 keys 2
-keys r
+keys Enter # Enter starts a run too
 wait_for nc '^#2 max-iter' 30
 r1=$?
 # braille is there, and run 1's mark o shows inside the plot area (rows 3-20, right of the axis)
