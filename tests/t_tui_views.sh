@@ -73,6 +73,13 @@ check tui_views_settings_type $? "typed inner_max 7 not taken"
 keys Down; keys Down; keys Enter; keys C-u; $T send-keys -t main -l -- "2"; keys Enter
 wait_for main 'eDSP damping must be in \(0, 1\], got "2"; unchanged' 3
 check tui_views_settings_validated $? "edsp_damping 2 was not refused with solve's rule"
+keys S
+wait_for main 'settings saved to' 3
+r1=$?
+grep -qx 'inner=passes' "$XDG_CONFIG_HOME/dillsue/config" && grep -qx 'inner_max=7' "$XDG_CONFIG_HOME/dillsue/config" &&
+    grep -qx 'edsp_damping=1' "$XDG_CONFIG_HOME/dillsue/config"
+check tui_views_settings_saved $((r1 + $?)) "S in the settings view did not save inner=passes, inner_max=7"
+rm -f "$XDG_CONFIG_HOME/dillsue/config" # the later sessions start from the defaults
 keys Escape
 
 # --- re-run with inner passes 7: the run's settings show them --------------------
