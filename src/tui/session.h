@@ -27,7 +27,7 @@
 
 #define TUI_KEEP_FULL 8
 #define TUI_THIN_POINTS 500
-#define TUI_LOG_MAX 4000
+#define TUI_LOG_MAX 2000
 
 struct tui_session;
 typedef struct tui_run {

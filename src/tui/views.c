@@ -15,7 +15,7 @@
 #include "settings.h"
 #include "tui.h"
 
-#define VIEW_MAX_LINES 6000
+#define VIEW_MAX_LINES 12500 /* TUI_LOG_MAX entries of up to 320 characters: at most 6 lines each at 80 columns */
 
 typedef struct textbuf {
     char (*line)[256];
