@@ -95,23 +95,29 @@ static void do_export(tui_app *app, const char *path)
         return;
     }
     history_name(path, hist, sizeof hist);
+    char what[900], logmsg[1100] = "";
+    int bad = 0;
     if (r->n < r->n_total) {
-        app_message(app, 1, "run #%d: flows -> %s; history not written: thinned to %zu of %zu records (only the %d "
-                    "latest runs keep all)", r->id, path, r->n, r->n_total, TUI_KEEP_FULL);
-        return;
-    }
-    if (ds_history_write_final(hist, r->rec, r->n, r->status, &err) != 0) {
+        snprintf(what, sizeof what, "history not written: thinned to %zu of %zu records (only the %d latest runs keep "
+                 "all)", r->n, r->n_total, TUI_KEEP_FULL);
+        bad = 1;
+    } else if (ds_history_write_final(hist, r->rec, r->n, r->status, &err) != 0) {
         ds_error_format(&err, msg, sizeof msg);
-        app_message(app, 1, "flows written to %s; history failed: %s", path, msg);
-        return;
+        snprintf(what, sizeof what, "history failed: %s", msg);
+        bad = 1;
+    } else {
+        snprintf(what, sizeof what, "history -> %s", hist);
     }
-    if (app->runlog_path[0] && runlog_write(app, app->runlog_path, &err) != 0) {
-        ds_error_format(&err, msg, sizeof msg);
-        app_message(app, 1, "run #%d: flows -> %s, history -> %s; run log failed: %s", r->id, path, hist, msg);
-        return;
+    if (app->runlog_path[0]) {
+        if (runlog_write(app, app->runlog_path, &err) != 0) {
+            ds_error_format(&err, msg, sizeof msg);
+            snprintf(logmsg, sizeof logmsg, "; run log failed: %s", msg);
+            bad = 1;
+        } else {
+            snprintf(logmsg, sizeof logmsg, ", run log -> %s", app->runlog_path);
+        }
     }
-    app_message(app, 0, "run #%d: flows -> %s, history -> %s%s%s", r->id, path, hist,
-                app->runlog_path[0] ? ", run log -> " : "", app->runlog_path);
+    app_message(app, bad, "run #%d: flows -> %s, %s%s", r->id, path, what, logmsg);
 }
 
 static void open_ref(tui_app *app, const char *path)
