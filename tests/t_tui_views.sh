@@ -349,7 +349,7 @@ case "$BER" in /*) ;; *) BER="$PWD/$BER" ;; esac
 if [ -r "$BER" ]; then
     start ber 80x24 --net "'$BER'" --no-runlog --delay 50
     keys r
-    wait_for ber '^#1 setting up: [a-zA-Z].* [0-9]+% \| tau 10 mu n/a \(setting up\)' 10
+    wait_for ber '^#1 setting up: [a-zA-Z].* [0-9]+% \| [0-9.]+ [mu]?s \| tau 10 mu n/a \(setting up\)' 10
     r1=$?
     keys L
     wait_for ber 'message log' 3

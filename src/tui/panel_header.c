@@ -50,10 +50,16 @@ void panel_header_draw(tui_app *app, tui_rect r)
     char head[160], label[96];
     double prog;
     int n;
-    if (session_run_phase(run, &prog, label, sizeof label) == 1)
+    if (session_run_phase(run, &prog, label, sizeof label) == 1) {
+        /* set-up: what, how far and how long first, so 80 columns show them */
         n = snprintf(head, sizeof head, "#%d setting up: %s %.0f%%", run->id, label[0] ? label : "...", 100 * prog);
-    else
-        n = snprintf(head, sizeof head, "#%d %s", run->id, runinfo_state(run));
+        if (n >= (int)sizeof head) n = (int)sizeof head - 1;
+        draw_text(r, 1, 0, term_attr(app, ROLE_WARN), "%s", head);
+        draw_text(r, 1, n, A_NORMAL, " | %s | tau %g mu %s | %s | %s", el, run->cfg.tau, runinfo_mu(run, mu, sizeof mu),
+                  ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver));
+        return;
+    }
+    n = snprintf(head, sizeof head, "#%d %s", run->id, runinfo_state(run));
     if (n >= (int)sizeof head) n = (int)sizeof head - 1;
     draw_text(r, 1, 0, term_attr(app, role), "%s", head);
     draw_text(r, 1, n, A_NORMAL, " | tau %g mu %s | %s | %s | it %d gap %s | %s", run->cfg.tau,
