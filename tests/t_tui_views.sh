@@ -141,6 +141,12 @@ check tui_views_ref_missing $? "a missing reference file was not reported with i
 typed W 9
 wait_for main 'warm start: a run number 1..3' 3
 check tui_views_warm_from_bad $? "W 9 was not refused"
+typed W "$TMP/none.csv"
+wait_for main 'warm start unchanged: .*none.csv' 3
+check tui_views_warm_file_missing $? "a missing warm-start file was not reported with its name"
+typed W "$TMP/r3-flows.csv"
+wait_for main 'next: .*warm file r3-flows.csv' 3
+check tui_views_warm_file $? "a flow CSV as the warm start (solve --warm) was not taken"
 typed W 1
 wait_for main 'warm start on: the next run starts from the flows of run #1' 3
 r1=$?

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ds_csv.h"
 #include "session.h"
 #include "tcheck.h"
 
@@ -163,6 +164,31 @@ int main(void)
     }
     tc_end();
 
+    tc_begin("tui_session_warm_from_flow_file");
+    {
+        char path[256];
+        snprintf(path, sizeof path, "%s/dillsue-warm-%d.csv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+        tui_run *one = s.runs[0];
+        TC_CHECK(ds_flows_write(path, s.net, one->flows, one->costs, &err) == 0, "write: %s", err.msg);
+        TC_CHECK(session_warm_file(&s, "/nonexistent/w.csv", &err) != 0 && strstr(err.file, "w.csv") &&
+                     s.warm_from_id == 0 && !s.warm_next,
+                 "a missing file was taken or changed the settings (%s)", err.msg);
+        TC_CHECK(session_warm_file(&s, path, &err) == 0 && s.warm_from_id == -1 && s.warm_next, "read: %s", err.msg);
+        r = session_start(&s, &err);
+        TC_CHECK(r != NULL, "start from the file: %s", err.msg);
+        if (r) {
+            finish(&s);
+            TC_CHECK(r->warm && r->warm_from == -1 && !strcmp(r->warm_path, path), "warm %d from %d '%s'", r->warm,
+                     r->warm_from, r->warm_path);
+            TC_CHECK(r->status == DS_STATUS_CONVERGED && r->n < one->n, "%s after %zu records (cold %zu)",
+                     ds_status_name(r->status), r->n, one->n);
+        }
+        remove(path);
+        s.warm_next = 0;
+        s.warm_from_id = 0;
+    }
+    tc_end();
+
     tc_begin("tui_session_stop_cancels_and_joins");
     s.next.solver = DS_SOLVER_MSA;
     s.next.max_iter = 100000000;
@@ -174,7 +200,7 @@ int main(void)
         session_stop(&s);
         TC_CHECK(r->joined && !session_active(&s), "not joined");
         TC_CHECK(r->status == DS_STATUS_CANCELLED, "status %s", ds_status_name(r->status));
-        TC_CHECK(s.n_runs == 4, "%d runs kept", s.n_runs);
+        TC_CHECK(s.n_runs == 5, "%d runs kept", s.n_runs);
         TC_CHECK(r->cert.valid && r->flows, "cancelled run without certificate or flows");
     }
     tc_end();

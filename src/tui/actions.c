@@ -230,9 +230,20 @@ static void prompt_accept(tui_app *app)
     case PROMPT_WARM_FROM: {
         tui_run *w;
         const char *why;
-        if (!parse_long(b, &l) || l < 0 || l > s_n_runs(app)) {
-            app_message(app, 1, "warm start: a run number 1..%d, or 0 for the latest finished, got \"%s\"; unchanged",
-                        s_n_runs(app), b);
+        if (!parse_long(b, &l)) { /* not a number: a flow CSV, as solve --warm */
+            ds_error err = {0};
+            char msg[700];
+            if (session_warm_file(&app->s, b, &err) != 0) {
+                ds_error_format(&err, msg, sizeof msg);
+                app_message(app, 1, "warm start unchanged: %s", msg);
+            } else {
+                app_message(app, 0, "warm start on: the next run starts from the flows in %s", b);
+            }
+            break;
+        }
+        if (l < 0 || l > s_n_runs(app)) {
+            app_message(app, 1, "warm start: a run number 1..%d, 0 for the latest finished, or a flow CSV, got \"%s\"; "
+                        "unchanged", s_n_runs(app), b);
             break;
         }
         int keep = app->s.warm_from_id;
@@ -429,7 +440,8 @@ void app_action(tui_app *app, tui_action act)
         break;
     case ACT_WARM_FROM:
         snprintf(buf, sizeof buf, "%d", s->warm_from_id);
-        prompt_open(app, PROMPT_WARM_FROM, "warm start from run # (0 = the latest finished)", buf);
+        if (s->warm_from_id < 0) snprintf(buf, sizeof buf, "%s", s->warm_file_path);
+        prompt_open(app, PROMPT_WARM_FROM, "warm start from run # (0 = latest) or flow CSV", buf);
         break;
     case ACT_SETTINGS: app->view = app->view == VIEW_SETTINGS ? VIEW_NONE : VIEW_SETTINGS; break;
     case ACT_DETAILS:
@@ -504,6 +516,7 @@ void app_action(tui_app *app, tui_action act)
         tui_run *w;
         s->warm_next = !s->warm_next;
         if (!s->warm_next) app_message(app, 0, "warm start off");
+        else if (s->warm_from_id < 0) app_message(app, 0, "warm start on: from the flows in %s", s->warm_file_path);
         else if (!(w = session_warm_source(s, &why))) app_message(app, 0, "warm start on, but %s yet", why);
         else app_message(app, 0, "warm start on: from the flows of run #%d (W chooses another)", w->id);
         break;

@@ -32,7 +32,10 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         /* the short form, when the long one does not fit: backend beside the
          * threads, "cold" for no warm start, the warm source without "(latest)" */
         if (!s->warm_next) snprintf(warm, sizeof warm, shortform ? "cold" : "| warm off");
-        else if (s->warm_from_id) snprintf(warm, sizeof warm, "| warm #%d", s->warm_from_id);
+        else if (s->warm_from_id < 0) {
+            const char *base = strrchr(s->warm_file_path, '/');
+            snprintf(warm, sizeof warm, "| warm file %.30s", base ? base + 1 : s->warm_file_path);
+        } else if (s->warm_from_id) snprintf(warm, sizeof warm, "| warm #%d", s->warm_from_id);
         else {
             tui_run *w = session_warm_source(s, NULL);
             if (w) snprintf(warm, sizeof warm, shortform ? "| warm #%d" : "| warm #%d (latest)", w->id);
@@ -73,8 +76,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         mark[2] = !run->shown ? '-' : run->warm ? 'w' : ' ';
         attr_t a = i == app->sel ? term_attr(app, ROLE_SELECT) : A_NORMAL;
         if (i != app->sel && run->joined && run->status != DS_STATUS_CONVERGED) a = term_attr(app, ROLE_REJECT);
-        if (run->warm) snprintf(start, sizeof start, "warm #%d", run->warm_from);
-        else snprintf(start, sizeof start, "%s", ds_start_name(run->cfg.start));
+        runinfo_start(run, start, sizeof start);
         if (wide)
             draw_text(in, y, 0, a, "%s%-2d %-*.*s %-8s %-4s %6g %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, run->id, nw, nw,
                       run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter), run->cfg.tau,

@@ -58,6 +58,19 @@ const char *runinfo_gap(const tui_run *r, char *buf, size_t n)
     return buf;
 }
 
+const char *runinfo_start(const tui_run *r, char *buf, size_t n)
+{
+    if (r->warm && r->warm_from < 0) {
+        const char *base = strrchr(r->warm_path, '/');
+        snprintf(buf, n, "warm file %s", base ? base + 1 : r->warm_path);
+    } else if (r->warm) {
+        snprintf(buf, n, "warm #%d", r->warm_from);
+    } else {
+        snprintf(buf, n, "%s", ds_start_name(r->cfg.start));
+    }
+    return buf;
+}
+
 void runinfo_settings(const ds_config *c, char *buf, size_t n)
 {
     char thr[32];

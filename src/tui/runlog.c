@@ -43,7 +43,8 @@ static void write_rows(FILE *f, const tui_app *app)
                 ds_filter_name(c->filter), c->tau, r->mu, c->tol, c->max_iter, c->threads, ds_backend_name(c->backend),
                 c->cost.cap, ds_inner_name(c->inner), c->inner_max, c->edsp_max_refresh, c->edsp_damping,
                 ds_globalise_name(c->globalise), ds_start_name(c->start));
-        if (r->warm) fprintf(f, "%d", r->warm_from);
+        if (r->warm && r->warm_from < 0) csv_str(f, r->warm_path);
+        else if (r->warm) fprintf(f, "%d", r->warm_from);
         fprintf(f, ",%s,%d,", r->joined ? ds_status_name(r->status) : "running", r->n ? r->rec[r->n - 1].iter : 0);
         if (r->n && isfinite(r->rec[r->n - 1].gap_rel)) fprintf(f, "%.6e", r->rec[r->n - 1].gap_rel);
         fprintf(f, ",%.6f,%.6f,%.6f,", session_run_wall(r), r->times.setup, r->times.paused);

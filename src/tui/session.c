@@ -6,6 +6,8 @@
  * in session_stop, after it has asked the run to cancel. */
 #include "session.h"
 
+#include "ds_csv.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #if defined(__GLIBC__)
@@ -151,6 +153,20 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
     session_wake(r->s);
 }
 
+int session_warm_file(tui_session *s, const char *path, ds_error *err)
+{
+    double *f = NULL;
+    int n = 0;
+    if (ds_flows_read(path, s->net, &f, NULL, &n, err) != 0) return -1;
+    free(s->warm_file);
+    s->warm_file = f;
+    s->warm_file_net = s->net;
+    snprintf(s->warm_file_path, sizeof s->warm_file_path, "%s", path);
+    s->warm_from_id = -1;
+    s->warm_next = 1;
+    return 0;
+}
+
 tui_run *session_find(const tui_session *s, int id)
 {
     return id >= 1 && id <= s->n_runs ? s->runs[id - 1] : NULL;
@@ -161,6 +177,10 @@ tui_run *session_warm_source(const tui_session *s, const char **why)
     const char *dummy;
     if (!why) why = &dummy;
     *why = "";
+    if (s->warm_from_id < 0) {
+        *why = "the warm start is a flow file";
+        return NULL;
+    }
     if (s->warm_from_id > 0) {
         tui_run *r = session_find(s, s->warm_from_id);
         if (!r) *why = "no such run";
@@ -228,7 +248,13 @@ tui_run *session_start(tui_session *s, ds_error *err)
 
     if (!s->net) { ds_error_set(err, "", 0, "no network loaded"); return NULL; }
     if (session_active(s)) { ds_error_set(err, "", 0, "a run is already going (a aborts it)"); return NULL; }
-    if (s->warm_next) {
+    if (s->warm_next && s->warm_from_id < 0) {
+        if (!s->warm_file || s->warm_file_net != s->net) {
+            ds_error_set(err, "", 0, "the warm-start file %s is for another network (W chooses again)", s->warm_file_path);
+            return NULL;
+        }
+        cfg.warm = s->warm_file;
+    } else if (s->warm_next) {
         const char *why;
         warm = session_warm_source(s, &why);
         if (!warm) {
@@ -255,8 +281,9 @@ tui_run *session_start(tui_session *s, ds_error *err)
     r->s = s;
     r->cfg = cfg;
     r->cfg.warm = NULL;
-    r->warm = warm != NULL;
-    r->warm_from = warm ? warm->id : 0;
+    r->warm = warm != NULL || cfg.warm != NULL;
+    r->warm_from = warm ? warm->id : cfg.warm ? -1 : 0;
+    if (r->warm_from < 0) snprintf(r->warm_path, sizeof r->warm_path, "%s", s->warm_file_path);
     r->net = s->net;
     r->status = DS_STATUS_RUNNING;
     r->mu = 0;
@@ -416,6 +443,7 @@ void session_free(tui_session *s)
     for (int i = 0; i < s->n_nets; i++) ds_network_free(s->nets[i]);
     free(s->nets);
     free(s->log);
+    free(s->warm_file);
     pthread_mutex_destroy(&s->log_mu);
     for (int i = 0; i < 2; i++)
         if (s->wake_fd[i] >= 0) close(s->wake_fd[i]);

@@ -35,8 +35,9 @@ typedef struct tui_run {
     struct tui_session *s;   /* owner (the monitor's context) */
     ds_run *run;
     ds_config cfg;           /* as started (cfg.warm cleared: the run copied it) */
-    int warm;                /* 1 if started from an earlier run's flows */
-    int warm_from;           /* id of that run */
+    int warm;                /* 1 if started from an earlier run's flows or a flow file */
+    int warm_from;           /* id of that run; -1 = the flow file warm_path */
+    char warm_path[256];
     const ds_network *net;
     pthread_t thread;
     int joined;              /* thread joined (or never started) */
@@ -72,7 +73,10 @@ typedef struct tui_session {
     ds_network *net;         /* the one the next run uses */
     ds_config next;          /* config of the next run */
     int warm_next;           /* start the next run from an earlier run's flows */
-    int warm_from_id;        /* that run's id, 0 = the latest finished on this network */
+    int warm_from_id;        /* that run's id, 0 = the latest finished on this network, -1 = warm_file */
+    double *warm_file;       /* flows read from a flow CSV (solve --warm), for warm_file_net */
+    const ds_network *warm_file_net;
+    char warm_file_path[256];
     tui_run **runs;
     int n_runs;
     int wake_fd[2];          /* engine monitor and signal handlers write a byte here */
@@ -106,6 +110,9 @@ tui_run *session_last_finished(const tui_session *s);
  * or NULL; *why says why not when NULL. */
 tui_run *session_warm_source(const tui_session *s, const char **why);
 tui_run *session_find(const tui_session *s, int id);
+/* Read a flow CSV of the current network as the warm start (warm_from_id -1,
+ * warm start on). On failure nothing changes and err says why (file, line). */
+int session_warm_file(tui_session *s, const char *path, ds_error *err);
 /* Engine-clock seconds of a run, pauses excluded (live while it runs). */
 double session_run_wall(const tui_run *r);
 /* ds_run_phase of a run (3 once joined); label and progress while setting up. */

@@ -157,6 +157,8 @@ const char *runinfo_time(const tui_run *r, char *buf, size_t n);   /* engine clo
 const char *runinfo_mu(const tui_run *r, char *buf, size_t n);     /* "n/a (...)" until known */
 const char *runinfo_threads(int threads, char *buf, size_t n);     /* 0 -> "all 16" */
 const char *runinfo_gap(const tui_run *r, char *buf, size_t n);    /* last gap_rel or "n/a" */
+/* Where a run started: "auto" (the start setting), "warm #3", "warm file F.csv". */
+const char *runinfo_start(const tui_run *r, char *buf, size_t n);
 /* Every setting of a config on one line (tau | filter | solver | ...). */
 void runinfo_settings(const ds_config *c, char *buf, size_t n);
 

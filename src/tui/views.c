@@ -149,7 +149,8 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
                r->reason[0] ? r->reason : "(the engine gave none)");
     runinfo_settings(&r->cfg, buf, sizeof buf);
     tb_add(t, ROLE_NORMAL, 2, "settings: %s", buf);
-    if (r->warm) tb_add(t, ROLE_NORMAL, 2, "start: warm, from the flows of run #%d", r->warm_from);
+    if (r->warm && r->warm_from < 0) tb_add(t, ROLE_NORMAL, 2, "start: warm, from the flows in %s", r->warm_path);
+    else if (r->warm) tb_add(t, ROLE_NORMAL, 2, "start: warm, from the flows of run #%d", r->warm_from);
     else tb_add(t, ROLE_NORMAL, 2, "start: %s (engine messages below say if another start was used)", ds_start_name(r->cfg.start));
     fmt_secs(session_run_wall(r), a, sizeof a);
     if (r->joined) {
