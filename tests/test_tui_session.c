@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "ds_csv.h"
+#include "ds_scenario.h"
 #include "session.h"
 #include "tcheck.h"
 
@@ -189,6 +190,30 @@ int main(void)
     }
     tc_end();
 
+    tc_begin("tui_session_scenario");
+    {
+        ds_network *base = s.net;
+        int nets = s.n_nets;
+        TC_CHECK(session_scenario(&s, -1, 1, &err) != 0 && s.net == base && s.n_nets == nets, "scenario -1 accepted");
+        TC_CHECK(session_scenario(&s, 2, 7, &err) == 0, "scenario 2 seed 7: %s", err.msg);
+        ds_network *sc = s.net;
+        TC_CHECK(sc != base && strstr(sc->name, "~k2/7") && sc->total_demand != base->total_demand && !sc->ref_flow,
+                 "scenario network %s demand %g (base %g)", sc->name, sc->total_demand, base->total_demand);
+        /* the same scenario from the scenario network is made from the base again: not compounded */
+        TC_CHECK(session_scenario(&s, 2, 7, &err) == 0 && s.net->total_demand == sc->total_demand &&
+                     !strcmp(s.net->name, sc->name),
+                 "scenario of a scenario compounded: %g vs %g (%s)", s.net->total_demand, sc->total_demand, s.net->name);
+        ds_network *ref = ds_network_clone(base);
+        ds_scenario_apply(ref, 2, 7, NULL, &err);
+        TC_CHECK(ref && ref->total_demand == sc->total_demand, "differs from ds_scenario_apply");
+        ds_network_free(ref);
+        r = session_start(&s, &err);
+        TC_CHECK(r != NULL, "run on the scenario: %s", err.msg);
+        if (r) finish(&s);
+        s.net = base; /* back to the base network for the tests below (the session keeps both) */
+    }
+    tc_end();
+
     tc_begin("tui_session_stop_cancels_and_joins");
     s.next.solver = DS_SOLVER_MSA;
     s.next.max_iter = 100000000;
@@ -200,7 +225,7 @@ int main(void)
         session_stop(&s);
         TC_CHECK(r->joined && !session_active(&s), "not joined");
         TC_CHECK(r->status == DS_STATUS_CANCELLED, "status %s", ds_status_name(r->status));
-        TC_CHECK(s.n_runs == 5, "%d runs kept", s.n_runs);
+        TC_CHECK(s.n_runs == 6, "%d runs kept", s.n_runs);
         TC_CHECK(r->cert.valid && r->flows, "cancelled run without certificate or flows");
     }
     tc_end();

@@ -221,6 +221,39 @@ static void prompt_accept(tui_app *app)
     case PROMPT_EXPORT: do_export(app, b); break;
     case PROMPT_REF: open_ref(app, b); break;
     case PROMPT_QUEUE: queue_parse(app, b); break;
+    case PROMPT_SCENARIO: {
+        long k;
+        unsigned long long seed;
+        char *end, msg[700];
+        ds_error err = {0};
+        double before = (app->s.net == app->s.scen_net ? app->s.scen_base : app->s.net)->total_demand;
+        errno = 0;
+        k = strtol(b, &end, 10);
+        if (end == b || k < 0 || k > 1000000000 || errno) {
+            app_message(app, 1, "scenario: say K SEED (two whole numbers >= 0), got \"%s\"; unchanged", b);
+            break;
+        }
+        while (*end == ' ') end++;
+        if (*end < '0' || *end > '9') {
+            app_message(app, 1, "scenario: say K SEED (two whole numbers >= 0), got \"%s\"; unchanged", b);
+            break;
+        }
+        seed = strtoull(end, &end, 10);
+        while (*end == ' ') end++;
+        if (*end || errno) {
+            app_message(app, 1, "scenario: say K SEED (two whole numbers >= 0), got \"%s\"; unchanged", b);
+            break;
+        }
+        if (session_scenario(&app->s, (int)k, seed, &err) != 0) {
+            ds_error_format(&err, msg, sizeof msg);
+            app_message(app, 1, "scenario not made (network unchanged): %s", msg);
+            break;
+        }
+        app->s.warm_next = 0;
+        app_message(app, 0, "network %s: scenario %ld seed %llu of %s, demand %.6g -> %.6g", app->s.net->name, k, seed,
+                    app->s.scen_base->name, before, app->s.net->total_demand);
+        break;
+    }
     case PROMPT_SETTING: {
         char msg[300];
         int rc = settings_set(app->setting_edit, c, b, msg, sizeof msg);
@@ -476,6 +509,7 @@ void app_action(tui_app *app, tui_action act)
         prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
         break;
     }
+    case ACT_SCENARIO: prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1"); break;
     case ACT_QUEUE:
         prompt_open(app, PROMPT_QUEUE, "queue (tau 1,3,10,30,100 | solvers | clear)", "tau 1,3,10,30,100");
         break;

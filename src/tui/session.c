@@ -7,6 +7,7 @@
 #include "session.h"
 
 #include "ds_csv.h"
+#include "ds_scenario.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,12 +61,19 @@ int session_init(tui_session *s, ds_error *err)
     return 0;
 }
 
+static int session_adopt(tui_session *s, ds_network *net, ds_error *err);
+
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err)
 {
     ds_network *net = path ? ds_network_load(path, trips, NULL, NULL, err) : ds_network_load_default(err);
-    ds_network **grown;
     if (!net) return -1;
-    grown = realloc(s->nets, (size_t)(s->n_nets + 1) * sizeof *grown);
+    return session_adopt(s, net, err);
+}
+
+/* Keep net in the session's list and make it current (net is freed on failure). */
+static int session_adopt(tui_session *s, ds_network *net, ds_error *err)
+{
+    ds_network **grown = realloc(s->nets, (size_t)(s->n_nets + 1) * sizeof *grown);
     if (!grown) {
         ds_network_free(net);
         return ds_error_set(err, "", 0, "out of memory");
@@ -73,6 +81,28 @@ int session_open(tui_session *s, const char *path, const char *trips, ds_error *
     s->nets = grown;
     s->nets[s->n_nets++] = net;
     s->net = net;
+    return 0;
+}
+
+int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *err)
+{
+    char name[128];
+    if (!s->net) return ds_error_set(err, "", 0, "no network loaded");
+    ds_network *base = s->net == s->scen_net ? s->scen_base : s->net; /* scenarios do not compound */
+    ds_network *net = ds_network_clone(base);
+    if (!net) return ds_error_set(err, "", 0, "out of memory");
+    if (ds_scenario_apply(net, k, (uint64_t)seed, NULL, err) != 0) {
+        ds_network_free(net);
+        return -1;
+    }
+    free(net->ref_flow);
+    free(net->ref_cost);
+    net->ref_flow = net->ref_cost = NULL;
+    snprintf(name, sizeof name, "%.100s~k%d/%llu", base->name, k, seed);
+    snprintf(net->name, sizeof net->name, "%s", name);
+    if (session_adopt(s, net, err) != 0) return -1;
+    s->scen_net = net;
+    s->scen_base = base;
     return 0;
 }
 

@@ -71,6 +71,7 @@ typedef struct tui_session {
     ds_network **nets;       /* every network loaded this session (runs point into them) */
     int n_nets;
     ds_network *net;         /* the one the next run uses */
+    ds_network *scen_net, *scen_base; /* the latest scenario network and the network it came from */
     ds_config next;          /* config of the next run */
     int warm_next;           /* start the next run from an earlier run's flows */
     int warm_from_id;        /* that run's id, 0 = the latest finished on this network, -1 = warm_file */
@@ -91,6 +92,12 @@ int session_init(tui_session *s, ds_error *err);
 /* Load a network and make it current. path NULL = embedded default. On
  * failure nothing changes. */
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err);
+/* Make scenario k (seed) of the current network current, as `solve --scenario
+ * K --seed S` (ds_scenario_apply on a copy of the network, or of the network
+ * the current scenario came from; its name gets "~kK/S"; the base
+ * network's reference flows are dropped, they do not describe the scenario).
+ * On failure nothing changes. */
+int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *err);
 /* Start a run with s->next on s->net. Refused while another run executes. */
 tui_run *session_start(tui_session *s, ds_error *err);
 /* The run whose thread has not been joined yet, or NULL. */
