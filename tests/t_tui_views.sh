@@ -284,14 +284,14 @@ wait_for main 'runs \(8\)' 3
 check tui_views_help_keys $((r1 + r2 + $?)) "h or F1 did not open the help, or Esc did not close it"
 
 # --- scenario K SEED (solve --scenario --seed): a perturbed copy becomes current
-typed K "two 7"
+typed N "two 7"
 wait_for main 'scenario: say K SEED .*got "two 7"; unchanged' 3
 r1=$?
-typed K "2 7"
+typed N "2 7"
 wait_for main 'network SiouxFalls~k2/7: scenario 2 seed 7 of SiouxFalls, demand 360600 -> [0-9]' 3
 r2=$?
 wait_for main '^dillsue SiouxFalls~k2/7: 24 nodes 76 links' 3
-check tui_views_scenario $((r1 + r2 + $?)) "K did not refuse 'two 7' or make scenario 2 seed 7 current"
+check tui_views_scenario $((r1 + r2 + $?)) "N did not refuse 'two 7' or make scenario 2 seed 7 current"
 
 # --- quit writes the run log of all runs ------------------------------------------
 keys q
