@@ -20,7 +20,10 @@ FLOWREF="${NET%_net.tntp}_flow.tntp"
 SOCK="dillsue-test-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 TMP=$(mktemp -d)
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+cleanup() { $T kill-server 2>/dev/null; rm -rf "$TMP"; }
+# also when killed, or when a reader of the output (| head) goes away
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM HUP PIPE
 # never read or write the real ~/.config/dillsue/config or the run logs in
 # ~/.local/state; the tmux server inherits these
 XDG_CONFIG_HOME="$TMP/xdg-empty"
