@@ -1,10 +1,19 @@
 /* test_tui_session.c - the TUI's engine threads and telemetry copies, without
  * a terminal: records seen while a run executes are whole and in order, the
- * final copy matches the engine's, cancel joins, warm start is used, and a
- * missing network changes nothing. */
+ * final copy matches the engine's, times come from the engine's clock, the
+ * certificate, flows and reason are kept, the message log holds the engine's
+ * messages, cancel joins, warm start is used (from a chosen run too), a
+ * missing network changes nothing, and 200 long runs stay under 150 MB of
+ * resident memory because old runs are retired (history thinned, engine run
+ * freed). DILLSUE_TEST_LONG_ITERS sets the iterations of those runs (default
+ * 1200; the report's figure used 10000). */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "ds_csv.h"
+#include "ds_scenario.h"
 #include "session.h"
 #include "tcheck.h"
 
@@ -25,6 +34,24 @@ static int record_ok(const ds_iter_record *r, size_t idx, const ds_iter_record *
         if (!(r->t_phase[p] >= 0)) return 0;
     if (prev && (r->t_run < prev->t_run || r->evals < prev->evals || r->timestamp < prev->timestamp)) return 0;
     return 1;
+}
+
+/* resident set size in MB from /proc/self/status, -1 if unknown */
+static double rss_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6)) kb = atof(line + 6);
+    fclose(f);
+    return kb < 0 ? -1 : kb / 1024;
+}
+
+static void finish(tui_session *s)
+{
+    while (session_active(s)) { session_poll(s); nap(); }
 }
 
 int main(void)
@@ -76,6 +103,36 @@ int main(void)
     }
     tc_end();
 
+    tc_begin("tui_session_engine_clock_and_results");
+    if (r) {
+        ds_run_times t;
+        ds_run_times_get(r->run, &t);
+        TC_CHECK(session_run_wall(r) == t.wall && t.wall > 0, "wall %g, engine %g", session_run_wall(r), t.wall);
+        TC_CHECK(r->times.t_tol >= 0 && r->times.t_tol <= r->times.wall, "t_tol %g wall %g", r->times.t_tol,
+                 r->times.wall);
+        TC_CHECK(fabs(r->rec[r->n - 1].t_run - t.wall) <= 0.05 * t.wall + 1e-3, "last t_run %g, wall %g",
+                 r->rec[r->n - 1].t_run, t.wall);
+        TC_CHECK(r->mu > 0 && r->mu == ds_run_mu(r->run) && isfinite(r->cbar), "mu %g cbar %g", r->mu, r->cbar);
+        TC_CHECK(r->cert.valid && r->cert.lost_pct >= 0 && r->cert.lost_pct < 1e-6, "certificate valid %d lost %g",
+                 r->cert.valid, r->cert.lost_pct);
+        TC_CHECK(r->flows && r->costs && !memcmp(r->flows, ds_run_flows(r->run), sizeof(double) * s.net->n_links),
+                 "flows not copied");
+        TC_CHECK(strstr(r->reason, "tol") != NULL, "reason '%s'", r->reason);
+        TC_CHECK(r->totals.iters == r->rec[r->n - 1].iter && r->totals.steps[DS_STEP_SRA] > 0, "totals %d",
+                 r->totals.iters);
+        TC_CHECK(session_run_phase(r, NULL, NULL, 0) == 3 && !session_run_paused(r), "phase after the end");
+        long n = session_log_count(&s), setup = 0, done = 0;
+        for (long i = 0; i < n; i++) {
+            tui_log_entry e;
+            TC_CHECK(session_log_get(&s, i, &e), "log entry %ld", i);
+            if (e.run_id == 1 && strstr(e.text, "setting up: ")) setup++;
+            if (e.run_id == 1 && strstr(e.text, "run #1 converged after")) done++;
+            TC_CHECK(e.tod > 1e9, "log time %g", e.tod);
+        }
+        TC_CHECK(setup >= 2 && done == 1, "log: %ld set-up lines, %ld completion lines", setup, done);
+    }
+    tc_end();
+
     tc_begin("tui_session_warm_start");
     s.warm_next = 1;
     r = session_start(&s, &err);
@@ -89,6 +146,74 @@ int main(void)
     s.warm_next = 0;
     tc_end();
 
+    tc_begin("tui_session_warm_from_chosen_run");
+    {
+        const char *why;
+        s.warm_next = 1;
+        s.warm_from_id = 7;
+        TC_CHECK(!session_warm_source(&s, &why) && strstr(why, "no such run"), "run 7 accepted (%s)", why);
+        TC_CHECK(session_start(&s, &err) == NULL && strstr(err.msg, "#7"), "start from run 7: %s", err.msg);
+        s.warm_from_id = 1;
+        r = session_start(&s, &err);
+        TC_CHECK(r != NULL, "warm start from run 1: %s", err.msg);
+        if (r) {
+            finish(&s);
+            TC_CHECK(r->warm && r->warm_from == 1, "warm from %d", r->warm_from);
+        }
+        s.warm_next = 0;
+        s.warm_from_id = 0;
+    }
+    tc_end();
+
+    tc_begin("tui_session_warm_from_flow_file");
+    {
+        char path[256];
+        snprintf(path, sizeof path, "%s/dillsue-warm-%d.csv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+        tui_run *one = s.runs[0];
+        TC_CHECK(ds_flows_write(path, s.net, one->flows, one->costs, &err) == 0, "write: %s", err.msg);
+        TC_CHECK(session_warm_file(&s, "/nonexistent/w.csv", &err) != 0 && strstr(err.file, "w.csv") &&
+                     s.warm_from_id == 0 && !s.warm_next,
+                 "a missing file was taken or changed the settings (%s)", err.msg);
+        TC_CHECK(session_warm_file(&s, path, &err) == 0 && s.warm_from_id == -1 && s.warm_next, "read: %s", err.msg);
+        r = session_start(&s, &err);
+        TC_CHECK(r != NULL, "start from the file: %s", err.msg);
+        if (r) {
+            finish(&s);
+            TC_CHECK(r->warm && r->warm_from == -1 && !strcmp(r->warm_path, path), "warm %d from %d '%s'", r->warm,
+                     r->warm_from, r->warm_path);
+            TC_CHECK(r->status == DS_STATUS_CONVERGED && r->n < one->n, "%s after %zu records (cold %zu)",
+                     ds_status_name(r->status), r->n, one->n);
+        }
+        remove(path);
+        s.warm_next = 0;
+        s.warm_from_id = 0;
+    }
+    tc_end();
+
+    tc_begin("tui_session_scenario");
+    {
+        ds_network *base = s.net;
+        int nets = s.n_nets;
+        TC_CHECK(session_scenario(&s, -1, 1, &err) != 0 && s.net == base && s.n_nets == nets, "scenario -1 accepted");
+        TC_CHECK(session_scenario(&s, 2, 7, &err) == 0, "scenario 2 seed 7: %s", err.msg);
+        ds_network *sc = s.net;
+        TC_CHECK(sc != base && strstr(sc->name, "~k2/7") && sc->total_demand != base->total_demand && !sc->ref_flow,
+                 "scenario network %s demand %g (base %g)", sc->name, sc->total_demand, base->total_demand);
+        /* the same scenario from the scenario network is made from the base again: not compounded */
+        TC_CHECK(session_scenario(&s, 2, 7, &err) == 0 && s.net->total_demand == sc->total_demand &&
+                     !strcmp(s.net->name, sc->name),
+                 "scenario of a scenario compounded: %g vs %g (%s)", s.net->total_demand, sc->total_demand, s.net->name);
+        ds_network *ref = ds_network_clone(base);
+        ds_scenario_apply(ref, 2, 7, NULL, &err);
+        TC_CHECK(ref && ref->total_demand == sc->total_demand, "differs from ds_scenario_apply");
+        ds_network_free(ref);
+        r = session_start(&s, &err);
+        TC_CHECK(r != NULL, "run on the scenario: %s", err.msg);
+        if (r) finish(&s);
+        s.net = base; /* back to the base network for the tests below (the session keeps both) */
+    }
+    tc_end();
+
     tc_begin("tui_session_stop_cancels_and_joins");
     s.next.solver = DS_SOLVER_MSA;
     s.next.max_iter = 100000000;
@@ -100,7 +225,47 @@ int main(void)
         session_stop(&s);
         TC_CHECK(r->joined && !session_active(&s), "not joined");
         TC_CHECK(r->status == DS_STATUS_CANCELLED, "status %s", ds_status_name(r->status));
-        TC_CHECK(s.n_runs == 3, "%d runs kept", s.n_runs);
+        TC_CHECK(s.n_runs == 6, "%d runs kept", s.n_runs);
+        TC_CHECK(r->cert.valid && r->flows, "cancelled run without certificate or flows");
+    }
+    tc_end();
+
+    tc_begin("tui_session_200_long_runs_memory");
+    {
+        const char *env = getenv("DILLSUE_TEST_LONG_ITERS");
+        int iters = env ? atoi(env) : 1200, started = 0;
+        double before = rss_mb();
+        s.next.solver = DS_SOLVER_MSA;
+        s.next.tau = 3;
+        s.next.mu = 0;
+        s.next.tol = 1e-300;
+        s.next.max_iter = iters > 0 ? iters : 1200;
+        while (s.n_runs < 200) {
+            if (!session_start(&s, &err)) break;
+            started++;
+            finish(&s);
+        }
+        double after = rss_mb();
+        TC_CHECK(s.n_runs == 200, "only %d runs (%s)", s.n_runs, err.msg);
+        printf("note: RSS %.1f MB before, %.1f MB after %d runs of %d iterations\n", before, after, started,
+               s.next.max_iter);
+#if defined(__SANITIZE_ADDRESS__)
+        /* AddressSanitizer quarantines freed memory: RSS says nothing here */
+        printf("note: RSS bound not checked under AddressSanitizer\n");
+#else
+        TC_CHECK(after > 0 && after < 150, "RSS %.1f MB after 200 runs", after);
+#endif
+        int full = 0, bad = 0;
+        for (int i = 0; i < s.n_runs; i++) {
+            tui_run *x = s.runs[i];
+            if (!x->retired) { full++; continue; }
+            if (x->run || x->n > 2 * TUI_THIN_POINTS || x->n_total < x->n || !x->flows || x->it[x->n - 1] != x->totals.iters)
+                bad++;
+        }
+        TC_CHECK(full == TUI_KEEP_FULL && bad == 0, "%d runs keep everything (want %d), %d retired runs malformed", full,
+                 TUI_KEEP_FULL, bad);
+        tui_run *last = s.runs[s.n_runs - 1];
+        TC_CHECK(last->n == last->n_total && last->run, "the latest run was thinned");
     }
     tc_end();
     session_free(&s);

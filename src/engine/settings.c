@@ -69,7 +69,7 @@ static const ds_setting_rule rules[] = {
     {"inner_max", 1, 1, 1000000000, 0, 0, "Bellman passes per evaluation"},
     {"edsp_refresh", 1, 0, 1000000, 0, 0, "eDSP mask refreshes"},
     {"edsp_damping", 0, 0, 1, 1, 0, "eDSP mask damping"},
-    {"newton_warm", 1, 0, 1000000, 0, 0, "SRA steps before Newton"},
+    {"newton_warm", 1, -1, 1000000, 0, 0, "SRA steps before Newton (-1: by the globalisation)"},
     {"factor_mb", 0, 0, 1e12, 0, 0, "MiB of LU factors kept"},
     {"scenario", 1, 0, INT_MAX, 0, 0, "scenario number"},
     {"gap", 0, 0, 1, 0, 1, "UE relative gap"},

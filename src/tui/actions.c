@@ -11,6 +11,8 @@
 
 #include "config.h"
 #include "ds_csv.h"
+#include "flowstat.h"
+#include "settings.h"
 #include "tui.h"
 
 void app_message(tui_app *app, int error, const char *fmt, ...)
@@ -21,6 +23,7 @@ void app_message(tui_app *app, int error, const char *fmt, ...)
     va_end(ap);
     app->msg_error = error;
     app->msg_until = session_now() + (error ? 8.0 : 5.0);
+    session_log(&app->s, 0, error, "%s", app->msg);
 }
 
 tui_run *app_latest_run(const tui_app *app)
@@ -42,16 +45,6 @@ static void prompt_open(tui_app *app, tui_prompt_kind kind, const char *label, c
     snprintf(app->prompt_label, sizeof app->prompt_label, "%s", label);
     snprintf(app->prompt_buf, sizeof app->prompt_buf, "%.*s", (int)sizeof app->prompt_buf - 1, init ? init : "");
     app->prompt_len = (int)strlen(app->prompt_buf);
-}
-
-/* Whole string is a finite number. */
-static int parse_double(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    while (*end == ' ') end++;
-    return end != s && !*end && !errno && isfinite(*v);
 }
 
 static int parse_long(const char *s, long *v)
@@ -96,48 +89,120 @@ static void do_export(tui_app *app, const char *path)
     if (app->export_run < 0 || app->export_run >= app->s.n_runs) return;
     r = app->s.runs[app->export_run];
     if (!*path) { app_message(app, 1, "export: empty file name, nothing written"); return; }
-    if (ds_flows_write(path, r->net, ds_run_flows(r->run), ds_run_costs(r->run), &err) != 0) {
+    if (ds_flows_write(path, r->net, r->flows, r->costs, &err) != 0) {
         ds_error_format(&err, msg, sizeof msg);
         app_message(app, 1, "export failed, nothing written: %s", msg);
         return;
     }
     history_name(path, hist, sizeof hist);
-    if (ds_history_write_final(hist, r->rec, r->n, r->status, &err) != 0) {
+    char what[900], logmsg[1100] = "";
+    int bad = 0;
+    if (r->n < r->n_total) {
+        snprintf(what, sizeof what, "history not written: thinned to %zu of %zu records (only the %d latest runs keep "
+                 "all)", r->n, r->n_total, TUI_KEEP_FULL);
+        bad = 1;
+    } else if (ds_history_write_final(hist, r->rec, r->n, r->status, &err) != 0) {
         ds_error_format(&err, msg, sizeof msg);
-        app_message(app, 1, "flows written to %s; history failed: %s", path, msg);
+        snprintf(what, sizeof what, "history failed: %s", msg);
+        bad = 1;
+    } else {
+        snprintf(what, sizeof what, "history -> %s", hist);
+    }
+    if (app->runlog_path[0]) {
+        if (runlog_write(app, app->runlog_path, &err) != 0) {
+            ds_error_format(&err, msg, sizeof msg);
+            snprintf(logmsg, sizeof logmsg, "; run log failed: %s", msg);
+            bad = 1;
+        } else {
+            snprintf(logmsg, sizeof logmsg, ", run log -> %s", app->runlog_path);
+        }
+    }
+    app_message(app, bad, "run #%d: flows -> %s, %s%s", r->id, path, what, logmsg);
+}
+
+static void open_ref(tui_app *app, const char *path)
+{
+    tui_run *r = app->sel >= 0 && app->sel < app->s.n_runs ? app->s.runs[app->sel] : NULL;
+    ds_error err = {0};
+    double *ref;
+    char msg[700];
+    if (!r || !r->flows) { app_message(app, 1, "the selected run has no flows to compare"); return; }
+    if (!*path) { app_message(app, 1, "no file given; nothing compared"); return; }
+    if (flowstat_read_ref(r->net, path, &ref, &err) != 0) {
+        ds_error_format(&err, msg, sizeof msg);
+        app_message(app, 1, "cannot read the reference: %s", msg);
         return;
     }
-    app_message(app, 0, "run #%d: flows -> %s, history -> %s", r->id, path, hist);
+    free(app->ref_flow);
+    app->ref_flow = ref;
+    app->ref_net = r->net;
+    app->ref_run = app->sel;
+    snprintf(app->ref_path, sizeof app->ref_path, "%s", path);
+    app->view = VIEW_REF;
+    app->view_scroll = 0;
 }
+
+/* "tau 1,3,10,30,100", "solvers" or "clear" */
+static void queue_parse(tui_app *app, const char *b)
+{
+    int n = 0;
+    ds_config base = app->s.next;
+    while (*b == ' ') b++;
+    if (!strcmp(b, "clear")) {
+        app->queue_n = app->queue_pos = 0;
+        app_message(app, 0, "queue cleared");
+        return;
+    }
+    if (!strcmp(b, "solvers")) {
+        for (int k = 0; k < DS_SOLVER_N && n < 64; k++) {
+            app->queue_cfg[n] = base;
+            app->queue_cfg[n++].solver = (ds_solver_kind)k;
+        }
+    } else if (!strncmp(b, "tau ", 4)) {
+        char list[400], *save = NULL, msg[300];
+        snprintf(list, sizeof list, "%s", b + 4);
+        for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+            ds_config c = base;
+            if (settings_set(settings_find("tau"), &c, tok, msg, sizeof msg) != 0) {
+                app_message(app, 1, "queue: %s", msg);
+                return;
+            }
+            if (n == 64) { app_message(app, 1, "queue: at most 64 runs; nothing queued"); return; }
+            app->queue_cfg[n++] = c;
+        }
+    }
+    if (!n) {
+        app_message(app, 1, "queue: say \"tau 1,3,10,30,100\", \"solvers\" or \"clear\", got \"%.60s\"; nothing queued", b);
+        return;
+    }
+    app->queue_n = n;
+    app->queue_pos = 0;
+    app_message(app, 0, "queued %d runs; they start one after another", n);
+}
+
+static int s_n_runs(const tui_app *app) { return app->s.n_runs; }
 
 static void prompt_accept(tui_app *app)
 {
     const char *b = app->prompt_buf;
     tui_prompt_kind kind = app->prompt;
     ds_config *c = &app->s.next;
-    double v;
     long l;
     app->prompt = PROMPT_NONE;
     switch (kind) {
     case PROMPT_TAU:
-        if (!parse_double(b, &v) || v <= 0) app_message(app, 1, "tau must be a number > 0, got \"%s\"; unchanged", b);
-        else set_tau(app, v);
-        break;
     case PROMPT_TOL:
-        if (!parse_double(b, &v) || v <= 0 || v >= 1)
-            app_message(app, 1, "tolerance must be in (0, 1), got \"%s\"; unchanged", b);
-        else { c->tol = v; app_message(app, 0, "tolerance = %g", v); }
-        break;
     case PROMPT_MAXITER:
-        if (!parse_long(b, &l) || l < 1 || l > 100000000)
-            app_message(app, 1, "max iterations must be a whole number >= 1, got \"%s\"; unchanged", b);
-        else { c->max_iter = (int)l; app_message(app, 0, "max iterations = %ld", l); }
+    case PROMPT_THREADS: {
+        static const char *const name[] = {[PROMPT_TAU] = "tau", [PROMPT_TOL] = "tol", [PROMPT_MAXITER] = "max_iter",
+                                           [PROMPT_THREADS] = "threads"};
+        char msg[300];
+        int rc = settings_set(settings_find(name[kind]), c, b, msg, sizeof msg);
+        if (rc == 0 && kind == PROMPT_TAU) snprintf(msg, sizeof msg, "tau = %g for the next run", c->tau);
+        if (rc == 0 && kind == PROMPT_THREADS && c->threads == 0) snprintf(msg, sizeof msg, "threads = 0 (all cores)");
+        app_message(app, rc != 0, "%s", msg);
         break;
-    case PROMPT_THREADS:
-        if (!parse_long(b, &l) || l < 0 || l > 4096)
-            app_message(app, 1, "threads must be a whole number >= 0 (0 = all cores), got \"%s\"; unchanged", b);
-        else { c->threads = (int)l; app_message(app, 0, "threads = %ld", l); }
-        break;
+    }
     case PROMPT_NET: {
         ds_error err = {0};
         char msg[700];
@@ -154,6 +219,77 @@ static void prompt_accept(tui_app *app)
         break;
     }
     case PROMPT_EXPORT: do_export(app, b); break;
+    case PROMPT_REF: open_ref(app, b); break;
+    case PROMPT_QUEUE: queue_parse(app, b); break;
+    case PROMPT_SCENARIO: {
+        long k;
+        unsigned long long seed;
+        char *end, msg[700];
+        ds_error err = {0};
+        double before = (app->s.net == app->s.scen_net ? app->s.scen_base : app->s.net)->total_demand;
+        errno = 0;
+        k = strtol(b, &end, 10);
+        if (end == b || k < 0 || k > 1000000000 || errno) {
+            app_message(app, 1, "scenario: say K SEED (two whole numbers >= 0), got \"%s\"; unchanged", b);
+            break;
+        }
+        while (*end == ' ') end++;
+        if (*end < '0' || *end > '9') {
+            app_message(app, 1, "scenario: say K SEED (two whole numbers >= 0), got \"%s\"; unchanged", b);
+            break;
+        }
+        seed = strtoull(end, &end, 10);
+        while (*end == ' ') end++;
+        if (*end || errno) {
+            app_message(app, 1, "scenario: say K SEED (two whole numbers >= 0), got \"%s\"; unchanged", b);
+            break;
+        }
+        if (session_scenario(&app->s, (int)k, seed, &err) != 0) {
+            ds_error_format(&err, msg, sizeof msg);
+            app_message(app, 1, "scenario not made (network unchanged): %s", msg);
+            break;
+        }
+        app->s.warm_next = 0;
+        app_message(app, 0, "network %s: scenario %ld seed %llu of %s, demand %.6g -> %.6g", app->s.net->name, k, seed,
+                    app->s.scen_base->name, before, app->s.net->total_demand);
+        break;
+    }
+    case PROMPT_SETTING: {
+        char msg[300];
+        int rc = settings_set(app->setting_edit, c, b, msg, sizeof msg);
+        app_message(app, rc != 0, "%s", msg);
+        break;
+    }
+    case PROMPT_WARM_FROM: {
+        tui_run *w;
+        const char *why;
+        if (!parse_long(b, &l)) { /* not a number: a flow CSV, as solve --warm */
+            ds_error err = {0};
+            char msg[700];
+            if (session_warm_file(&app->s, b, &err) != 0) {
+                ds_error_format(&err, msg, sizeof msg);
+                app_message(app, 1, "warm start unchanged: %s", msg);
+            } else {
+                app_message(app, 0, "warm start on: the next run starts from the flows in %s", b);
+            }
+            break;
+        }
+        if (l < 0 || l > s_n_runs(app)) {
+            app_message(app, 1, "warm start: a run number 1..%d, 0 for the latest finished, or a flow CSV, got \"%s\"; "
+                        "unchanged", s_n_runs(app), b);
+            break;
+        }
+        int keep = app->s.warm_from_id;
+        app->s.warm_from_id = (int)l;
+        if (!(w = session_warm_source(&app->s, &why))) {
+            app->s.warm_from_id = keep;
+            app_message(app, 1, "cannot warm start from %s%ld: %s; unchanged", l ? "run #" : "the latest run", l, why);
+            break;
+        }
+        app->s.warm_next = 1;
+        app_message(app, 0, "warm start on: the next run starts from the flows of run #%d%s", w->id, l ? "" : " (latest)");
+        break;
+    }
     default: break;
     }
 }
@@ -210,19 +346,75 @@ static void save_config(tui_app *app)
     app_message(app, 0, "settings saved to %s (next run, display, keys)", shown);
 }
 
-static void start_run(tui_app *app)
+static tui_run *start_run(tui_app *app)
 {
     ds_error err = {0};
-    char msg[700];
+    char msg[700], wf[32] = "";
     tui_run *r = session_start(&app->s, &err);
     if (!r) {
         ds_error_format(&err, msg, sizeof msg);
         app_message(app, 1, "cannot start: %s", msg);
-        return;
+        return NULL;
     }
     app->sel = app->s.n_runs - 1;
+    if (r->warm) snprintf(wf, sizeof wf, " (warm from #%d)", r->warm_from);
     app_message(app, 0, "run #%d started: %s %s tau %g%s", r->id, ds_solver_name(r->cfg.solver),
-                ds_filter_name(r->cfg.filter), r->cfg.tau, r->warm ? " (warm)" : "");
+                ds_filter_name(r->cfg.filter), r->cfg.tau, wf);
+    return r;
+}
+
+/* Start a run with cfg instead of the next-run settings (those stay). */
+static tui_run *start_with(tui_app *app, const ds_config *cfg)
+{
+    ds_config keep = app->s.next;
+    app->s.next = *cfg;
+    tui_run *r = start_run(app);
+    app->s.next = keep;
+    return r;
+}
+
+void app_tick(tui_app *app)
+{
+    tui_session *s = &app->s;
+    /* engine messages (lost demand, a start-point fallback, an eDSP refresh)
+     * also show on the status line, not only in the log; set-up steps do not */
+    long total = session_log_total(s), first = total - session_log_count(s);
+    if (app->log_seen < first) app->log_seen = first;
+    for (; app->log_seen < total; app->log_seen++) {
+        tui_log_entry e;
+        if (!session_log_get(s, app->log_seen - first, &e) || !e.run_id || !strncmp(e.text, "setting up: ", 12) ||
+            !strncmp(e.text, "run #", 5))
+            continue;
+        snprintf(app->msg, sizeof app->msg, "#%d: %s", e.run_id, e.text);
+        app->msg_error = e.level;
+        app->msg_until = session_now() + 5.0;
+    }
+    for (int i = 0; i < s->n_runs; i++) {
+        tui_run *r = s->runs[i];
+        char el[32], gap[32], pos[32] = "";
+        if (!r->joined || r->announced) continue;
+        r->announced = 1;
+        runinfo_time(r, el, sizeof el);
+        runinfo_gap(r, gap, sizeof gap);
+        if (app->queue_n && app->queue_pos <= app->queue_n)
+            snprintf(pos, sizeof pos, " [queue %d/%d]", app->queue_pos, app->queue_n);
+        app_message(app, r->status != DS_STATUS_CONVERGED && r->status != DS_STATUS_CANCELLED,
+                    "run #%d %s: %d iterations, gap %s, %s%s%s", r->id, ds_status_name(r->status),
+                    r->n ? r->rec[r->n - 1].iter : 0, gap, el, r->status == DS_STATUS_CONVERGED ? "" : " (v: why)", pos);
+        if (app->notify) {
+            char title[160];
+            beep();
+            snprintf(title, sizeof title, "\033]2;dillsue: run #%d %s\007", r->id, ds_status_name(r->status));
+            putp(title);
+        }
+    }
+    if (app->queue_pos < app->queue_n && !session_active(s)) {
+        const ds_config *c = &app->queue_cfg[app->queue_pos++];
+        if (!start_with(app, c)) {
+            app->queue_n = app->queue_pos = 0; /* start_with said why */
+        }
+    }
+    if (app->queue_n && app->queue_pos >= app->queue_n && !session_active(s)) app->queue_n = app->queue_pos = 0;
 }
 
 void app_action(tui_app *app, tui_action act)
@@ -238,13 +430,17 @@ void app_action(tui_app *app, tui_action act)
     case ACT_PAUSE:
         if (!active) { app_message(app, 1, "no run is going"); break; }
         ds_run_pause(active->run, !ds_run_is_paused(active->run));
-        app_message(app, 0, "run #%d %s", active->id, ds_run_is_paused(active->run) ? "paused" : "resumed");
+        app_message(app, 0, "run #%d %s", active->id, ds_run_is_paused(active->run) ? "paused (its clock stops too)" : "resumed");
         break;
     case ACT_ABORT:
         if (!active) { app_message(app, 1, "no run is going"); break; }
         ds_run_cancel(active->run);
         ds_run_pause(active->run, 0);
         app_message(app, 0, "run #%d: cancel requested", active->id);
+        if (app->queue_n) {
+            app_message(app, 0, "run #%d: cancel requested; queue of %d cleared", active->id, app->queue_n - app->queue_pos);
+            app->queue_n = app->queue_pos = 0;
+        }
         break;
     case ACT_TAU:
         snprintf(buf, sizeof buf, "%g", c->tau);
@@ -275,6 +471,68 @@ void app_action(tui_app *app, tui_action act)
         if (c->threads > 0) c->threads--;
         app_message(app, 0, c->threads ? "threads = %d" : "threads = %d (all cores)", c->threads);
         break;
+    case ACT_WARM_FROM:
+        snprintf(buf, sizeof buf, "%d", s->warm_from_id);
+        if (s->warm_from_id < 0) snprintf(buf, sizeof buf, "%s", s->warm_file_path);
+        prompt_open(app, PROMPT_WARM_FROM, "warm start from run # (0 = latest) or flow CSV", buf);
+        break;
+    case ACT_SETTINGS: app->view = app->view == VIEW_SETTINGS ? VIEW_NONE : VIEW_SETTINGS; break;
+    case ACT_DETAILS:
+        app->view = app->view == VIEW_DETAILS ? VIEW_NONE : VIEW_DETAILS;
+        app->view_scroll = 0;
+        break;
+    case ACT_LOG:
+        app->view = app->view == VIEW_LOG ? VIEW_NONE : VIEW_LOG;
+        app->view_scroll = -1;
+        break;
+    case ACT_RERUN: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r) { app_message(app, 1, "no run selected"); break; }
+        if (r->net != s->net) { app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name); break; }
+        start_with(app, &r->cfg);
+        break;
+    }
+    case ACT_COPY: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r) { app_message(app, 1, "no run selected"); break; }
+        *c = r->cfg;
+        app_message(app, 0, "next run: the settings of run #%d", r->id);
+        break;
+    }
+    case ACT_REF: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r || !r->flows) { app_message(app, 1, "select a finished run first"); break; }
+        /* X_net.tntp -> X_flow.tntp, the TNTP reference next to the network */
+        const char *np = r->net->net_path, *suf = strstr(np, "_net.tntp");
+        if (suf) snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
+        else buf[0] = 0;
+        prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
+        break;
+    }
+    case ACT_SCENARIO: prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1"); break;
+    case ACT_QUEUE:
+        prompt_open(app, PROMPT_QUEUE, "queue (tau 1,3,10,30,100 | solvers | clear)", "tau 1,3,10,30,100");
+        break;
+    case ACT_XAXIS: {
+        static const char *const xn[XAXIS_N] = {"iterations", "iterations (log)", "loading-map evaluations",
+                                                "wall time (engine clock)"};
+        app->xaxis = (tui_xaxis)((app->xaxis + 1) % XAXIS_N);
+        app_message(app, 0, "plot x axis: %s", xn[app->xaxis]);
+        break;
+    }
+    case ACT_NOTIFY:
+        app->notify = !app->notify;
+        app_message(app, 0, "bell and terminal title when a run ends: %s", app->notify ? "on" : "off");
+        break;
+    case ACT_MOUSE:
+        app->mouse = !app->mouse;
+        mousemask(app->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
+        app_message(app, 0, app->mouse ? "mouse on: click a run to select it, a legend entry to hide its curve "
+                                         "(Shift+drag still selects text in most terminals)"
+                                       : "mouse off: the terminal's own selection works again");
+        break;
+    case ACT_PGUP: case ACT_PGDN: break;
+        break;
     case ACT_BACKEND:
         c->backend = (ds_backend)((c->backend + 1) % DS_BACKEND_N);
         app_message(app, 0, "backend = %s", ds_backend_name(c->backend));
@@ -287,18 +545,22 @@ void app_action(tui_app *app, tui_action act)
         snprintf(buf, sizeof buf, "%d", c->max_iter);
         prompt_open(app, PROMPT_MAXITER, "max iterations", buf);
         break;
-    case ACT_WARM:
+    case ACT_WARM: {
+        const char *why;
+        tui_run *w;
         s->warm_next = !s->warm_next;
-        if (s->warm_next && !session_last_finished(s))
-            app_message(app, 0, "warm start on, but no finished run on this network yet");
-        else
-            app_message(app, 0, "warm start %s", s->warm_next ? "on" : "off");
+        if (!s->warm_next) app_message(app, 0, "warm start off");
+        else if (s->warm_from_id < 0) app_message(app, 0, "warm start on: from the flows in %s", s->warm_file_path);
+        else if (!(w = session_warm_source(s, &why))) app_message(app, 0, "warm start on, but %s yet", why);
+        else app_message(app, 0, "warm start on: from the flows of run #%d (W chooses another)", w->id);
         break;
+    }
     case ACT_NET: prompt_open(app, PROMPT_NET, "network file", s->net ? s->net->net_path : ""); break;
     case ACT_EXPORT: {
         tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
         if (!r) { app_message(app, 1, "no run to export"); break; }
-        if (!r->joined || !ds_run_flows(r->run)) { app_message(app, 1, "run #%d has not finished", r->id); break; }
+        if (!r->joined) { app_message(app, 1, "run #%d has not finished", r->id); break; }
+        if (!r->flows) { app_message(app, 1, "run #%d has no flows (%s)", r->id, ds_status_name(r->status)); break; }
         app->export_run = app->sel;
         default_export_name(app, r, buf, sizeof buf);
         prompt_open(app, PROMPT_EXPORT, "export flows to", buf);
@@ -323,6 +585,7 @@ void app_action(tui_app *app, tui_action act)
     case ACT_REDRAW: clearok(curscr, TRUE); break;
     case ACT_CLOSE:
         app->show_help = 0;
+        app->view = VIEW_NONE;
         if (app->show_compare) { app->show_compare = 0; app->cmp[0] = app->cmp[1] = -1; }
         break;
     case ACT_NONE: case ACT_N: break;

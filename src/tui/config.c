@@ -6,6 +6,7 @@
  * first, until none does. */
 #include "config.h"
 #include "ds_csv.h"
+#include "settings.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -23,7 +24,9 @@ void config_init(tui_config *c)
     memset(c, 0, sizeof *c);
     c->filter = c->solver = c->backend = c->threads = c->max_iter = -1;
     c->glyphs = c->color = c->delay_ms = -1;
+    c->xaxis = c->notify = c->mouse = -1;
     keys_default(&c->keys);
+    ds_config_default(&c->opts);
 }
 
 /* Problems are kept sorted by line: binding conflicts are found after the
@@ -73,6 +76,11 @@ static const char *filter_name(int i) { return ds_filter_name((ds_filter)i); }
 static const char *solver_name(int i) { return ds_solver_name((ds_solver_kind)i); }
 static const char *backend_name(int i) { return ds_backend_name((ds_backend)i); }
 static const char *glyphs_name(int i) { return plot_glyphset_name((plot_glyphset)i); }
+
+static const char *const xaxis_names[XAXIS_N] = {"iter", "logiter", "evals", "time"};
+static const char *xaxis_name(int i) { return xaxis_names[i]; }
+
+static int on_off(const char *v) { return !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1; }
 
 static int glyphs_parse(const char *s)
 {
@@ -170,6 +178,16 @@ static char *trim(char *s)
     return s;
 }
 
+/* next-run settings with their own fields and lines above; the others of
+ * the settings table are read and written generically */
+static int config_core_setting(const char *k)
+{
+    static const char *const core[] = {"tau", "tol", "threads", "max_iter", "filter", "solver", "backend"};
+    for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+        if (!strcmp(k, core[i])) return 1;
+    return 0;
+}
+
 static void parse_setting(tui_config *c, config_bind *binds, int line, const char *k, char *v)
 {
     char list[96];
@@ -209,10 +227,22 @@ static void parse_setting(tui_config *c, config_bind *binds, int line, const cha
         if ((i = glyphs_parse(v)) < 0)
             config_problem(c, line, "unknown glyphs '%.40s' (%s)", v, choices(glyphs_name, PLOT_GLYPHSET_N, list, sizeof list));
         else c->glyphs = i;
+    } else if (!strcmp(k, "xaxis")) {
+        for (i = 0; i < XAXIS_N && strcmp(v, xaxis_names[i]); i++) {}
+        if (i == XAXIS_N) config_problem(c, line, "unknown xaxis '%.40s' (%s)", v, choices(xaxis_name, XAXIS_N, list, sizeof list));
+        else c->xaxis = i;
+    } else if (!strcmp(k, "notify") || !strcmp(k, "mouse")) {
+        if ((i = on_off(v)) < 0) config_problem(c, line, "%s must be on or off, got '%.40s'", k, v);
+        else if (k[0] == 'n') c->notify = i;
+        else c->mouse = i;
     } else if (!strcmp(k, "color") || !strcmp(k, "colour")) {
         if (!strcmp(v, "on")) c->color = 1;
         else if (!strcmp(v, "off")) c->color = 0;
         else config_problem(c, line, "color must be on or off, got '%.40s'", v);
+    } else if ((i = settings_find(k)) >= 0 && !config_core_setting(k)) {
+        char msg[300];
+        if (settings_set(i, &c->opts, v, msg, sizeof msg) != 0) config_problem(c, line, "%s: %s", k, msg);
+        else c->opts_set |= 1ul << i;
     } else {
         config_problem(c, line, "unknown key '%.40s'", k);
     }
@@ -311,13 +341,26 @@ static void config_write(FILE *f, const tui_config *c)
     fprintf(f, "# max_iter: outer iterations at most, 1..100000000\nmax_iter=%d\n", c->max_iter);
     fprintf(f, "# backend: %s (cuda needs a build with CUDA and a GPU)\nbackend=%s\n\n",
             choices(backend_name, DS_BACKEND_N, list, sizeof list), ds_backend_name((ds_backend)c->backend));
+    for (int i = 0; i < tui_n_settings; i++) {
+        char v[64];
+        if (config_core_setting(tui_settings[i].name)) continue;
+        tui_settings[i].get(&c->opts, v, sizeof v);
+        fprintf(f, "# %s: %s (solve %s)\n%s%s=%s\n", tui_settings[i].name, tui_settings[i].help, tui_settings[i].option,
+                c->opts_set >> i & 1 ? "" : "#", tui_settings[i].name, v);
+    }
+    fprintf(f, "\n");
     fprintf(f, "# --- display ---\n");
     fprintf(f, "# glyphs: plot characters, %s\nglyphs=%s\n", choices(glyphs_name, PLOT_GLYPHSET_N, list, sizeof list),
             plot_glyphset_name((plot_glyphset)c->glyphs));
     fprintf(f, "# color: on | off (NO_COLOR in the environment turns it off regardless)\ncolor=%s\n",
             c->color ? "on" : "off");
-    fprintf(f, "# delay_ms: minimum time between screen updates, 10..60000 (raise on slow links)\ndelay_ms=%d\n\n",
+    fprintf(f, "# delay_ms: minimum time between screen updates, 10..60000 (raise on slow links)\ndelay_ms=%d\n",
             c->delay_ms);
+    fprintf(f, "# xaxis: plot x axis, %s\nxaxis=%s\n", choices(xaxis_name, XAXIS_N, list, sizeof list),
+            xaxis_names[c->xaxis >= 0 && c->xaxis < XAXIS_N ? c->xaxis : 0]);
+    fprintf(f, "# notify: bell and terminal title when a run ends, on | off\nnotify=%s\n", c->notify > 0 ? "on" : "off");
+    fprintf(f, "# mouse: click to select a run / hide a curve, on | off (off keeps the terminal's selection)\nmouse=%s\n\n",
+            c->mouse > 0 ? "on" : "off");
     fprintf(f,
             "# --- keys ---\n"
             "# bind.<action>=<key> [<key> ...] replaces the keys of an action. A key is a\n"
@@ -423,8 +466,13 @@ void config_capture(const tui_app *app, tui_config *c)
     c->backend = (int)n->backend;
     c->threads = n->threads;
     c->max_iter = n->max_iter;
+    c->opts = *n;
+    c->opts_set = (1ul << tui_n_settings) - 1;
     c->glyphs = (int)app->gs;
     c->color = app->want_color;
     c->delay_ms = app->delay_ms;
+    c->xaxis = (int)app->xaxis;
+    c->notify = app->notify;
+    c->mouse = app->mouse;
     c->keys = app->keys;
 }

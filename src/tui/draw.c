@@ -57,7 +57,7 @@ void draw_box(const tui_app *app, tui_rect r, const char *title)
 
 void fmt_gap(double v, char *buf, size_t n)
 {
-    if (isnan(v)) snprintf(buf, n, "nan");
+    if (isnan(v)) snprintf(buf, n, "n/a");
     else if (isinf(v)) snprintf(buf, n, v > 0 ? "inf" : "-inf");
     else snprintf(buf, n, "%.2e", v);
 }

@@ -23,26 +23,19 @@ static const char *gpu_label(void)
     return buf;
 }
 
-static const char *run_state(const tui_run *r)
-{
-    if (r->joined) return ds_status_name(r->status);
-    return ds_run_is_paused(r->run) ? "paused" : "running";
-}
-
 void panel_header_draw(tui_app *app, tui_rect r)
 {
     const ds_network *net = app->s.net;
     tui_run *run = app_focus_run(app);
     const ds_config *c = run ? &run->cfg : &app->s.next;
-    int threads = c->threads > 0 ? c->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    char gap[32], el[32];
+    char gap[32], el[32], thr[32], mu[40];
 
     draw_fill(r, A_NORMAL);
     draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue");
     if (net)
-        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s %d thr | %s",
+        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s thr %s | %s",
                   net->name, net->n_nodes, net->n_links, net->n_zones, net->n_od,
-                  ds_backend_name(c->backend), threads, gpu_label());
+                  ds_backend_name(c->backend), runinfo_threads(c->threads, thr, sizeof thr), gpu_label());
     if (!run) {
         char start[32];
         draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press %s to start",
@@ -50,14 +43,26 @@ void panel_header_draw(tui_app *app, tui_rect r)
                   keys_label(&app->keys, ACT_START, 0, "/", start, sizeof start));
         return;
     }
-    double el_s = (run->joined ? run->t_end : session_now()) - run->t_start;
     const ds_iter_record *last = run->n ? &run->rec[run->n - 1] : NULL;
-    fmt_gap(last ? last->gap_rel : NAN, gap, sizeof gap);
-    fmt_secs(el_s, el, sizeof el);
+    runinfo_gap(run, gap, sizeof gap);
+    runinfo_time(run, el, sizeof el);
     tui_role role = run->joined && run->status != DS_STATUS_CONVERGED ? ROLE_WARN : ROLE_LABEL;
-    char head[48];
-    int n = snprintf(head, sizeof head, "#%d %s", run->id, run_state(run));
+    char head[160], label[96];
+    double prog;
+    int n;
+    if (session_run_phase(run, &prog, label, sizeof label) == 1) {
+        /* set-up: what, how far and how long first, so 80 columns show them */
+        n = snprintf(head, sizeof head, "#%d setting up: %s %.0f%%", run->id, label[0] ? label : "...", 100 * prog);
+        if (n >= (int)sizeof head) n = (int)sizeof head - 1;
+        draw_text(r, 1, 0, term_attr(app, ROLE_WARN), "%s", head);
+        draw_text(r, 1, n, A_NORMAL, " | %s | tau %g mu %s | %s | %s", el, run->cfg.tau, runinfo_mu(run, mu, sizeof mu),
+                  ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver));
+        return;
+    }
+    n = snprintf(head, sizeof head, "#%d %s", run->id, runinfo_state(run));
+    if (n >= (int)sizeof head) n = (int)sizeof head - 1;
     draw_text(r, 1, 0, term_attr(app, role), "%s", head);
-    draw_text(r, 1, n, A_NORMAL, " | tau %g mu %.4g | %s | %s | it %d gap %s | %s", run->cfg.tau, run->mu,
-              ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver), last ? last->iter : 0, gap, el);
+    draw_text(r, 1, n, A_NORMAL, " | tau %g mu %s | %s | %s | it %d gap %s | %s", run->cfg.tau,
+              runinfo_mu(run, mu, sizeof mu), ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver),
+              last ? last->iter : 0, gap, el);
 }

@@ -73,6 +73,11 @@ void panel_links_draw(tui_app *app, tui_rect r)
     snprintf(title, sizeof title, run ? "links |x-f(x)| #%d" : "links (no run)", run ? run->id : 0);
     draw_box(app, r, title);
     if (!run) return;
+    if (!run->run) { /* retired: thinned history, no iterate (session.h) */
+        draw_text(in, y, 0, A_DIM, "run #%d is retired: only the %d latest", run->id, TUI_KEEP_FULL);
+        draw_text(in, y + 1, 0, A_DIM, "runs keep their last iterate here");
+        return;
+    }
     int st = panel_links_stalled(run);
     if (run->joined && run->status == DS_STATUS_CONVERGED) st = 0;
     if (st == 1) {

@@ -1,7 +1,14 @@
-/* panel_residuals.c - log10 gap_rel against outer iteration for every shown
- * run, the tolerance as a line, decade labels on the left. The latest run is
- * drawn last (on top) in the curve role; earlier runs in fainter roles with
- * their own ASCII mark and a "#id" tag at the end of the curve. */
+/* panel_residuals.c - log10 gap_rel of every shown run against the x axis the
+ * user picked (X: outer iteration, log10(1 + iteration), loading-map
+ * evaluations, or the engine's wall time, pauses excluded), the tolerance as
+ * a line, decade labels on the left. The latest run is drawn last (on top)
+ * in the curve role; earlier runs in fainter roles with their own ASCII mark.
+ * Without colour, braille and block curves of earlier runs carry their run's
+ * mark on their own points every sixth column or so, so they stay apart. A "#id" tag goes right of each curve's end,
+ * in a margin the curves never reach. The top row marks the focused run's
+ * eDSP refreshes (R), Newton rejections (N) and Anderson restarts (A). The
+ * legend names every shown run by number, solver, filter and tau, shorter
+ * when the width asks for it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +16,7 @@
 #include "tui.h"
 
 #define LABEL_W 6
+#define TAG_W 4 /* right margin for the #id tags */
 
 static const char old_marks[] = "o+x%&@=~";
 
@@ -20,34 +28,82 @@ static tui_role run_role(const tui_run *r, int latest)
     return latest ? ROLE_CURVE : old[(r->id - 1) % 3];
 }
 
+/* x of record k under the chosen axis */
+static double xval(const tui_run *r, size_t k, tui_xaxis ax)
+{
+    switch (ax) {
+    case XAXIS_LOGITER: return log10(1.0 + r->it[k]);
+    case XAXIS_EVALS: return r->rec[k].evals;
+    case XAXIS_TIME: return r->rec[k].t_run;
+    default: return r->it[k];
+    }
+}
+
+static const char *axis_name(tui_xaxis ax)
+{
+    switch (ax) {
+    case XAXIS_LOGITER: return "outer iteration (log)";
+    case XAXIS_EVALS: return "loading-map evaluations";
+    case XAXIS_TIME: return "wall time (engine)";
+    default: return "outer iteration";
+    }
+}
+
+static void xlabel(tui_xaxis ax, double v, char *buf, size_t n)
+{
+    if (ax == XAXIS_TIME) fmt_secs(v, buf, n);
+    else if (ax == XAXIS_LOGITER) snprintf(buf, n, "%.0f", pow(10, v) - 1 < 0.5 ? 0 : pow(10, v));
+    else snprintf(buf, n, "%g", v);
+}
+
+static char marker_of(const ds_iter_record *x)
+{
+    if (x->kind == DS_STEP_MASK_REFRESH) return 'R';
+    if (x->kind == DS_STEP_NEWTON_REJ || x->kind == DS_STEP_NEWTON_RECOVER) return 'N';
+    if (x->aa_restart) return 'A';
+    return 0;
+}
+
 void panel_residuals_draw(tui_app *app, tui_rect r)
 {
     tui_rect in = draw_inner(r);
     tui_session *s = &app->s;
-    tui_run *latest = app_latest_run(app);
-    double vmin = INFINITY, vmax = -INFINITY, xmax = 10, tol = -1, lo, hi;
-    int dec[64], drow[64], nd, rows, cols, i, shown = 0;
+    tui_run *latest = app_latest_run(app), *focus = app_focus_run(app);
+    tui_xaxis ax = app->xaxis;
+    double vmin = INFINITY, vmax = -INFINITY, xmax = 0, tol = -1, lo, hi;
+    int dec[64], drow[64], nd, rows, cols, i, shown = 0, thinned = 0;
     plot_canvas cv;
-    char buf[8], lab[16];
+    char buf[8], lab[32], title[160];
 
-    draw_box(app, r, "gap_rel (log10) vs outer iteration");
+    snprintf(title, sizeof title, "gap_rel (log10) vs %s", axis_name(ax));
+    app->legend_n = 0;
     rows = in.h - 2; /* x labels and legend below the plot */
-    cols = in.w - LABEL_W;
+    cols = in.w - LABEL_W - TAG_W;
+    int has_marks = 0;
+    if (focus && focus->shown)
+        for (size_t k = 0; k < focus->n && !has_marks; k++) has_marks = marker_of(&focus->rec[k]) != 0;
+    if (has_marks && (int)strlen(title) + 40 < r.w)
+        snprintf(title + strlen(title), sizeof title - strlen(title), " | #%d: R refresh N Newton rej. A restart",
+                 focus->id);
+    draw_box(app, r, title);
     if (rows < 3 || cols < 10) return;
 
     for (i = 0; i < s->n_runs; i++) {
         tui_run *run = s->runs[i];
         if (!run->shown) continue;
         shown++;
+        thinned |= run->n < run->n_total;
         if (tol < 0 || run == latest) tol = run->cfg.tol;
         for (size_t k = 0; k < run->n; k++) {
             double v = run->gap[k];
             if (isfinite(v) && v > 0) { vmin = fmin(vmin, v); vmax = fmax(vmax, v); }
         }
-        if (run->n) xmax = fmax(xmax, run->it[run->n - 1]);
+        if (run->n) xmax = fmax(xmax, xval(run, run->n - 1, ax));
     }
     if (tol < 0) tol = s->next.tol;
-    xmax = plot_nice_max(xmax);
+    if (ax == XAXIS_ITER || ax == XAXIS_EVALS) xmax = plot_nice_max(fmax(xmax, 10));
+    else if (ax == XAXIS_LOGITER) xmax = fmax(1, ceil(xmax - 1e-9));
+    else xmax = plot_nice_up(xmax > 0 ? xmax : 1e-3);
     /* A gap_rel above 100 says only "far away"; showing its decade would
      * squash the part of the curve that matters. Off-scale values get ^. */
     if (vmax > 1e2) vmax = 1e2;
@@ -57,13 +113,22 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
     plot_canvas_hline(&cv, tol);
 
     int ends[64][3], ne = 0;
+    double *xs = NULL;
+    size_t xs_cap = 0;
     /* Earlier runs first so the latest run's dots sit on top. */
     for (int pass = 0; pass < 2; pass++)
         for (i = 0; i < s->n_runs; i++) {
             tui_run *run = s->runs[i];
             int is_latest = run == latest, ec, er;
             if (!run->shown || is_latest != pass || !run->n) continue;
-            plot_series ser = {run->gap, run->it, run->n, i, run_mark(run, is_latest)};
+            if (run->n > xs_cap) {
+                double *g = realloc(xs, run->n * sizeof *g);
+                if (!g) continue;
+                xs = g;
+                xs_cap = run->n;
+            }
+            for (size_t k = 0; k < run->n; k++) xs[k] = xval(run, k, ax);
+            plot_series ser = {run->gap, xs, run->n, i, run_mark(run, is_latest)};
             plot_canvas_series(&cv, &ser, &ec, &er);
             if (ec >= 0 && ne < 64) { ends[ne][0] = i; ends[ne][1] = ec; ends[ne][2] = er; ne++; }
         }
@@ -83,14 +148,42 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
             mvaddstr(in.y + y, in.x + LABEL_W + x, g);
             attroff(a);
         }
-    /* "#id" tags right of each curve's end; a tag that would cover an
-     * earlier one moves to the nearest free row. */
+    /* No colour: braille and block curves of earlier runs look alike, so each
+     * carries its run's mark on its own points, about every sixth column. */
+    if (!app->color && app->gs != PLOT_ASCII)
+        for (i = 0; i < s->n_runs; i++) {
+            tui_run *run = s->runs[i];
+            if (!run->shown || run == latest) continue;
+            int last_col = -100;
+            for (size_t k = 0; k < run->n; k++) {
+                double v = run->gap[k];
+                if (!(isfinite(v) && v > 0)) continue;
+                double lv = log10(v);
+                if (lv < lo || lv > hi) continue;
+                int cx = plot_x_to_dot(xval(run, k, ax), xmax, cols * cv.sub_x) / cv.sub_x;
+                int cy = plot_y_to_dot(lv, lo, hi, rows * cv.sub_y) / cv.sub_y;
+                if (cx < 0 || cx >= cols || cy < 0 || cy >= rows || cx - last_col < 6) continue;
+                last_col = cx;
+                mvaddch(in.y + cy, in.x + LABEL_W + cx, (chtype)run_mark(run, 0) | term_attr(app, run_role(run, 0)));
+            }
+        }
+    /* markers of the focused run on the top row */
+    if (focus && focus->shown && focus->n)
+        for (size_t k = 0; k < focus->n; k++) {
+            char mk = marker_of(&focus->rec[k]);
+            if (!mk) continue;
+            int dx = plot_x_to_dot(xval(focus, k, ax), xmax, cols * cv.sub_x) / cv.sub_x;
+            if (dx >= 0 && dx < cols) mvaddch(in.y, in.x + LABEL_W + dx, (chtype)mk | term_attr(app, ROLE_WARN));
+        }
+    free(xs);
+    /* "#id" tags right of each curve's end, in the margin the curves never
+     * reach; a tag that would cover an earlier one moves to the nearest free row. */
     int tags[64][2], nt = 0;
     for (i = ne - 1; i >= 0; i--) {
         static const int dy[] = {0, -1, 1, -2, 2, -3, 3};
         tui_run *run = s->runs[ends[i][0]];
-        int x = ends[i][1] + 1, y = ends[i][2], w = run->id >= 10 ? 3 : 2;
-        if (x + w + 1 > cols) x = cols - w - 1;
+        int x = ends[i][1] + 1, y = ends[i][2], w = run->id >= 100 ? 4 : run->id >= 10 ? 3 : 2;
+        if (x + w > cols + TAG_W) x = cols + TAG_W - w;
         for (int k = 0; k < 7; k++) {
             int yy = y + dy[k], clash = yy < 0 || yy >= rows;
             for (int t = 0; t < nt && !clash; t++)
@@ -100,7 +193,7 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
         tags[nt][0] = y;
         tags[nt][1] = x;
         nt++;
-        tui_rect pr = {in.y, in.x + LABEL_W, rows, cols};
+        tui_rect pr = {in.y, in.x + LABEL_W, rows, cols + TAG_W};
         draw_text(pr, y, x, term_attr(app, run_role(run, run == latest)), "#%d", run->id);
     }
     plot_canvas_free(&cv);
@@ -116,33 +209,67 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
     mvhline(in.y + rows, in.x + LABEL_W, ACS_HLINE, cols);
     mvaddch(in.y + rows, in.x + LABEL_W - 1, ACS_LLCORNER);
     attroff(term_attr(app, ROLE_DIM));
-    draw_text(in, rows, 0, A_NORMAL, "it");
-    /* x labels: 0, middle, end; nice_max keeps them round */
-    draw_text(in, rows, LABEL_W, A_NORMAL, "0");
-    snprintf(lab, sizeof lab, "%g", xmax / 2);
-    draw_text(in, rows, LABEL_W + cols / 2 - (int)strlen(lab) / 2, A_NORMAL, "%s", lab);
-    snprintf(lab, sizeof lab, "%g", xmax);
-    draw_text(in, rows, in.w - (int)strlen(lab), A_NORMAL, "%s", lab);
+    static const char *const xs_name[XAXIS_N] = {"it", "logit", "evals", "time"};
+    draw_text(in, rows, 0, A_NORMAL, "%s", xs_name[ax]);
+    /* x labels: 0, middle, end (decades on the log axis) */
+    if (ax == XAXIS_LOGITER) {
+        int last_end = -1;
+        for (int d = 0; d <= (int)xmax; d++) {
+            if (d == 0) snprintf(lab, sizeof lab, "0");
+            else if (d <= 3) snprintf(lab, sizeof lab, "%.0f", pow(10, d));
+            else snprintf(lab, sizeof lab, "1e%d", d);
+            int x = LABEL_W + plot_x_to_dot(d, xmax, cols);
+            if (d) x -= (int)strlen(lab) / 2;
+            if (x + (int)strlen(lab) > in.w) x = in.w - (int)strlen(lab);
+            if (x <= last_end + 1) continue;
+            draw_text(in, rows, x, A_NORMAL, "%s", lab);
+            last_end = x + (int)strlen(lab);
+        }
+    } else {
+        draw_text(in, rows, LABEL_W, A_NORMAL, "0");
+        xlabel(ax, xmax / 2, lab, sizeof lab);
+        draw_text(in, rows, LABEL_W + cols / 2 - (int)strlen(lab) / 2, A_NORMAL, "%s", lab);
+        xlabel(ax, xmax, lab, sizeof lab);
+        draw_text(in, rows, LABEL_W + cols - (int)strlen(lab), A_NORMAL, "%s", lab);
+    }
 
-    /* legend */
+    /* legend: the latest run first; long labels if all fit, else short ones */
     int col = 0;
     char tolb[32];
     fmt_gap(tol, tolb, sizeof tolb);
-    draw_text(in, rows + 1, col, term_attr(app, ROLE_TOL), "%s tol %s",
-              plot_special_glyph(PLOT_SP_TOL, app->gs), tolb);
+    draw_text(in, rows + 1, col, term_attr(app, ROLE_TOL), "%s tol %s", plot_special_glyph(PLOT_SP_TOL, app->gs), tolb);
     col += 15;
     if (!shown) {
         char key[32];
         draw_text(in, rows + 1, col, A_NORMAL, s->n_runs ? "(no run shown: %s)" : "(no run yet: %s)",
                   keys_label(&app->keys, s->n_runs ? ACT_SHOW : ACT_START, 0, "/", key, sizeof key));
+        return;
     }
-    for (i = s->n_runs - 1; i >= 0 && col < in.w - 4; i--) {
+    int need = 0, wide = 1;
+    for (i = 0; i < s->n_runs; i++)
+        if (s->runs[i]->shown) need += (int)strlen(runinfo_label(s->runs[i], 99, lab, sizeof lab)) + 3;
+    if (col + need > in.w) wide = 0;
+    int left = shown;
+    app->legend_y = in.y + rows + 1;
+    for (i = s->n_runs - 1; i >= 0; i--) {
         tui_run *run = s->runs[i];
         char item[64];
         if (!run->shown) continue;
-        int n = snprintf(item, sizeof item, "%c#%d %s t%g", run_mark(run, run == latest), run->id,
-                         ds_solver_name(run->cfg.solver), run->cfg.tau);
+        int n = snprintf(item, sizeof item, "%c%s", run_mark(run, run == latest), runinfo_label(run, wide ? 99 : 0, lab, sizeof lab));
+        int more = left > 1 ? 9 : 0; /* room for "+N more" */
+        if (col + n + more > in.w) {
+            draw_text(in, rows + 1, col, A_DIM, "+%d more", left);
+            break;
+        }
         draw_text(in, rows + 1, col, term_attr(app, run_role(run, run == latest)), "%s", item);
+        if (app->legend_n < 64) {
+            app->legend[app->legend_n][0] = in.x + col;
+            app->legend[app->legend_n][1] = in.x + col + n;
+            app->legend[app->legend_n][2] = i;
+            app->legend_n++;
+        }
         col += n + 2;
+        left--;
     }
+    if (thinned && col + 10 < in.w) draw_text(in, rows + 1, col, A_DIM, "(thinned)");
 }

@@ -1,6 +1,9 @@
-/* panel_safeguards.c - what the solver's safeguards did: counts over the
- * whole run and over the last TUI_LAST_N iterations (ds_totals, the same
- * numbers `dillsue solve` prints in its "steps:" line). */
+/* panel_safeguards.c - what the solver's safeguards did: counts per step
+ * kind over the whole run and over the last TUI_LAST_N iterations, from
+ * ds_totals (the numbers `dillsue solve` prints in its "steps:" line). The
+ * rows are every step kind the run took, named by ds_step_name, so a new
+ * kind in the engine shows up without a change here; halvings are summed
+ * over every solver's steps and say so. */
 #include "tui.h"
 
 void panel_safeguards_draw(tui_app *app, tui_rect r)
@@ -15,25 +18,28 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
     draw_box(app, r, title);
     if (!run) return;
     size_t from = run->n > TUI_LAST_N ? run->n - TUI_LAST_N : 0;
-    ds_totals_compute(run->rec, run->n, &t);
+    if (run->joined) t = run->totals; /* over every record, also once the history is thinned */
+    else ds_totals_compute(run->rec, run->n, &t);
     ds_totals_compute(run->rec + from, run->n - from, &l);
     attr_t ok = term_attr(app, ROLE_ACCEPT), bad = term_attr(app, ROLE_REJECT);
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-16s%6s %6s", "step", "total", "last20");
-    draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", "MSA steps", t.steps[DS_STEP_MSA], l.steps[DS_STEP_MSA]);
-    draw_text(in, y++, 0, ok, "%-16s%6d %6d", "SRA accepted", t.steps[DS_STEP_SRA], l.steps[DS_STEP_SRA]);
-    draw_text(in, y++, 0, A_NORMAL, "%-16s%6ld %6ld", " halvings", t.halvings, l.halvings);
-    draw_text(in, y++, 0, t.steps[DS_STEP_SRA_HARMONIC] ? bad : A_NORMAL, "%-16s%6d %6d", " harmonic fallb.", t.steps[DS_STEP_SRA_HARMONIC], l.steps[DS_STEP_SRA_HARMONIC]);
-    draw_text(in, y, 0, ok, "%-16s%3d", "Anderson ok/rej", t.steps[DS_STEP_ANDERSON_OK]);
-    draw_text(in, y, 19, t.steps[DS_STEP_ANDERSON_REJ] ? bad : A_NORMAL, "/%-3d", t.steps[DS_STEP_ANDERSON_REJ]);
-    draw_text(in, y++, 23, A_NORMAL, "%2d/%-3d", l.steps[DS_STEP_ANDERSON_OK], l.steps[DS_STEP_ANDERSON_REJ]);
-    draw_text(in, y, 0, ok, "%-16s%3d", "Newton ok/rej", t.steps[DS_STEP_NEWTON_OK]);
-    draw_text(in, y, 19, t.steps[DS_STEP_NEWTON_REJ] ? bad : A_NORMAL, "/%-3d", t.steps[DS_STEP_NEWTON_REJ]);
-    draw_text(in, y++, 23, A_NORMAL, "%2d/%-3d", l.steps[DS_STEP_NEWTON_OK], l.steps[DS_STEP_NEWTON_REJ]);
-    draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", " SRA warm steps", t.steps[DS_STEP_NEWTON_WARM], l.steps[DS_STEP_NEWTON_WARM]);
-    draw_text(in, y++, 0, A_NORMAL, "%-16s%6ld %6ld", "GMRES iters", t.gmres_iters, l.gmres_iters);
-    if (run->n) {
+    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-16s%6s %6s", "step kind", "total", "last20");
+    int any = 0;
+    for (int k = DS_STEP_START + 1; k < DS_STEP_N && y < in.h - 3; k++) {
+        if (!t.steps[k]) continue;
+        int rejected = k == DS_STEP_SRA_HARMONIC || k == DS_STEP_ANDERSON_REJ || k == DS_STEP_NEWTON_REJ ||
+                       k == DS_STEP_NEWTON_RECOVER;
+        int accepted = k == DS_STEP_SRA || k == DS_STEP_ANDERSON_OK || k == DS_STEP_NEWTON_OK;
+        draw_text(in, y++, 0, rejected ? bad : accepted ? ok : A_NORMAL, "%-16s%6d %6d", ds_step_name((ds_step_kind)k),
+                  t.steps[k], l.steps[k]);
+        any = 1;
+    }
+    if (!any) draw_text(in, y++, 0, A_DIM, "no step yet");
+    draw_text(in, y++, 0, A_NORMAL, "%-16s%6ld %6ld", "halvings (all)", t.halvings, l.halvings);
+    if (t.gmres_iters || t.aa_restarts)
+        draw_text(in, y++, 0, A_NORMAL, "GMRES %ld | AA restarts %d", t.gmres_iters, t.aa_restarts);
+    if (run->n && y < in.h) {
         const ds_iter_record *x = &run->rec[run->n - 1];
-        draw_text(in, y++, 0, A_DIM, "last: %s a=%.3g inner %d/%d evals %d", ds_step_name(x->kind),
-                  x->step, x->inner_passes, x->absorb_passes, x->evals);
+        draw_text(in, y++, 0, A_DIM, "last: %s a=%.3g inner %d/%d evals %d", ds_step_name(x->kind), x->step,
+                  x->inner_passes, x->absorb_passes, x->evals);
     }
 }

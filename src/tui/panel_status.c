@@ -21,16 +21,29 @@ void panel_status_draw(tui_app *app, tui_rect r)
         draw_text(r, 0, 0, app->msg_error ? (bar | A_BOLD) : bar, "%s%s", app->msg_error ? "! " : "", app->msg);
         return;
     }
-    int x = 0;
-    char key[32];
-    for (int i = 0; i < tui_n_keys && x < r.w; i++) {
+    /* help and quit always show, at the right end; the other labels fill
+     * the left in table order while they fit */
+    char key[32], tail[96];
+    int x = 0, tw = 0;
+    {
+        char hk[32], qk[32];
+        keys_label(&app->keys, ACT_HELP, 0, "/", hk, sizeof hk);
+        keys_label(&app->keys, ACT_QUIT, 0, "/", qk, sizeof qk);
+        tw = snprintf(tail, sizeof tail, "%s help  %s quit", hk, qk);
+        draw_text(r, 0, r.w - tw > 0 ? r.w - tw : 0, bar, "%s", tail);
+        draw_text(r, 0, r.w - tw > 0 ? r.w - tw : 0, bar | A_BOLD, "%s", hk);
+        draw_text(r, 0, r.w - tw + (int)strlen(hk) + 7, bar | A_BOLD, "%s", qk);
+    }
+    int room = r.w - tw - 1;
+    for (int i = 0; i < tui_n_keys; i++) {
         const tui_key *k = &tui_keys[i];
-        if (!k->bar || !app->keys.keys[k->act][0]) continue;
+        if (!k->bar || k->act == ACT_HELP || k->act == ACT_QUIT || !app->keys.keys[k->act][0]) continue;
         keys_label(&app->keys, k->act, 0, "/", key, sizeof key);
+        int w = (int)strlen(key) + 1 + (int)strlen(k->bar);
+        if (x + w > room) break;
         draw_text(r, 0, x, bar | A_BOLD, "%s", key);
-        x += (int)strlen(key);
-        draw_text(r, 0, x, bar, " %s  ", k->bar);
-        x += (int)strlen(k->bar) + 3;
+        draw_text(r, 0, x + (int)strlen(key), bar, " %s  ", k->bar);
+        x += w + 2;
     }
     /* the five tau presets fit in one label only while they are a run of characters */
     const int *p1 = app->keys.keys[ACT_TAU1];
@@ -38,7 +51,7 @@ void panel_status_draw(tui_app *app, tui_rect r)
     static const tui_action tau_acts[] = {ACT_TAU3, ACT_TAU10, ACT_TAU30, ACT_TAU100};
     for (int i = 0; i < 4 && run; i++)
         run = app->keys.keys[tau_acts[i]][0] == p1[0] + i + 1 && !app->keys.keys[tau_acts[i]][1];
-    if (run && x + 16 < r.w) draw_text(r, 0, x, bar, "%c-%c tau 1..100", p1[0], p1[0] + 4);
+    if (run && x + 14 <= room) draw_text(r, 0, x, bar, "%c-%c tau 1..100", p1[0], p1[0] + 4);
 }
 
 void panel_help_draw(tui_app *app)

@@ -13,11 +13,18 @@ typedef struct phase_sums {
 static void sum_run(const tui_run *run, phase_sums *s)
 {
     *s = (phase_sums){{0}, 0, 0, 0};
-    for (size_t i = 0; i < run->n; i++)
+    if (run->joined) { /* ds_totals over the whole history, also once it is thinned */
         for (int p = 0; p < DS_PHASE_N; p++) {
-            s->t[p] += run->rec[i].t_phase[p];
-            s->sum += run->rec[i].t_phase[p];
+            s->t[p] = run->totals.t_phase[p];
+            s->sum += run->totals.t_phase[p];
         }
+    } else {
+        for (size_t i = 0; i < run->n; i++)
+            for (int p = 0; p < DS_PHASE_N; p++) {
+                s->t[p] += run->rec[i].t_phase[p];
+                s->sum += run->rec[i].t_phase[p];
+            }
+    }
     if (run->n) {
         s->t_run = run->rec[run->n - 1].t_run;
         s->iters = run->rec[run->n - 1].iter;

@@ -64,6 +64,16 @@ double plot_nice_max(double v)
     return 10 * p;
 }
 
+double plot_nice_up(double v)
+{
+    double p;
+    if (!(v > 0) || !isfinite(v)) return 1;
+    p = pow(10, floor(log10(v)));
+    for (double m = 1; m <= 10; m = m == 1 ? 2 : m == 2 ? 5 : 10)
+        if (m * p >= v * (1 - 1e-12)) return m * p;
+    return 10 * p;
+}
+
 int plot_y_to_dot(double lv, double lo, double hi, int nsub)
 {
     double f = (hi - lv) / (hi - lo);

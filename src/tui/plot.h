@@ -49,6 +49,9 @@ void plot_glyph_dims(plot_glyphset gs, int *sub_x, int *sub_y);
 void plot_decade_range(double vmin, double vmax, double tol, double *lo, double *hi);
 /* Smallest 1, 2 or 5 times a power of ten >= v (v <= 1 gives 1). */
 double plot_nice_max(double v);
+/* Smallest 1, 2 or 5 times a power of ten >= v for any v > 0 (0.0043 -> 0.005);
+ * 1 for v <= 0 or not finite. */
+double plot_nice_up(double v);
 
 /* Dot row (0 = top) of log10 value lv in a canvas of nsub dot rows. */
 int plot_y_to_dot(double lv, double lo, double hi, int nsub);

@@ -6,9 +6,18 @@
  * in session_stop, after it has asked the run to cancel. */
 #include "session.h"
 
+#include "ds_csv.h"
+#include "ds_scenario.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <math.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,6 +51,8 @@ int session_init(tui_session *s, ds_error *err)
     memset(s, 0, sizeof *s);
     s->wake_fd[0] = s->wake_fd[1] = -1;
     ds_config_default(&s->next);
+    pthread_mutex_init(&s->log_mu, NULL);
+    if (!(s->log = calloc(TUI_LOG_MAX, sizeof *s->log))) return ds_error_set(err, "", 0, "out of memory");
     if (pipe(s->wake_fd) != 0) return ds_error_set(err, "", 0, "cannot create a pipe: %s", strerror(errno));
     for (int i = 0; i < 2; i++) {
         fcntl(s->wake_fd[i], F_SETFL, fcntl(s->wake_fd[i], F_GETFL) | O_NONBLOCK);
@@ -50,12 +61,19 @@ int session_init(tui_session *s, ds_error *err)
     return 0;
 }
 
+static int session_adopt(tui_session *s, ds_network *net, ds_error *err);
+
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err)
 {
     ds_network *net = path ? ds_network_load(path, trips, NULL, NULL, err) : ds_network_load_default(err);
-    ds_network **grown;
     if (!net) return -1;
-    grown = realloc(s->nets, (size_t)(s->n_nets + 1) * sizeof *grown);
+    return session_adopt(s, net, err);
+}
+
+/* Keep net in the session's list and make it current (net is freed on failure). */
+static int session_adopt(tui_session *s, ds_network *net, ds_error *err)
+{
+    ds_network **grown = realloc(s->nets, (size_t)(s->n_nets + 1) * sizeof *grown);
     if (!grown) {
         ds_network_free(net);
         return ds_error_set(err, "", 0, "out of memory");
@@ -63,6 +81,28 @@ int session_open(tui_session *s, const char *path, const char *trips, ds_error *
     s->nets = grown;
     s->nets[s->n_nets++] = net;
     s->net = net;
+    return 0;
+}
+
+int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *err)
+{
+    char name[128];
+    if (!s->net) return ds_error_set(err, "", 0, "no network loaded");
+    ds_network *base = s->net == s->scen_net ? s->scen_base : s->net; /* scenarios do not compound */
+    ds_network *net = ds_network_clone(base);
+    if (!net) return ds_error_set(err, "", 0, "out of memory");
+    if (ds_scenario_apply(net, k, (uint64_t)seed, NULL, err) != 0) {
+        ds_network_free(net);
+        return -1;
+    }
+    free(net->ref_flow);
+    free(net->ref_cost);
+    net->ref_flow = net->ref_cost = NULL;
+    snprintf(name, sizeof name, "%.100s~k%d/%llu", base->name, k, seed);
+    snprintf(net->name, sizeof net->name, "%s", name);
+    if (session_adopt(s, net, err) != 0) return -1;
+    s->scen_net = net;
+    s->scen_base = base;
     return 0;
 }
 
@@ -77,16 +117,135 @@ tui_run *session_last_finished(const tui_session *s)
 {
     for (int i = s->n_runs - 1; i >= 0; i--) {
         tui_run *r = s->runs[i];
-        if (r->joined && r->net == s->net && r->run && ds_run_flows(r->run)) return r;
+        if (r->joined && r->net == s->net && r->flows) return r;
     }
     return NULL;
 }
 
-static void monitor_wake(ds_run *run, const ds_event *ev, void *ctx)
+void session_log(tui_session *s, int run_id, int level, const char *fmt, ...)
 {
+    struct timespec ts;
+    va_list ap;
+    if (!s->log) return;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    pthread_mutex_lock(&s->log_mu);
+    tui_log_entry *e = &s->log[s->log_n % TUI_LOG_MAX];
+    e->tod = ts.tv_sec + ts.tv_nsec * 1e-9;
+    e->run_id = run_id;
+    e->level = level;
+    va_start(ap, fmt);
+    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    va_end(ap);
+    s->log_n++;
+    pthread_mutex_unlock(&s->log_mu);
+}
+
+long session_log_count(tui_session *s)
+{
+    pthread_mutex_lock(&s->log_mu);
+    long n = s->log_n < TUI_LOG_MAX ? s->log_n : TUI_LOG_MAX;
+    pthread_mutex_unlock(&s->log_mu);
+    return n;
+}
+
+long session_log_total(tui_session *s)
+{
+    pthread_mutex_lock(&s->log_mu);
+    long n = s->log_n;
+    pthread_mutex_unlock(&s->log_mu);
+    return n;
+}
+
+int session_log_get(tui_session *s, long i, tui_log_entry *e)
+{
+    int ok = 0;
+    pthread_mutex_lock(&s->log_mu);
+    long kept = s->log_n < TUI_LOG_MAX ? s->log_n : TUI_LOG_MAX;
+    if (i >= 0 && i < kept) {
+        *e = s->log[(s->log_n - kept + i) % TUI_LOG_MAX];
+        ok = 1;
+    }
+    pthread_mutex_unlock(&s->log_mu);
+    return ok;
+}
+
+/* Engine thread: log messages and new set-up steps, wake the UI. */
+static void monitor(ds_run *run, const ds_event *ev, void *ctx)
+{
+    tui_run *r = ctx;
     (void)run;
-    (void)ev;
-    session_wake(ctx);
+    if (ev->kind == DS_EVENT_MESSAGE && ev->message)
+        session_log(r->s, r->id, 0, "%s", ev->message);
+    else if (ev->kind == DS_EVENT_SETUP && ev->message && strcmp(ev->message, r->setup_label) != 0) {
+        snprintf(r->setup_label, sizeof r->setup_label, "%s", ev->message);
+        session_log(r->s, r->id, 0, "setting up: %s (%.0f %%)", ev->message, 100 * ev->progress);
+    }
+    session_wake(r->s);
+}
+
+int session_warm_file(tui_session *s, const char *path, ds_error *err)
+{
+    double *f = NULL;
+    int n = 0;
+    if (ds_flows_read(path, s->net, &f, NULL, &n, err) != 0) return -1;
+    free(s->warm_file);
+    s->warm_file = f;
+    s->warm_file_net = s->net;
+    snprintf(s->warm_file_path, sizeof s->warm_file_path, "%s", path);
+    s->warm_from_id = -1;
+    s->warm_next = 1;
+    return 0;
+}
+
+tui_run *session_find(const tui_session *s, int id)
+{
+    return id >= 1 && id <= s->n_runs ? s->runs[id - 1] : NULL;
+}
+
+tui_run *session_warm_source(const tui_session *s, const char **why)
+{
+    const char *dummy;
+    if (!why) why = &dummy;
+    *why = "";
+    if (s->warm_from_id < 0) {
+        *why = "the warm start is a flow file";
+        return NULL;
+    }
+    if (s->warm_from_id > 0) {
+        tui_run *r = session_find(s, s->warm_from_id);
+        if (!r) *why = "no such run";
+        else if (!r->joined) *why = "that run has not finished";
+        else if (r->net != s->net) *why = "that run is on another network";
+        else if (!r->flows) *why = "that run has no flows";
+        else return r;
+        return NULL;
+    }
+    tui_run *r = session_last_finished(s);
+    if (!r) *why = "no finished run on this network";
+    return r;
+}
+
+double session_run_wall(const tui_run *r)
+{
+    if (r->joined || !r->run) return r->times.wall;
+    ds_run_times t;
+    ds_run_times_get(r->run, &t);
+    return t.wall;
+}
+
+int session_run_phase(const tui_run *r, double *progress, char *label, size_t n)
+{
+    if (r->joined || !r->run) {
+        if (progress) *progress = 1;
+        if (label && n) label[0] = 0;
+        return 3;
+    }
+    return ds_run_phase(r->run, progress, label, n);
+}
+
+int session_run_paused(const tui_run *r)
+{
+    return !r->joined && r->run && ds_run_is_paused(r->run);
 }
 
 static void *engine_thread(void *arg)
@@ -101,6 +260,8 @@ static void run_free(tui_run *r)
 {
     if (!r) return;
     if (r->run) ds_run_free(r->run);
+    free(r->flows);
+    free(r->costs);
     free(r->rec);
     free(r->it);
     free(r->gap);
@@ -117,10 +278,21 @@ tui_run *session_start(tui_session *s, ds_error *err)
 
     if (!s->net) { ds_error_set(err, "", 0, "no network loaded"); return NULL; }
     if (session_active(s)) { ds_error_set(err, "", 0, "a run is already going (a aborts it)"); return NULL; }
-    if (s->warm_next) {
-        warm = session_last_finished(s);
-        if (!warm) { ds_error_set(err, "", 0, "no finished run on this network to warm start from"); return NULL; }
-        cfg.warm = ds_run_flows(warm->run);
+    if (s->warm_next && s->warm_from_id < 0) {
+        if (!s->warm_file || s->warm_file_net != s->net) {
+            ds_error_set(err, "", 0, "the warm-start file %s is for another network (W chooses again)", s->warm_file_path);
+            return NULL;
+        }
+        cfg.warm = s->warm_file;
+    } else if (s->warm_next) {
+        const char *why;
+        warm = session_warm_source(s, &why);
+        if (!warm) {
+            if (s->warm_from_id > 0) ds_error_set(err, "", 0, "cannot warm start from run #%d: %s", s->warm_from_id, why);
+            else ds_error_set(err, "", 0, "no finished run on this network to warm start from");
+            return NULL;
+        }
+        cfg.warm = warm->flows;
     } else {
         cfg.warm = NULL;
     }
@@ -136,17 +308,19 @@ tui_run *session_start(tui_session *s, ds_error *err)
     r->run = ds_run_create(s->net, &cfg, err);
     if (!r->run) { free(r); return NULL; }
     r->id = s->n_runs + 1;
+    r->s = s;
     r->cfg = cfg;
     r->cfg.warm = NULL;
-    r->warm = warm != NULL;
-    r->warm_from = warm ? warm->id : 0;
+    r->warm = warm != NULL || cfg.warm != NULL;
+    r->warm_from = warm ? warm->id : cfg.warm ? -1 : 0;
+    if (r->warm_from < 0) snprintf(r->warm_path, sizeof r->warm_path, "%s", s->warm_file_path);
     r->net = s->net;
     r->status = DS_STATUS_RUNNING;
-    r->mu = ds_run_mu(r->run);
+    r->mu = 0;
+    r->cbar = NAN;
     r->shown = 1;
-    r->t_start = session_now();
     atomic_init(&r->done, 0);
-    ds_run_add_monitor(r->run, monitor_wake, s);
+    ds_run_add_monitor(r->run, monitor, r);
 
     sigemptyset(&block);
     sigaddset(&block, SIGWINCH);
@@ -164,20 +338,55 @@ tui_run *session_start(tui_session *s, ds_error *err)
     return r;
 }
 
+/* The three history arrays to cap entries (cap >= r->n). */
+static int resize(tui_run *r, size_t cap)
+{
+    ds_iter_record *rec = realloc(r->rec, (cap ? cap : 1) * sizeof *rec);
+    if (rec) r->rec = rec;
+    double *it = realloc(r->it, (cap ? cap : 1) * sizeof *it);
+    if (it) r->it = it;
+    double *gap = realloc(r->gap, (cap ? cap : 1) * sizeof *gap);
+    if (gap) r->gap = gap;
+    if (!rec || !it || !gap) return -1;
+    r->cap = cap;
+    return 0;
+}
+
+static int is_marker(const ds_iter_record *x)
+{
+    return x->kind == DS_STEP_MASK_REFRESH || x->kind == DS_STEP_NEWTON_REJ || x->kind == DS_STEP_NEWTON_RECOVER ||
+           x->aa_restart;
+}
+
+void session_retire(tui_run *r)
+{
+    if (r->retired || !r->joined) return;
+    if (r->n > TUI_THIN_POINTS) {
+        size_t stride = (r->n + TUI_THIN_POINTS - 1) / TUI_THIN_POINTS, k = 0, markers = 0;
+        for (size_t i = 0; i < r->n; i++) {
+            int mark = is_marker(&r->rec[i]) && markers < TUI_THIN_POINTS;
+            if (i % stride == 0 || i == r->n - 1 || mark) {
+                markers += mark;
+                r->rec[k] = r->rec[i];
+                r->it[k] = r->it[i];
+                r->gap[k] = r->gap[i];
+                k++;
+            }
+        }
+        r->n = k;
+        resize(r, k); /* give the memory back; on failure the larger arrays stay */
+    }
+    if (r->run) ds_run_free(r->run);
+    r->run = NULL;
+    r->retired = 1;
+}
+
 static int grow(tui_run *r, size_t need)
 {
     size_t cap = r->cap ? r->cap : 256;
     while (cap < need) cap *= 2;
     if (cap == r->cap) return 0;
-    ds_iter_record *rec = realloc(r->rec, cap * sizeof *rec);
-    if (rec) r->rec = rec;
-    double *it = realloc(r->it, cap * sizeof *it);
-    if (it) r->it = it;
-    double *gap = realloc(r->gap, cap * sizeof *gap);
-    if (gap) r->gap = gap;
-    if (!rec || !it || !gap) return -1;
-    r->cap = cap;
-    return 0;
+    return resize(r, cap);
 }
 
 static int copy_new(tui_run *r)
@@ -200,14 +409,45 @@ int session_poll(tui_session *s)
     int changed = 0;
     if (!r) return 0;
     changed |= copy_new(r);
+    if (r->mu == 0 && ds_run_mu(r->run) > 0) {
+        r->mu = ds_run_mu(r->run);
+        r->cbar = ds_run_cbar(r->run);
+    }
     if (atomic_load(&r->done)) {
+        const double *f, *c;
+        size_t nl = (size_t)r->net->n_links;
         pthread_join(r->thread, NULL);
-        r->joined = 1;
         copy_new(r); /* records published after our last look */
+        r->joined = 1;
+        r->n_total = r->n;
         r->status = ds_run_status(r->run);
         ds_run_reason(r->run, r->reason, sizeof r->reason);
+        ds_run_times_get(r->run, &r->times);
+        r->mu = ds_run_mu(r->run);
+        r->cbar = ds_run_cbar(r->run);
+        if (ds_run_certificate(r->run, &r->cert) != 0) r->cert.valid = 0;
+        ds_totals_compute(r->rec, r->n, &r->totals);
+        /* flows only from a run that reached an iterate (an ill-posed run ends with none) */
+        if (r->n && (f = ds_run_flows(r->run)) && (c = ds_run_costs(r->run)) && (r->flows = malloc(nl * sizeof *f)) &&
+            (r->costs = malloc(nl * sizeof *c))) {
+            memcpy(r->flows, f, nl * sizeof *f);
+            memcpy(r->costs, c, nl * sizeof *c);
+        } else {
+            free(r->flows);
+            r->flows = NULL;
+        }
         r->t_end = session_now();
+        session_log(s, r->id, r->status != DS_STATUS_CONVERGED, "run #%d %s after %d iterations: %s", r->id,
+                    ds_status_name(r->status), r->n ? r->rec[r->n - 1].iter : 0, r->reason[0] ? r->reason : "-");
+        for (int i = 0; i < s->n_runs - TUI_KEEP_FULL; i++) session_retire(s->runs[i]);
+#if defined(__GLIBC__)
+        /* hand the freed histories back to the system: glibc keeps freed heap
+         * memory otherwise, and a long session's RSS would only grow */
+        malloc_trim(0);
+#endif
         changed = 1;
+    } else {
+        r->n_total = r->n;
     }
     return changed;
 }
@@ -232,6 +472,9 @@ void session_free(tui_session *s)
     free(s->runs);
     for (int i = 0; i < s->n_nets; i++) ds_network_free(s->nets[i]);
     free(s->nets);
+    free(s->log);
+    free(s->warm_file);
+    pthread_mutex_destroy(&s->log_mu);
     for (int i = 0; i < 2; i++)
         if (s->wake_fd[i] >= 0) close(s->wake_fd[i]);
     memset(s, 0, sizeof *s);

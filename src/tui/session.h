@@ -4,7 +4,19 @@
  * thread only polls: session_poll copies newly published telemetry records
  * (immutable once published) and joins threads whose run has returned. At
  * most one run executes at a time. Every finished run, its config and its
- * network are kept until session_free, so earlier curves stay comparable. */
+ * network are kept until session_free, so earlier curves stay comparable.
+ *
+ * Memory: the TUI_KEEP_FULL latest runs keep their engine run (snapshot for
+ * the links panel) and their whole history; older runs are retired: their
+ * flows, costs, certificate, totals and times are kept, the engine run is
+ * freed and the history thinned to about TUI_THIN_POINTS records (every
+ * eDSP refresh, Newton rejection and Anderson restart kept), which the run
+ * details and the plot legend say. Times always come from the engine's clock
+ * (ds_run_times_get: pauses excluded), never from the screen's.
+ *
+ * The message log holds every engine message (DS_EVENT_MESSAGE, set-up
+ * steps) and every UI message of the session with its time of day; the
+ * engine thread appends under a mutex held only for the copy. */
 #ifndef TUI_SESSION_H
 #define TUI_SESSION_H
 #include <pthread.h>
@@ -13,35 +25,65 @@
 
 #include "dillsue.h"
 
+#define TUI_KEEP_FULL 8
+#define TUI_THIN_POINTS 500
+#define TUI_LOG_MAX 2000
+
+struct tui_session;
 typedef struct tui_run {
     int id;                  /* 1-based, in start order */
+    struct tui_session *s;   /* owner (the monitor's context) */
     ds_run *run;
     ds_config cfg;           /* as started (cfg.warm cleared: the run copied it) */
-    int warm;                /* 1 if started from an earlier run's flows */
-    int warm_from;           /* id of that run */
+    int warm;                /* 1 if started from an earlier run's flows or a flow file */
+    int warm_from;           /* id of that run; -1 = the flow file warm_path */
+    char warm_path[256];
     const ds_network *net;
     pthread_t thread;
     int joined;              /* thread joined (or never started) */
     atomic_int done;         /* set by the engine thread when execute returned */
     ds_status status;        /* final status once joined, else RUNNING */
-    char reason[256];
-    double mu;
-    ds_iter_record *rec;     /* UI-side copy of the published history */
+    char reason[512];
+    double mu, cbar;         /* from the engine once set-up derived them (0 / NAN before) */
+    ds_iter_record *rec;     /* UI-side copy of the published history (thinned once retired) */
     double *it, *gap;        /* rec[i].iter and rec[i].gap_rel, for the plot */
     size_t n, cap;
-    double t_start, t_end;   /* monotonic seconds; t_end 0 while running */
+    size_t n_total;          /* records the engine published (> n once thinned) */
+    ds_run_times times;      /* engine clock, final once joined */
+    ds_certificate cert;     /* once joined (cert.valid 0 if none) */
+    ds_totals totals;        /* over the whole history, once joined */
+    double *flows, *costs;   /* copies of the results, once joined (NULL if none) */
+    int retired;             /* engine run freed, history thinned */
+    double t_end;            /* session_now() when joined, 0 while running (for expiry only) */
+    int announced;           /* completion told to the user */
+    char setup_label[96];    /* last set-up step logged (engine thread) */
     int shown;               /* drawn on the residual plot */
 } tui_run;
+
+typedef struct tui_log_entry {
+    double tod;              /* time of day, seconds since the epoch */
+    int run_id;              /* 0 = the session, not a run */
+    int level;               /* 0 info, 1 warning or error */
+    char text[300];
+} tui_log_entry;
 
 typedef struct tui_session {
     ds_network **nets;       /* every network loaded this session (runs point into them) */
     int n_nets;
     ds_network *net;         /* the one the next run uses */
+    ds_network *scen_net, *scen_base; /* the latest scenario network and the network it came from */
     ds_config next;          /* config of the next run */
-    int warm_next;           /* start the next run from the last run's flows */
+    int warm_next;           /* start the next run from an earlier run's flows */
+    int warm_from_id;        /* that run's id, 0 = the latest finished on this network, -1 = warm_file */
+    double *warm_file;       /* flows read from a flow CSV (solve --warm), for warm_file_net */
+    const ds_network *warm_file_net;
+    char warm_file_path[256];
     tui_run **runs;
     int n_runs;
     int wake_fd[2];          /* engine monitor and signal handlers write a byte here */
+    pthread_mutex_t log_mu;  /* guards the log (engine thread appends) */
+    tui_log_entry *log;      /* ring of TUI_LOG_MAX entries */
+    long log_n;              /* entries ever appended */
 } tui_session;
 
 double session_now(void); /* monotonic seconds */
@@ -50,6 +92,12 @@ int session_init(tui_session *s, ds_error *err);
 /* Load a network and make it current. path NULL = embedded default. On
  * failure nothing changes. */
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err);
+/* Make scenario k (seed) of the current network current, as `solve --scenario
+ * K --seed S` (ds_scenario_apply on a copy of the network, or of the network
+ * the current scenario came from; its name gets "~kK/S"; the base
+ * network's reference flows are dropped, they do not describe the scenario).
+ * On failure nothing changes. */
+int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *err);
 /* Start a run with s->next on s->net. Refused while another run executes. */
 tui_run *session_start(tui_session *s, ds_error *err);
 /* The run whose thread has not been joined yet, or NULL. */
@@ -65,4 +113,30 @@ void session_wake(const tui_session *s);
 void session_drain(const tui_session *s);
 /* The latest finished run on the current network with flows, or NULL. */
 tui_run *session_last_finished(const tui_session *s);
+/* The run the next warm start uses (warm_from_id, else the latest finished),
+ * or NULL; *why says why not when NULL. */
+tui_run *session_warm_source(const tui_session *s, const char **why);
+tui_run *session_find(const tui_session *s, int id);
+/* Read a flow CSV of the current network as the warm start (warm_from_id -1,
+ * warm start on). On failure nothing changes and err says why (file, line). */
+int session_warm_file(tui_session *s, const char *path, ds_error *err);
+/* Engine-clock seconds of a run, pauses excluded (live while it runs). */
+double session_run_wall(const tui_run *r);
+/* ds_run_phase of a run (3 once joined); label and progress while setting up. */
+int session_run_phase(const tui_run *r, double *progress, char *label, size_t n);
+/* 1 while the run is paused. */
+int session_run_paused(const tui_run *r);
+/* Append to the message log (any thread). */
+void session_log(tui_session *s, int run_id, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Entries kept (the oldest are dropped beyond TUI_LOG_MAX); i = 0 is the oldest kept. */
+long session_log_count(tui_session *s);
+int session_log_get(tui_session *s, long i, tui_log_entry *e);
+/* Entries ever appended (entry number t is index t - (total - count) while kept). */
+long session_log_total(tui_session *s);
+/* Retire run r now (normally done for runs older than TUI_KEEP_FULL). */
+void session_retire(tui_run *r);
 #endif

@@ -15,8 +15,7 @@ static const tui_session *term_session = NULL;
 
 static void on_quit_signal(int sig)
 {
-    (void)sig;
-    tui_sig_quit = 1;
+    tui_sig_quit = sig; /* the exit status is 128 + sig, as shells expect */
     if (term_session) session_wake(term_session);
 }
 
@@ -74,6 +73,12 @@ int term_start(tui_app *app, int want_color)
     nodelay(stdscr, TRUE);
     curs_set(0);
     set_escdelay(25);
+    /* Home and End as tmux and screen send them, whatever TERM says, so that
+     * they never arrive as Esc (closing a view) followed by stray keys */
+    define_key("\033[1~", KEY_HOME);
+    define_key("\033[4~", KEY_END);
+    define_key("\033[H", KEY_HOME);
+    define_key("\033[F", KEY_END);
     app->color = 0;
     if (want_color && !(nc && *nc) && has_colors()) {
         start_color();

@@ -26,8 +26,15 @@ typedef enum {
 } tui_role;
 
 typedef enum {
-    PROMPT_NONE = 0, PROMPT_TAU, PROMPT_TOL, PROMPT_MAXITER, PROMPT_THREADS, PROMPT_NET, PROMPT_EXPORT
+    PROMPT_NONE = 0, PROMPT_TAU, PROMPT_TOL, PROMPT_MAXITER, PROMPT_THREADS, PROMPT_NET, PROMPT_EXPORT,
+    PROMPT_SETTING, PROMPT_REF, PROMPT_WARM_FROM, PROMPT_QUEUE, PROMPT_SCENARIO
 } tui_prompt_kind;
+
+/* Full-screen views over the panels (one at a time; Esc closes). */
+typedef enum { VIEW_NONE = 0, VIEW_DETAILS, VIEW_LOG, VIEW_SETTINGS, VIEW_REF } tui_view;
+
+/* x axis of the residual plot */
+typedef enum { XAXIS_ITER = 0, XAXIS_LOGITER, XAXIS_EVALS, XAXIS_TIME, XAXIS_N } tui_xaxis;
 
 /* keys.c: the one key table. Each action has one row: the name the config
  * file uses (bind.<name>=), its default keys, the help line and the status-bar
@@ -38,7 +45,8 @@ typedef enum {
     ACT_TAU10, ACT_TAU30, ACT_TAU100, ACT_FILTER, ACT_SOLVER, ACT_THREADS, ACT_THREADS_UP,
     ACT_THREADS_DOWN, ACT_BACKEND, ACT_TOL, ACT_MAXITER, ACT_WARM, ACT_NET, ACT_EXPORT,
     ACT_UP, ACT_DOWN, ACT_SHOW, ACT_COMPARE, ACT_TAB, ACT_GLYPHS, ACT_HELP, ACT_REDRAW,
-    ACT_CLOSE, ACT_SAVE, ACT_N
+    ACT_CLOSE, ACT_SAVE, ACT_DETAILS, ACT_LOG, ACT_SETTINGS, ACT_RERUN, ACT_COPY, ACT_REF,
+    ACT_WARM_FROM, ACT_XAXIS, ACT_QUEUE, ACT_SCENARIO, ACT_NOTIFY, ACT_MOUSE, ACT_PGUP, ACT_PGDN, ACT_N
 } tui_action;
 #define TUI_KEYS_PER_ACT 4
 typedef struct tui_key {
@@ -81,6 +89,26 @@ typedef struct tui_app {
     int sel;                 /* selected row of the run list (index into s.runs) */
     int cmp[2];              /* runs marked for comparison (index), -1 = none */
     int show_help, show_compare;
+    tui_view view;           /* open full-screen view, VIEW_NONE = none */
+    int view_scroll;         /* first line shown; -1 = follow the end (log) */
+    int view_lines;          /* lines the view had at its last draw (for paging) */
+    int view_top;            /* first line it showed */
+    int set_sel;             /* selected row of the settings view */
+    int setting_edit;        /* row the PROMPT_SETTING prompt edits */
+    double *ref_flow;        /* reference flows of the VIEW_REF comparison (n_links of ref_net) */
+    const ds_network *ref_net;
+    char ref_path[512];
+    int ref_run;             /* run index compared against the reference */
+    tui_xaxis xaxis;
+    int notify;              /* bell and terminal title on completion */
+    int mouse;               /* mouse reporting on */
+    ds_config queue_cfg[64]; /* their settings */
+    int queue_n, queue_pos;
+    int runs_first;          /* first run shown in the run list (mouse) */
+    long log_seen;           /* log entries already considered for the status line */
+    int legend_y, legend_n;  /* legend hit boxes of the plot (mouse): x0, x1, run index */
+    int legend[64][3];
+    char runlog_path[1024];  /* session run log written on quit and x; "" = none */
     int help_page, help_pages; /* the help overlay pages when the key table does not fit */
     int quit;
     char msg[512];           /* status-line message */
@@ -121,6 +149,29 @@ void draw_fill(tui_rect r, attr_t attr);
 void fmt_gap(double v, char *buf, size_t n);
 void fmt_secs(double s, char *buf, size_t n);
 
+/* runinfo.c: one way to name and describe a run everywhere. */
+const char *runinfo_state(const tui_run *r);  /* running, paused, setting-up, converged, ... */
+/* "#3 newton/edsp t10" (width >= 22) or "#3 new/e t10"; never without number, filter, tau. */
+const char *runinfo_label(const tui_run *r, int width, char *buf, size_t n);
+const char *runinfo_time(const tui_run *r, char *buf, size_t n);   /* engine clock */
+const char *runinfo_mu(const tui_run *r, char *buf, size_t n);     /* "n/a (...)" until known */
+const char *runinfo_threads(int threads, char *buf, size_t n);     /* 0 -> "all 16" */
+const char *runinfo_gap(const tui_run *r, char *buf, size_t n);    /* last gap_rel or "n/a" */
+/* Where a run started: "auto" (the start setting), "warm #3", "warm file F.csv". */
+const char *runinfo_start(const tui_run *r, char *buf, size_t n);
+/* Every setting of a config on one line (tau | filter | solver | ...). */
+void runinfo_settings(const ds_config *c, char *buf, size_t n);
+
+/* views.c: details (reason, certificate, settings, totals, messages), message
+ * log, settings dialog, flow comparison against a reference file. */
+void view_draw(tui_app *app);
+/* Keys while a view is open; returns 1 if the view used the key. */
+int view_key(tui_app *app, tui_action act, int ch);
+tui_rect overlay_rect(int want_w, int want_h);
+
+/* runlog.c: the session's runs as CSV (atomic write). */
+int runlog_write(const tui_app *app, const char *path, ds_error *err);
+
 /* actions.c */
 void app_message(tui_app *app, int error, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -129,6 +180,8 @@ void app_message(tui_app *app, int error, const char *fmt, ...)
     ;
 void app_action(tui_app *app, tui_action act);
 void app_prompt_key(tui_app *app, int ch);
+/* Once a frame: announce finished runs (bell, title), start the next queued run. */
+void app_tick(tui_app *app);
 /* The run the side panels describe: the active one, else the selected one. */
 tui_run *app_focus_run(const tui_app *app);
 tui_run *app_latest_run(const tui_app *app);

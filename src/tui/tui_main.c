@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../cli/cli.h"
 #include "config.h"
+#include "settings.h"
 #include "tui.h"
 
 static const tui_panel tui_panels[TUI_P_N] = {
@@ -35,9 +37,15 @@ static void usage(FILE *f)
             "usage: dillsue tui [--net NET] [--trips TRIPS] [--tau T] [--filter full|dsp|bfs|edsp]\n"
             "                   [--solver msa|sra|anderson|newton] [--threads N] [--ascii]\n"
             "                   [--no-color] [--delay MS] [--config FILE | --no-config]\n"
+            "                   [--runlog FILE | --no-runlog]\n"
             "Without --net the embedded default network is opened. Press ? inside for keys.\n"
             "--delay MS is the minimum time between screen updates (default 100; raise it on\n"
-            "slow links). NO_COLOR in the environment also turns colour off.\n"
+            "slow links such as SSH over a mobile line: a frame is drawn only when something\n"
+            "changed and only the changed cells are sent). NO_COLOR in the environment also\n"
+            "turns colour off.\n"
+            "On quit (and on x) every run of the session is written as CSV to the run log,\n"
+            "$XDG_STATE_HOME/dillsue/runs-DATE-TIME.csv (default ~/.local/state/dillsue/),\n"
+            "or --runlog FILE; --no-runlog writes none. Ctrl-C quits with status 130.\n"
             "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
             "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
             "S inside saves the current settings there. --no-config reads no file.\n");
@@ -50,11 +58,13 @@ typedef struct tui_opts {
     int ascii, no_color, delay_ms; /* delay_ms -1 = not given */
     const char *config;      /* --config FILE, NULL = the default path */
     int no_config;
+    const char *runlog;      /* --runlog FILE */
+    int no_runlog;
 } tui_opts;
 
 static int parse_opts(int argc, char **argv, tui_opts *o)
 {
-    *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, -1, NULL, 0};
+    *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, -1, NULL, 0, NULL, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end;
@@ -63,10 +73,12 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
         else if (!strcmp(a, "--ascii")) { o->ascii = 1; takes = 0; }
         else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) { o->no_color = 1; takes = 0; }
         else if (!strcmp(a, "--no-config")) { o->no_config = 1; takes = 0; }
+        else if (!strcmp(a, "--no-runlog")) { o->no_runlog = 1; takes = 0; }
         else if (!v) { fprintf(stderr, "dillsue tui: %s needs a value (or is unknown)\n", a); return 2; }
         else if (!strcmp(a, "--net")) o->net = v;
         else if (!strcmp(a, "--trips")) o->trips = v;
         else if (!strcmp(a, "--config")) o->config = v;
+        else if (!strcmp(a, "--runlog")) o->runlog = v;
         else if (!strcmp(a, "--tau")) {
             o->tau = strtod(v, &end);
             if (*end || !(o->tau > 0) || o->tau > 1e300) { fprintf(stderr, "dillsue tui: --tau must be a number > 0, got '%s'\n", v); return 2; }
@@ -86,6 +98,7 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
         i += takes;
     }
     if (o->config && o->no_config) { fprintf(stderr, "dillsue tui: --config and --no-config exclude each other\n"); return 2; }
+    if (o->runlog && o->no_runlog) { fprintf(stderr, "dillsue tui: --runlog and --no-runlog exclude each other\n"); return 2; }
     return 0;
 }
 
@@ -108,17 +121,40 @@ static void draw_frame(tui_app *app)
         for (int i = 0; i < TUI_P_N; i++)
             if (app->lo.p[i].w > 0 && tui_panels[i].draw) tui_panels[i].draw(app, app->lo.p[i]);
         if (app->show_compare) panel_compare_draw(app);
+        view_draw(app);
         if (app->show_help) panel_help_draw(app);
     }
     wnoutrefresh(stdscr);
     doupdate();
 }
 
+/* Mouse (M turns it on): a click on a run row selects the run, a click on a
+ * legend entry of the plot shows / hides that run's curve. */
+static void handle_mouse(tui_app *app)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK) return;
+    tui_rect rr = app->lo.p[TUI_P_RUNS];
+    if (ev.y >= rr.y + 3 && ev.y < rr.y + rr.h - 1 && ev.x >= rr.x && ev.x < rr.x + rr.w) {
+        int i = app->runs_first + (ev.y - rr.y - 3);
+        if (i >= 0 && i < app->s.n_runs) app->sel = i;
+        return;
+    }
+    for (int k = 0; k < app->legend_n; k++)
+        if (ev.y == app->legend_y && ev.x >= app->legend[k][0] && ev.x < app->legend[k][1] &&
+            app->legend[k][2] < app->s.n_runs) {
+            app->s.runs[app->legend[k][2]]->shown ^= 1;
+            return;
+        }
+}
+
 static void handle_key(tui_app *app, int ch)
 {
     if (ch == KEY_RESIZE) return;
+    if (ch == KEY_MOUSE) { handle_mouse(app); return; }
     if (app->prompt) { app_prompt_key(app, ch); return; }
     tui_action act = keys_lookup(&app->keys, ch);
+    if (app->view && !app->show_help && view_key(app, act, ch)) return;
     if (act == ACT_NONE) return;
     /* With an overlay open, only keys that make sense there pass. */
     if (app->show_help && act == ACT_HELP && app->help_page + 1 < app->help_pages) {
@@ -136,10 +172,12 @@ static int run_loop(tui_app *app)
     while (!app->quit) {
         if (tui_sig_quit) break;
         if (session_poll(&app->s)) dirty = 1;
+        app_tick(app);
         double now = session_now();
         tui_run *active = session_active(&app->s);
-        /* the clock of a running run ticks once a second; messages expire */
-        if (active && now - last_frame >= 1.0) dirty = 1;
+        /* the clock of a running run ticks once a second (set-up progress four
+         * times a second); messages expire */
+        if (active && now - last_frame >= (session_run_phase(active, NULL, NULL, 0) <= 1 ? 0.25 : 1.0)) dirty = 1;
         if (msg_shown && now >= app->msg_until) { dirty = 1; msg_shown = 0; }
         if (dirty && now - last_frame >= frame_dt) {
             draw_frame(app);
@@ -149,7 +187,7 @@ static int run_loop(tui_app *app)
         }
         int timeout;
         if (dirty) timeout = (int)((frame_dt - (now - last_frame)) * 1000) + 1;
-        else if (active) timeout = (int)((1.0 - (now - last_frame)) * 1000) + 1;
+        else if (active) timeout = (int)(((session_run_phase(active, NULL, NULL, 0) <= 1 ? 0.25 : 1.0) - (now - last_frame)) * 1000) + 1;
         else timeout = 250; /* notices resizes that arrive between polls */
         if (msg_shown) {
             int t = (int)((app->msg_until - now) * 1000) + 1;
@@ -201,6 +239,23 @@ static void load_config(tui_app *app, const tui_opts *o, tui_config *cfg, char *
     if (cfg->n_problems) config_problems_format(cfg, app->config_path, note, n);
 }
 
+/* $XDG_STATE_HOME/dillsue/runs-DATE-TIME.csv (else ~/.local/state/...), or --runlog. */
+static void runlog_path(tui_app *app, const tui_opts *o)
+{
+    const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    app->runlog_path[0] = 0;
+    if (o->no_runlog) return;
+    if (o->runlog) { snprintf(app->runlog_path, sizeof app->runlog_path, "%s", o->runlog); return; }
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    if (st && st[0] == '/') snprintf(app->runlog_path, sizeof app->runlog_path, "%s/dillsue/runs-%s.csv", st, stamp);
+    else if (home && home[0] == '/')
+        snprintf(app->runlog_path, sizeof app->runlog_path, "%s/.local/state/dillsue/runs-%s.csv", home, stamp);
+}
+
 /* Built-in defaults, then the config file, then the command line. */
 static void apply_settings(tui_app *app, const tui_config *cfg, const tui_opts *o)
 {
@@ -212,10 +267,15 @@ static void apply_settings(tui_app *app, const tui_config *cfg, const tui_opts *
     if (cfg->backend >= 0) n->backend = (ds_backend)cfg->backend;
     if (cfg->threads >= 0) n->threads = cfg->threads;
     if (cfg->max_iter > 0) n->max_iter = cfg->max_iter;
+    for (int i = 0; i < tui_n_settings; i++)
+        if (cfg->opts_set >> i & 1) tui_settings[i].copy(n, &cfg->opts);
     app->keys = cfg->keys;
     app->want_color = cfg->color != 0;
     app->delay_ms = cfg->delay_ms > 0 ? cfg->delay_ms : 100;
     app->gs = cfg->glyphs >= 0 ? (plot_glyphset)cfg->glyphs : pick_glyphs();
+    if (cfg->xaxis >= 0) app->xaxis = (tui_xaxis)cfg->xaxis;
+    if (cfg->notify >= 0) app->notify = cfg->notify;
+    if (cfg->mouse >= 0) app->mouse = cfg->mouse;
 
     if (o->tau > 0) { n->tau = o->tau; n->mu = 0; }
     if (o->filter >= 0) n->filter = (ds_filter)o->filter;
@@ -251,6 +311,8 @@ int tui_main(int argc, char **argv)
         return 2;
     }
     apply_settings(&app, &cfg, &o);
+    runlog_path(&app, &o);
+    app.ref_run = -1;
 
     term_install_signals(&app.s);
     if (term_start(&app, app.want_color) != 0) {
@@ -258,6 +320,7 @@ int tui_main(int argc, char **argv)
         session_free(&app.s);
         return 2;
     }
+    if (app.mouse) mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
     if (cfg.n_problems) app_message(&app, 1, "%s", note);
     else if (note[0]) app_message(&app, 0, "%s", note);
     else {
@@ -274,8 +337,17 @@ int tui_main(int argc, char **argv)
     session_stop(&app.s);
     term_stop();
     panel_links_done(&app);
+    if (app.runlog_path[0] && app.s.n_runs) {
+        if (runlog_write(&app, app.runlog_path, &err) == 0) fprintf(stderr, "dillsue tui: run log: %s\n", app.runlog_path);
+        else {
+            ds_error_format(&err, msg, sizeof msg);
+            fprintf(stderr, "dillsue tui: run log not written: %s\n", msg);
+        }
+    }
+    free(app.ref_flow);
     session_free(&app.s);
     /* the start-up message is gone by now; leave the problems in the scrollback */
     if (cfg.n_problems) fprintf(stderr, "dillsue tui: config: %s\n", note);
-    return 0;
+    /* Ctrl-C (SIGINT) exits as interrupted shells expect: 128 + 2 = 130 */
+    return tui_sig_quit ? 128 + tui_sig_quit : 0;
 }

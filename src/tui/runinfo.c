@@ -1,0 +1,90 @@
+/* runinfo.c - how a run is named and described on screen, one definition
+ * for every panel: its state word, its legend label, its times (the engine's
+ * clock), mu and the thread count in words, and the settings line. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui.h"
+
+const char *runinfo_state(const tui_run *r)
+{
+    if (r->joined) return r->status == DS_STATUS_MAX_ITER ? "max-iter" : ds_status_name(r->status);
+    if (session_run_paused(r)) return "paused";
+    return session_run_phase(r, NULL, NULL, 0) <= 1 ? "set-up" : "running";
+}
+
+const char *runinfo_label(const tui_run *r, int width, char *buf, size_t n)
+{
+    /* widest first; every form keeps the run number, solver, filter and tau */
+    if (width >= 22)
+        snprintf(buf, n, "#%d %s/%s t%g", r->id, ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter),
+                 r->cfg.tau);
+    else
+        snprintf(buf, n, "#%d %.3s/%.1s t%g", r->id, ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter),
+                 r->cfg.tau);
+    return buf;
+}
+
+const char *runinfo_time(const tui_run *r, char *buf, size_t n)
+{
+    fmt_secs(session_run_wall(r), buf, n);
+    return buf;
+}
+
+const char *runinfo_mu(const tui_run *r, char *buf, size_t n)
+{
+    if (r->mu > 0) snprintf(buf, n, "%.4g", r->mu);
+    else if (r->cfg.mu > 0) snprintf(buf, n, "%.4g", r->cfg.mu);
+    else snprintf(buf, n, r->joined ? "n/a (no set-up)" : "n/a (setting up)");
+    return buf;
+}
+
+const char *runinfo_threads(int threads, char *buf, size_t n)
+{
+    if (threads > 0) snprintf(buf, n, "%d", threads);
+    else snprintf(buf, n, "all %ld", sysconf(_SC_NPROCESSORS_ONLN));
+    return buf;
+}
+
+const char *runinfo_gap(const tui_run *r, char *buf, size_t n)
+{
+    if (!r->n) {
+        snprintf(buf, n, "n/a");
+        return buf;
+    }
+    fmt_gap(r->rec[r->n - 1].gap_rel, buf, n);
+    return buf;
+}
+
+const char *runinfo_start(const tui_run *r, char *buf, size_t n)
+{
+    if (r->warm && r->warm_from < 0) {
+        const char *base = strrchr(r->warm_path, '/');
+        snprintf(buf, n, "warm file %s", base ? base + 1 : r->warm_path);
+    } else if (r->warm) {
+        snprintf(buf, n, "warm #%d", r->warm_from);
+    } else {
+        snprintf(buf, n, "%s", ds_start_name(r->cfg.start));
+    }
+    return buf;
+}
+
+void runinfo_settings(const ds_config *c, char *buf, size_t n)
+{
+    char thr[32];
+    size_t k = 0;
+    if (c->mu > 0) k += (size_t)snprintf(buf + k, n - k, "mu %g", c->mu);
+    else k += (size_t)snprintf(buf + k, n - k, "tau %g", c->tau);
+    if (k < n)
+        k += (size_t)snprintf(buf + k, n - k, " | %s | %s | tol %g | max %d | thr %s | %s | cap %g | inner %s", ds_filter_name(c->filter),
+                              ds_solver_name(c->solver), c->tol, c->max_iter, runinfo_threads(c->threads, thr, sizeof thr),
+                              ds_backend_name(c->backend), c->cost.cap, ds_inner_name(c->inner));
+    if (k < n && c->inner == DS_INNER_PASSES) k += (size_t)snprintf(buf + k, n - k, " %d", c->inner_max);
+    if (k < n && c->filter == DS_FILTER_EDSP)
+        k += (size_t)snprintf(buf + k, n - k, " | edsp %d d%g", c->edsp_max_refresh, c->edsp_damping);
+    if (k < n && c->solver == DS_SOLVER_NEWTON)
+        k += (size_t)snprintf(buf + k, n - k, " | %s", ds_globalise_name(c->globalise));
+    if (k < n) snprintf(buf + k, n - k, " | start %s", ds_start_name(c->start));
+}

@@ -1,0 +1,97 @@
+/* runlog.c - the session's runs as one CSV file, written on quit and on the
+ * export key so that a session can be reviewed later: settings, status,
+ * reason, iterations, final gap and the engine's times of every run. Written
+ * to a temporary file in the target directory, flushed, synced and renamed,
+ * so a reader never sees half a file and a failure leaves the old one. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tui.h"
+
+#define RUNLOG_HEADER                                                                                        \
+    "run,network,net_path,solver,filter,tau,mu,tol,max_iter,threads,backend,cap,inner,inner_max,edsp_refresh," \
+    "edsp_damping,globalise,start,warm_from,status,iterations,gap_rel,wall_s,setup_s,paused_s,t_tol_s,"       \
+    "lost_pct,max_imbalance,reason"
+
+/* RFC 4180 field: quoted, quotes doubled */
+static void csv_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void write_rows(FILE *f, const tui_app *app)
+{
+    fprintf(f, "%s\n", RUNLOG_HEADER);
+    for (int i = 0; i < app->s.n_runs; i++) {
+        const tui_run *r = app->s.runs[i];
+        const ds_config *c = &r->cfg;
+        fprintf(f, "%d,", r->id);
+        csv_str(f, r->net->name);
+        fputc(',', f);
+        csv_str(f, r->net->net_path);
+        fprintf(f, ",%s,%s,%.17g,%.17g,%.17g,%d,%d,%s,%.17g,%s,%d,%d,%.17g,%s,%s,", ds_solver_name(c->solver),
+                ds_filter_name(c->filter), c->tau, r->mu, c->tol, c->max_iter, c->threads, ds_backend_name(c->backend),
+                c->cost.cap, ds_inner_name(c->inner), c->inner_max, c->edsp_max_refresh, c->edsp_damping,
+                ds_globalise_name(c->globalise), ds_start_name(c->start));
+        if (r->warm && r->warm_from < 0) csv_str(f, r->warm_path);
+        else if (r->warm) fprintf(f, "%d", r->warm_from);
+        fprintf(f, ",%s,%d,", r->joined ? ds_status_name(r->status) : "running", r->n ? r->rec[r->n - 1].iter : 0);
+        if (r->n && isfinite(r->rec[r->n - 1].gap_rel)) fprintf(f, "%.6e", r->rec[r->n - 1].gap_rel);
+        fprintf(f, ",%.6f,%.6f,%.6f,", session_run_wall(r), r->times.setup, r->times.paused);
+        if (r->joined && r->times.t_tol >= 0) fprintf(f, "%.6f", r->times.t_tol);
+        fputc(',', f);
+        if (r->cert.valid && r->cert.lost_pct >= 0) fprintf(f, "%.6g", r->cert.lost_pct);
+        fputc(',', f);
+        if (r->cert.valid) fprintf(f, "%.6g", r->cert.max_imbalance);
+        fputc(',', f);
+        csv_str(f, r->reason);
+        fputc('\n', f);
+    }
+}
+
+int runlog_write(const tui_app *app, const char *path, ds_error *err)
+{
+    char tmp[1100], dir[1024];
+    int fd, e;
+    FILE *f;
+    /* the directory (XDG state) may not exist yet */
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(dir, 0700) != 0 && errno != EEXIST) return ds_error_set(err, path, 0, "cannot create %s: %s", dir, strerror(errno));
+            *p = '/';
+        }
+    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) return ds_error_set(err, path, 0, "path too long");
+    if ((fd = mkstemp(tmp)) < 0) return ds_error_set(err, path, 0, "cannot create a temporary file: %s", strerror(errno));
+    if (!(f = fdopen(fd, "w"))) {
+        e = errno;
+        close(fd);
+        unlink(tmp);
+        return ds_error_set(err, path, 0, "cannot write: %s", strerror(e));
+    }
+    errno = 0;
+    write_rows(f, app);
+    if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        e = errno ? errno : EIO;
+        fclose(f);
+        unlink(tmp);
+        return ds_error_set(err, path, 0, "write failed: %s; nothing written", strerror(e));
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        e = errno;
+        unlink(tmp);
+        return ds_error_set(err, path, 0, "cannot write: %s; nothing written", strerror(e));
+    }
+    return 0;
+}
