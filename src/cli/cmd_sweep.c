@@ -91,8 +91,15 @@ static void print_help(void)
            "stdout. Ctrl-C stops after cancelling the cells in flight; --resume finishes.\n"
            "Exit codes: 0 every cell done (whatever each cell's status), 1 cells missing\n"
            "(--merge of an incomplete sweep), 2 usage, input or output error, 4 stopped.\n"
-           "See docs/sweep.md.\n",
-           d.tau, ds_filter_name(d.filter), ds_solver_name(d.solver), d.tol, d.max_iter, d.cost.cap);
+           "See docs/sweep.md.\n"
+           "This build: %s.\n",
+           d.tau, ds_filter_name(d.filter), ds_solver_name(d.solver), d.tol, d.max_iter, d.cost.cap,
+#ifdef DS_HAVE_MPI
+           "with MPI (mpirun -np R deals cells to R ranks)"
+#else
+           "without MPI (mpicc was not found at build time; cells run on this machine only)"
+#endif
+    );
 }
 
 enum {

@@ -316,7 +316,7 @@ char *sweep_read_file(const char *path, size_t *len)
 int sweep_is_journal(const char *name)
 {
     size_t n = strlen(name);
-    return !strncmp(name, "journal", 7) && n > 11 && !strcmp(name + n - 4, ".csv");
+    return !strncmp(name, "journal", 7) && n >= 11 && !strcmp(name + n - 4, ".csv");
 }
 
 long sweep_load_journals(const char *dir, const sweep_grid *g, sweep_result *res, unsigned char *done,
