@@ -84,7 +84,7 @@ static void print_help(void)
            "  --out DIR             sweep.conf, journal*.csv (one line per finished cell),\n"
            "                        cells.csv (grid order), summary.csv, progress\n"
            "  --flows               also write each cell's flows to DIR/flows/\n"
-           "  --quiet               no progress on stderr\n"
+           "  --quiet               no progress on stderr (the table still goes to stdout)\n"
            "  --help                this text\n"
            "\n"
            "Progress (cells done/total, rate, ETA) goes to stderr, the summary table to\n"
@@ -900,8 +900,10 @@ static int setup_conf(sweep_opts *o, int *grid_from_conf)
     return 0;
 }
 
-/* The jobs of this process: UE references first (cells wait for them), then
- * the undone cells of the slice, in grid order. */
+/* The jobs of this process: the undone cells of the slice in grid order, each
+ * scenario's UE reference (with --ue, when not on disk) just before its first
+ * cell, so that a sweep stopped early has whole scenarios. A cell that
+ * finishes before its reference waits for it (sweep_record). */
 static int plan(sweep *sw, const sweep_opts *o)
 {
     long lo = 0, hi = sw->total;
@@ -927,12 +929,17 @@ static int plan(sweep *sw, const sweep_opts *o)
             snprintf(path, sizeof path, "%s/ue/k%04d.csv", sw->dir, k);
             if (access(path, R_OK) == 0 && ds_flows_read(path, sw->base, &fl, NULL, &n, &err) == 0) {
                 sw->ue_flows[k] = fl; /* solved by an earlier run or another shard */
-                continue;
+                need_ue[k] = 0;
             }
-            sw->jobs[sw->n_jobs++] = (sweep_job){SWEEP_JOB_UE, k};
         }
-    for (long c = lo; c < hi; c++)
+    for (long c = lo; c < hi; c++) {
+        int k = sweep_grid_cell(&sw->g, c).k;
+        if (sw->g.ue && need_ue[k]) { /* a scenario's reference just before its cells */
+            sw->jobs[sw->n_jobs++] = (sweep_job){SWEEP_JOB_UE, k};
+            need_ue[k] = 0;
+        }
         if (!sw->done[c]) sw->jobs[sw->n_jobs++] = (sweep_job){SWEEP_JOB_CELL, c}, sw->n_cells_todo++;
+    }
     free(need_ue);
     return 0;
 }
@@ -1038,7 +1045,7 @@ static int merge_only(const sweep_opts *o)
         return 2;
     }
     long n = sweep_load_journals(o->out, &g, res, done, &bad);
-    int rc = n < 0 ? 2 : write_outputs(o->out, &g, res, done, !o->quiet);
+    int rc = n < 0 ? 2 : write_outputs(o->out, &g, res, done, 1);
     if (n >= 0 && bad) fprintf(stderr, "dillsue sweep: %ld journal lines were incomplete or of another grid and were skipped\n", bad);
     if (!rc && n >= 0 && n < total)
         fprintf(stderr, "dillsue sweep: %ld of %ld cells missing: run the missing shards or --resume --out %s\n",
@@ -1172,7 +1179,7 @@ int cmd_sweep(int argc, char **argv)
         if (!o.quiet) progress_line(sw, 1);
         if (sw->waiting) fprintf(stderr, "dillsue sweep: cells whose UE reference did not finish are redone by --resume\n");
         int out_rc = 0;
-        if (!o.shard_m || stopped) out_rc = write_outputs(sw->dir, &sw->g, sw->res, sw->done, !o.shard_m && !o.quiet);
+        if (!o.shard_m || stopped) out_rc = write_outputs(sw->dir, &sw->g, sw->res, sw->done, !o.shard_m);
         if (o.shard_m && !stopped && !o.quiet)
             fprintf(stderr, "sweep: shard %d/%d done; when every shard is, run: dillsue sweep --merge --out %s\n",
                     o.shard_k, o.shard_m, sw->dir);
