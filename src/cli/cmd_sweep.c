@@ -644,6 +644,7 @@ static void on_signal(int sig)
     atomic_store(&g_signal, sig);
 }
 
+#ifdef DS_HAVE_MPI
 /* Worker ranks have no dealer loop: a thread turns a signal into a stop. */
 typedef struct watcher {
     sweep *sw;
@@ -660,6 +661,7 @@ static void *watch(void *arg)
     }
     return NULL;
 }
+#endif
 
 void sweep_block_signals(void)
 {
@@ -1073,6 +1075,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc) return rc;
 
     int rank = 0, size = 1, use_mpi = 0;
+    (void)size;
 #ifdef DS_HAVE_MPI
     if (!o.merge && sweep_mpi_launched()) {
         if (sweep_mpi_init(&rank, &size) != 0) return 2;
