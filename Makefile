@@ -114,7 +114,7 @@ gpu-check: $(B)/tools/gpu_check $(GPU_SO)
 # joins the program, cmd_sweep.c is compiled with DS_HAVE_MPI and the program
 # links the MPI library; elsewhere `dillsue sweep` runs locally only.
 # `make MPICC=` builds without MPI.
-$(B)/obj/src/cli/cmd_sweep.o $(B)/obj/src/cli/sweep_cell.o $(B)/obj/src/mpi/sweep_mpi.o: src/cli/sweep.h
+$(B)/obj/src/cli/cmd_sweep.o $(B)/obj/src/mpi/sweep_mpi.o: src/cli/sweep.h
 ifeq ($(origin MPICC),undefined)
 MPICC := $(shell command -v mpicc 2>/dev/null)
 endif

@@ -3,7 +3,9 @@
 # sweep fills DIR: progress reaches the total, the state says finished, each
 # solver's line and the count of cells that did not converge match cells.csv,
 # Enter on a failure shows its reason and the solve command that reproduces it,
-# q quits with status 0. A directory without a sweep is refused (status 2).
+# h solves it again in the viewer (history plot, busiest links, flows bitwise
+# equal to the sweep's flow file), a lists every cell, q quits with status 0.
+# A directory without a sweep is refused (status 2).
 . tests/lib.sh
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 PROG="$PWD/$D"
@@ -32,7 +34,7 @@ check() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; screen | sed '
 
 # a sweep with failures (msa cannot reach 1e-7 in 300 iterations), one worker
 "$D" sweep --net "$SF" --scenarios 3 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson,msa \
-    --max-iter 300 --workers 1 --out "$tmp/sw" --quiet > /dev/null 2>&1 &
+    --max-iter 300 --workers 1 --flows --out "$tmp/sw" --quiet > /dev/null 2>&1 &
 spid=$!
 i=0
 while [ ! -f "$tmp/sw/sweep.conf" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -57,9 +59,19 @@ check sweep_tui_per_solver $ok "per-solver lines do not match cells.csv"
 $T send-keys -t main Enter
 wait_for 'reproduce: +dillsue solve --net' 3
 check sweep_tui_detail $? "Enter did not open the cell's details"
+$T send-keys -t main h
+wait_for 'flows: bitwise equal to the sweep.s flow file' 20
+check sweep_tui_replay_bitwise $? "h did not solve the cell again to the sweep's flows"
+screen | grep -q '^ *[0-9]*->[0-9]* ' && screen | grep -q 'iteration 0 \.\. 300'
+check sweep_tui_replay_history_links $? "no history plot or busiest links"
+$T send-keys -t main Escape
+wait_for 'reproduce:' 3
 $T send-keys -t main Escape
 wait_for '^not converged' 3
 check sweep_tui_back $? "Escape did not go back"
+$T send-keys -t main a
+wait_for '^all cells: 36 ' 3
+check sweep_tui_all_cells $? "a did not list all 36 cells"
 $T send-keys -t main q
 wait_for 'EXIT=0' 5
 check sweep_tui_quit $? "q did not quit with status 0"

@@ -1,12 +1,15 @@
 /* sweep_data.h - the data of a sweep directory (issue 13), without solving
  * anything: the grid and its sweep.conf text, cell rows of the journals and
- * cells.csv, reading a directory's journals back, percentiles. Used by
+ * cells.csv, reading a directory's journals back, percentiles; and one
+ * cell's solve (sweep_cell.c), the same for the sweep and the viewer. Used by
  * `dillsue sweep` (src/cli) and the TUI's sweep viewer (src/tui); internal,
  * not part of the public API. Nothing here prints. */
 #ifndef DS_SWEEP_DATA_H
 #define DS_SWEEP_DATA_H
 
 #include "dillsue.h"
+
+#include <pthread.h>
 
 #define SWEEP_MAX_LIST 64
 
@@ -58,6 +61,27 @@ typedef struct sweep_result {
     double t_end;            /* epoch seconds when it finished */
     int rank, worker;
 } sweep_result;
+
+/* ---- one cell (sweep_cell.c): engine calls only, no printing */
+
+/* A network of scenario k: the base network cloned and perturbed, exactly as
+ * `dillsue solve --scenario k --seed S` builds it. NULL with err on failure. */
+ds_network *sweep_scenario_network(const ds_network *base, int k, unsigned long long seed, ds_error *err);
+/* The run configuration of a cell, exactly as `dillsue solve` builds it from
+ * --tau/--mu, --filter, --solver, --tol, --max-iter, --threads, --cap. */
+void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_config *cfg);
+/* Solve one cell on net (the scenario's network). Fills r (cell, rank and
+ * worker are the caller's). flows/costs (n_links each, may be NULL) receive
+ * the final flows and costs when the run produced usable ones; *have_flows
+ * says whether it did. cancel_slot (may be NULL) holds the run while it runs
+ * so that another thread can cancel it (under *lock). */
+void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id id, int threads,
+                      ds_run *volatile *cancel_slot, pthread_mutex_t *lock, sweep_result *r,
+                      double *flows, double *costs, int *have_flows);
+/* The UE reference of a network (flows n_links). Returns ds_ue_solve's code;
+ * *gap and *iters are what it reached. */
+int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, double *flows, double *gap,
+                   int *iters, volatile int *cancel, ds_error *err);
 
 /* Journal / cells.csv rows. */
 extern const char sweep_cells_header[];

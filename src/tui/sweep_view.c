@@ -7,12 +7,18 @@
  * Shows: progress (done/total, cells per second, ETA, ranks or workers
  * alive), per solver the distribution of iterations and of time per cell as
  * a histogram over log-spaced bins with p10/median/p90, status counts, and the
- * cells that did not converge with their reasons; Enter on one shows its row
- * and the path of its flows. Keys: q quit, Up/Down select, Enter details,
- * Escape back. */
+ * cells that did not converge with their reasons (a: every cell); Enter on
+ * one shows its row, the path of its flows and the solve command; h there
+ * solves it again on a thread (history plot, busiest links, bitwise check
+ * against the sweep's flow file). Keys: q quit, Up/Down select, Enter
+ * details, h replay, a all cells / failures, Escape back. */
 #include "sweep_view.h"
 
+#include "ds_csv.h"
 #include "sweep_data.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include <curses.h>
 #include <langinfo.h>
@@ -61,6 +67,81 @@ void sweep_view_hist_text(const int *counts, int nbins, int ascii, char *out, si
     out[u] = '\0';
 }
 
+/* ------------------------------------------------------------ replay */
+
+/* A cell solved again on a thread of the viewer (sweeps keep no per-cell
+ * history): its residual history as it comes, then its flows, checked
+ * bitwise against the sweep's flow file when there is one. */
+typedef struct replay {
+    sweep_grid g;
+    long cell;
+    char flows_path[1400];
+    pthread_t th;
+    int started;
+    atomic_int finished;
+    pthread_mutex_t lock;
+    ds_network *base, *net;
+    ds_run *run;   /* set under lock once created */
+    ds_status st;
+    char err[600];
+} replay;
+
+static void *replay_main(void *arg)
+{
+    replay *rp = arg;
+    ds_error err = {{0}, 0, {0}};
+    sweep_cell_id id = sweep_grid_cell(&rp->g, rp->cell);
+    ds_config cfg;
+    rp->base = ds_network_load(rp->g.net, rp->g.trips[0] ? rp->g.trips : NULL, NULL, NULL, &err);
+    if (rp->base) rp->net = sweep_scenario_network(rp->base, id.k, rp->g.seed, &err);
+    ds_run *run = NULL;
+    if (rp->net) {
+        sweep_cell_config(&rp->g, id, 1, &cfg);
+        run = ds_run_create(rp->net, &cfg, &err);
+    }
+    if (!run) {
+        ds_error_format(&err, rp->err, sizeof rp->err);
+        atomic_store(&rp->finished, 1);
+        return NULL;
+    }
+    pthread_mutex_lock(&rp->lock);
+    rp->run = run;
+    pthread_mutex_unlock(&rp->lock);
+    rp->st = ds_run_execute(run);
+    atomic_store(&rp->finished, 1);
+    return NULL;
+}
+
+static void replay_stop(replay *rp)
+{
+    if (!rp->started) return;
+    pthread_mutex_lock(&rp->lock);
+    if (rp->run) ds_run_cancel(rp->run);
+    pthread_mutex_unlock(&rp->lock);
+    pthread_join(rp->th, NULL);
+    ds_run_free(rp->run);
+    ds_network_free(rp->net);
+    ds_network_free(rp->base);
+    pthread_mutex_destroy(&rp->lock);
+    memset(rp, 0, sizeof *rp);
+}
+
+static int replay_start(replay *rp, const sweep_grid *g, long cell, const char *flows_path)
+{
+    replay_stop(rp);
+    rp->g = *g;
+    rp->cell = cell;
+    snprintf(rp->flows_path, sizeof rp->flows_path, "%s", flows_path);
+    atomic_init(&rp->finished, 0);
+    pthread_mutex_init(&rp->lock, NULL);
+    if (pthread_create(&rp->th, NULL, replay_main, rp) != 0) {
+        pthread_mutex_destroy(&rp->lock);
+        return -1;
+    }
+    rp->started = 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------ state */
 
 typedef struct view {
@@ -78,7 +159,9 @@ typedef struct view {
     /* failures (not converged), newest first */
     long *fail;
     long n_fail;
-    int sel, detail, ascii;
+    int sel, detail, ascii; /* detail: 1 a cell's row, 2 its replay */
+    int show_all;           /* the list holds every cell, not only failures */
+    replay rp;
     char err[1100];
 } view;
 
@@ -123,7 +206,7 @@ static int refresh_data(view *v)
     }
     v->n_fail = 0;
     for (long c = 0; c < v->total; c++)
-        if (v->done_flag[c] && v->res[c].status != DS_STATUS_CONVERGED) v->fail[v->n_fail++] = c;
+        if (v->done_flag[c] && (v->show_all || v->res[c].status != DS_STATUS_CONVERGED)) v->fail[v->n_fail++] = c;
     qsort_r(v->fail, (size_t)v->n_fail, sizeof *v->fail, cmp_tend, v->res);
     if (v->sel >= v->n_fail) v->sel = v->n_fail ? (int)v->n_fail - 1 : 0;
     read_progress(v);
@@ -213,16 +296,119 @@ static void cell_label(const view *v, long c, char *buf, size_t n)
              ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]));
 }
 
+static void flows_path(const view *v, long c, char *path, size_t n)
+{
+    sweep_cell_id id = sweep_grid_cell(&v->g, c);
+    snprintf(path, n, "%s/flows/k%04d_%s%.10g_%s_%s.csv", v->dir, id.k, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
+             ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]));
+}
+
+/* The replayed cell: log10(gap_rel) per iteration, the tolerance as a line
+ * of '-', then (when done) the busiest links and the bitwise check. */
+static void draw_replay(view *v, int y0)
+{
+    replay *rp = &v->rp;
+    char label[160];
+    int h = LINES, w = COLS, y = y0;
+    cell_label(v, rp->cell, label, sizeof label);
+    attron(A_BOLD);
+    put(y++, 0, "%s, solved again here", label);
+    attroff(A_BOLD);
+    pthread_mutex_lock(&rp->lock);
+    ds_run *run = rp->run;
+    pthread_mutex_unlock(&rp->lock);
+    int fin = atomic_load(&rp->finished);
+    if (!run) {
+        put(y, 2, "%s", fin ? rp->err : "loading the network ...");
+        put(h - 1, 0, "Escape: back");
+        return;
+    }
+    size_t n = ds_run_history_count(run);
+    ds_iter_record *recs = calloc(n ? n : 1, sizeof *recs);
+    n = recs ? ds_run_history_copy(run, 0, recs, n) : 0;
+    double lo = log10(v->g.tol) - 0.5, hi = lo + 1;
+    for (size_t i = 0; i < n; i++)
+        if (recs[i].gap_rel > 0 && isfinite(recs[i].gap_rel)) {
+            double l = log10(recs[i].gap_rel);
+            if (l > hi) hi = l;
+            if (l < lo) lo = l;
+        }
+    hi = ceil(hi) + 0.0; /* + 0.0: no "-0" label */
+    lo = floor(lo) + 0.0;
+    if (fin) {
+        char reason[300];
+        ds_run_reason(run, reason, sizeof reason);
+        put(y++, 2, "%s after %d iterations: %s", ds_status_name(rp->st), n ? recs[n - 1].iter : 0, reason);
+    } else {
+        put(y++, 2, "running: iteration %d, gap_rel %.3e", n ? recs[n - 1].iter : 0, n ? recs[n - 1].gap_rel : NAN);
+    }
+    int ph = h - y - (fin ? 13 : 3), pw = w - 10;
+    if (ph > 16) ph = 16;
+    if (ph >= 4 && pw >= 20 && n > 0) {
+        int itmax = recs[n - 1].iter > 0 ? recs[n - 1].iter : 1;
+        int tol_row = (int)lround((hi - log10(v->g.tol)) / (hi - lo) * (ph - 1));
+        put(y, 0, "1e%+.0f", hi);
+        put(y + ph - 1, 0, "1e%+.0f", lo);
+        for (int c = 0; c < pw; c++)
+            if (tol_row >= 0 && tol_row < ph) mvaddch(y + tol_row, 8 + c, '-');
+        for (int r = 0; r < ph; r++) mvaddch(y + r, 7, '|');
+        for (size_t i = 0; i < n; i++) {
+            double g = recs[i].gap_rel;
+            int col = (int)((double)recs[i].iter / itmax * (pw - 1));
+            if (!(g > 0) || !isfinite(g)) { mvaddch(y + ph - 1, 8 + col, '?'); continue; }
+            int row = (int)lround((hi - log10(g)) / (hi - lo) * (ph - 1));
+            mvaddch(y + row, 8 + col, '*');
+        }
+        put(y + ph, 8, "iteration 0 .. %d; - = tol %g", itmax, v->g.tol);
+        y += ph + 1;
+    }
+    free(recs);
+    if (fin) {
+        const double *x = ds_run_flows(run), *t = ds_run_costs(run);
+        const ds_network *net = ds_run_network(run);
+        if (x && t && (rp->st == DS_STATUS_CONVERGED || rp->st == DS_STATUS_MAX_ITER)) {
+            double *fx = NULL;
+            int nr = 0, same = 0;
+            ds_error err;
+            struct stat st;
+            int have = stat(rp->flows_path, &st) == 0 && ds_flows_read(rp->flows_path, net, &fx, NULL, &nr, &err) == 0;
+            if (have) same = nr == net->n_links && !memcmp(fx, x, sizeof(double) * (size_t)nr);
+            free(fx);
+            put(y++, 2, "flows: %s", have ? (same ? "bitwise equal to the sweep's flow file" : "DIFFER from the sweep's flow file")
+                                          : "(the sweep wrote no flow file: --flows)");
+            /* the eight links with the highest x / c */
+            int top[8], nt = 0;
+            for (int e = 0; e < net->n_links; e++) {
+                double q = x[e] / net->capacity[e];
+                int p = nt < 8 ? nt++ : 7;
+                if (p == 7 && nt == 8 && x[top[7]] / net->capacity[top[7]] >= q) continue;
+                top[p] = e;
+                for (int j = p; j > 0 && x[top[j]] / net->capacity[top[j]] > x[top[j - 1]] / net->capacity[top[j - 1]]; j--) {
+                    int tmp = top[j];
+                    top[j] = top[j - 1];
+                    top[j - 1] = tmp;
+                }
+            }
+            put(y++, 2, "%-14s %14s %12s %8s", "link", "flow", "cost", "x/c");
+            for (int i = 0; i < nt && y < h - 1; i++) {
+                int e = top[i];
+                char lk[32];
+                snprintf(lk, sizeof lk, "%d->%d", net->tail[e] + 1, net->head[e] + 1);
+                put(y++, 2, "%-14s %14.6g %12.6g %8.3f", lk, x[e], t[e], x[e] / net->capacity[e]);
+            }
+        }
+    }
+    put(h - 1, 0, "Escape: back (cancels a replay still running)");
+}
+
 static void draw_detail(view *v, int y0)
 {
     long c = v->fail[v->sel];
     const sweep_result *r = &v->res[c];
-    char label[160], name[256], path[1400];
+    char label[160], path[1400];
     sweep_cell_id id = sweep_grid_cell(&v->g, c);
     cell_label(v, c, label, sizeof label);
-    snprintf(name, sizeof name, "k%04d_%s%.10g_%s_%s.csv", id.k, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
-             ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]));
-    snprintf(path, sizeof path, "%s/flows/%s", v->dir, name);
+    flows_path(v, c, path, sizeof path);
     struct stat st;
     int y = y0;
     attron(A_BOLD);
@@ -239,7 +425,7 @@ static void draw_detail(view *v, int y0)
              v->g.net, id.k, v->g.seed, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
              ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]), v->g.tol,
              v->g.max_iter);
-    put(y + 3, 0, "Escape: back");
+    put(y + 3, 0, "h: solve it again here and show its history and flows   Escape: back");
 }
 
 static void fmt_eta(double s, char *buf, size_t n)
@@ -279,6 +465,12 @@ static void draw(view *v)
                  stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta,
                  v->alive, v->workers, !strcmp(v->mode, "mpi") ? "ranks" : "workers");
     y++;
+    if (v->detail == 2) {
+        draw_replay(v, y);
+        wnoutrefresh(stdscr);
+        doupdate();
+        return;
+    }
     if (v->detail && v->n_fail) {
         draw_detail(v, y);
         wnoutrefresh(stdscr);
@@ -287,7 +479,8 @@ static void draw(view *v)
     }
     for (int s = 0; s < v->g.n_solver && y + 3 < h - 3; s++, y += 4) draw_solver(v, y, s, w);
     attron(A_BOLD);
-    put(y++, 0, "not converged: %ld%s", v->n_fail, v->n_fail ? " (newest first; Up/Down, Enter: details)" : "");
+    put(y++, 0, "%s: %ld%s", v->show_all ? "all cells" : "not converged", v->n_fail,
+        v->n_fail ? " (newest first; Up/Down, Enter: details; a: all cells / failures)" : "  (a: all cells)");
     attroff(A_BOLD);
     int rows = h - y - 1;
     int first = v->sel >= rows ? v->sel - rows + 1 : 0;
@@ -389,6 +582,7 @@ int sweep_view_main(int argc, char **argv)
             last = t;
             dirty = 1;
         }
+        if (v.detail == 2) dirty = 1; /* the replay's history grows */
         if (dirty) draw(&v);
         dirty = 0;
         int ch = getch();
@@ -397,10 +591,22 @@ int sweep_view_main(int argc, char **argv)
         if (ch == 'q' || ch == 'Q') break;
         if (ch == KEY_UP && v.sel > 0) v.sel--;
         else if (ch == KEY_DOWN && v.sel + 1 < v.n_fail) v.sel++;
-        else if ((ch == '\n' || ch == KEY_ENTER) && v.n_fail) v.detail = 1;
-        else if (ch == 27 || ch == KEY_BACKSPACE || ch == 'b') v.detail = 0;
+        else if ((ch == '\n' || ch == KEY_ENTER) && v.n_fail && !v.detail) v.detail = 1;
+        else if (ch == 'h' && v.detail == 1 && v.n_fail) {
+            char fp[1400];
+            flows_path(&v, v.fail[v.sel], fp, sizeof fp);
+            if (replay_start(&v.rp, &v.g, v.fail[v.sel], fp) == 0) v.detail = 2;
+        } else if (ch == 'a' && !v.detail) {
+            v.show_all = !v.show_all;
+            v.sel = 0;
+            last = -1e9; /* rebuild the list now */
+        } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 'b') {
+            if (v.detail == 2) replay_stop(&v.rp);
+            v.detail = v.detail == 2 ? 1 : 0;
+        }
     }
     endwin();
+    replay_stop(&v.rp);
     free(v.res);
     free(v.done_flag);
     free(v.fail);

@@ -3,7 +3,7 @@
  * defaults as `dillsue solve --scenario k --seed S --tau .. --filter ..
  * --solver ..`, so that the flows are bitwise those of that command (the
  * sweep test checks it). Also the per-scenario UE reference. */
-#include "sweep.h"
+#include "sweep_data.h"
 
 #include "ds_scenario.h"
 #include "ds_ue.h"
