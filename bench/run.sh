@@ -43,11 +43,12 @@ run() {
 # --- sweep (issue 13): cells per second of the paper's Sioux Falls grid ---
 # Newton cells of 200 scenarios x tau {1,3,10,30,100} x {full,dsp} (2,000 cells;
 # 20 scenarios with BENCH_QUICK=1) with 1 and 2 local workers and, where the
-# program was built with MPI, 1 and 2 ranks. Overhead per cell = (elapsed x
-# workers - sum of the cells' own wall time) / cells, over the span from the
+# program was built with MPI, 1 and 2 ranks. Overhead per cell = (span x
+# workers - sum of the cells' own wall time) / cells, the span running from the
 # first cell's start to the last cell's end: what dealing, recording and the
-# journal cost (program and mpirun start-up are in "elapsed" only). BENCH_SWEEP_FULL=1 adds the whole grid with anderson and
-# sra (6,000 cells; minutes). BENCH_SWEEP=0 skips this block.
+# journal cost (program and mpirun start-up are in "elapsed" only).
+# BENCH_SWEEP_FULL=1 adds the whole grid with anderson and sra (6,000 cells;
+# an hour of CPU). BENCH_SWEEP=0 skips this block.
 sweep_one() { # sweep_one LABEL WORKERS SOLVERS LAUNCHER...
     label=$1 workers=$2 solvers=$3
     shift 3
