@@ -8,11 +8,15 @@
  *                            first request) and its result
  *   worker -> 0  TAG_FLOWS   2 n_links doubles (flows, costs), only when
  *                            sweep_msg.have_flows
- *   0 -> worker  TAG_JOB     sweep_job: the next job, or type NONE = stop
+ *   0 -> worker  TAG_JOB     sweep_job: a job, or type NONE = stop; two
+ *                            after the first request and one after each
+ *                            result, so a rank always holds its next job and
+ *                            never waits for rank 0 between cells (dealing
+ *                            stays dynamic: a rank gets more as it finishes)
  * Rank 0 also computes: a thread of it takes jobs from the same dealer, so
  * one rank does the whole sweep and R ranks use R cores. Its main thread
- * only talks MPI (MPI_THREAD_FUNNELED) and polls with MPI_Iprobe and a short
- * sleep rather than blocking, so it does not spin a core. Results go to the
+ * only talks MPI (MPI_THREAD_FUNNELED) and polls with MPI_Iprobe every 0.5 ms
+ * rather than blocking, so it does not spin a core. Results go to the
  * same recorder as local workers', so cells.csv and the flows are the same
  * whatever the rank count. Records are sent as bytes: ranks must share the
  * architecture and the build. */
@@ -26,6 +30,7 @@
 #include <time.h>
 
 enum { TAG_RESULT = 101, TAG_FLOWS, TAG_JOB };
+enum { PREFETCH = 2 }; /* jobs a rank holds: the one it computes and the next */
 
 typedef struct sweep_msg {
     sweep_job job;
@@ -95,15 +100,16 @@ void sweep_mpi_master(sweep *sw, int size)
     local_arg la = {sw, 0};
     pthread_t th;
     int active = size - 1;
-    if (!buf) {
-        fprintf(stderr, "dillsue sweep: out of memory\n");
-        sweep_request_stop(sw);
+    int *outstanding = calloc((size_t)size, sizeof *outstanding); /* jobs sent, results not back */
+    if (!buf || !outstanding) { /* the other ranks wait for answers: end the job */
+        fprintf(stderr, "dillsue sweep: out of memory on rank 0\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (pthread_create(&th, NULL, local_main, &la) != 0) {
         fprintf(stderr, "dillsue sweep: cannot start rank 0's computing thread\n");
         atomic_store(&la.done, 2);
     }
-    const struct timespec poll_nap = {0, 100 * 1000}, idle_nap = {0, 20 * 1000 * 1000};
+    const struct timespec poll_nap = {0, 500 * 1000}, idle_nap = {0, 20 * 1000 * 1000};
     while (active > 0 || !atomic_load(&la.done)) {
         sweep_set_alive(sw, active + !atomic_load(&la.done), size);
         sweep_tick(sw);
@@ -122,13 +128,21 @@ void sweep_mpi_master(sweep *sw, int size)
                     if (m.r.status == DS_STATUS_CANCELLED) sweep_release(sw, &m.job), sweep_request_stop(sw);
                     else sweep_record(sw, &m.job, &m.r, m.have_flows ? buf : NULL, m.have_flows ? buf + n : NULL);
                 }
-                sweep_job next;
-                if (!buf || sweep_take(sw, &next) != 0) {
-                    next.type = SWEEP_JOB_NONE;
-                    next.index = -1;
+                /* keep PREFETCH jobs at each rank: the next one is there when a
+                 * cell ends, so no rank waits for this loop to wake up */
+                if (m.job.type != SWEEP_JOB_NONE) outstanding[src]--;
+                int want = m.job.type == SWEEP_JOB_NONE ? PREFETCH : 1;
+                for (int j = 0; j < want; j++) {
+                    sweep_job next;
+                    if (sweep_take(sw, &next) != 0) break;
+                    MPI_Send(&next, (int)sizeof next, MPI_BYTE, src, TAG_JOB, MPI_COMM_WORLD);
+                    outstanding[src]++;
+                }
+                if (outstanding[src] == 0) { /* nothing left for it: let it go */
+                    sweep_job stop = {SWEEP_JOB_NONE, -1};
+                    MPI_Send(&stop, (int)sizeof stop, MPI_BYTE, src, TAG_JOB, MPI_COMM_WORLD);
                     active--;
                 }
-                MPI_Send(&next, (int)sizeof next, MPI_BYTE, src, TAG_JOB, MPI_COMM_WORLD);
                 continue;
             }
         }
@@ -136,6 +150,7 @@ void sweep_mpi_master(sweep *sw, int size)
     }
     if (atomic_load(&la.done) != 2) pthread_join(th, NULL);
     sweep_set_alive(sw, 0, size);
+    free(outstanding);
     free(buf);
 }
 
