@@ -226,3 +226,26 @@ fuzz-run: fuzz
 	     >$(FUZZ_B)/$$(basename $$f).log 2>&1 || { tail -40 $(FUZZ_B)/$$(basename $$f).log; exit 1; }; \
 	   tail -1 $(FUZZ_B)/$$(basename $$f).log; done; fi
 # --- end fuzz ---
+
+# --- MPI (issue 13: `mpirun -np R dillsue sweep`) ---
+# Where mpicc exists (Debian: libopenmpi-dev openmpi-bin), src/mpi/sweep_mpi.c
+# joins the program, cmd_sweep.c is compiled with DS_HAVE_MPI and the program
+# links the MPI library; elsewhere `dillsue sweep` runs locally only.
+# `make MPICC=` builds without MPI.
+$(B)/obj/src/cli/cmd_sweep.o $(B)/obj/src/mpi/sweep_mpi.o: src/cli/sweep.h
+ifeq ($(origin MPICC),undefined)
+MPICC := $(shell command -v mpicc 2>/dev/null)
+endif
+ifneq ($(MPICC),)
+MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
+MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -link_info 2>/dev/null | cut -d' ' -f2-)
+MPI_OBJ    := $(B)/obj/src/mpi/sweep_mpi.o
+$(B)/obj/src/cli/cmd_sweep.o: override CFLAGS += -DDS_HAVE_MPI
+$(MPI_OBJ): override CFLAGS += -DDS_HAVE_MPI $(MPI_CFLAGS)
+$(B)/dillsue: $(MPI_OBJ)
+$(B)/dillsue: APP_OBJ += $(MPI_OBJ)
+$(B)/dillsue: TUILIBS += $(MPI_LIBS)
+else
+$(info note: mpicc not found: building without MPI (dillsue sweep runs on one machine))
+endif
+# --- end MPI ---

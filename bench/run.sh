@@ -42,7 +42,62 @@ run() {
     echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# --- sweep (issue 13): cells per second of the paper's Sioux Falls grid ---
+# Newton cells of 200 scenarios x tau {1,3,10,30,100} x {full,dsp} (2,000 cells;
+# 20 scenarios with BENCH_QUICK=1) with 1 and 2 local workers and, where the
+# program was built with MPI, 1 and 2 ranks. Overhead per cell = (span x
+# workers - sum of the cells' own wall time) / cells, the span running from the
+# first cell's start to the last cell's end: what dealing, recording and the
+# journal cost (program and mpirun start-up are in "elapsed" only).
+# BENCH_SWEEP_FULL=1 adds the whole grid with anderson and sra (6,000 cells;
+# an hour of CPU). BENCH_SWEEP=0 skips this block.
+sweep_one() { # sweep_one LABEL WORKERS SOLVERS LAUNCHER...
+    label=$1 workers=$2 solvers=$3
+    shift 3
+    dir=$(mktemp -d /tmp/dillsue-bench-sweep.XXXXXX)
+    t0=$(date +%s.%N)
+    "$@" "$BUILD/dillsue" sweep --net "$sf" --scenarios "$scen" --seed 1 --tau 1,3,10,30,100 --filter full,dsp \
+        --solver "$solvers" --workers "$workers" --out "$dir/s" --quiet > /dev/null 2>&1
+    src=$?
+    t1=$(date +%s.%N)
+    # span: from the first cell's start to the last cell's end (start-up of the
+    # program and of mpirun excluded); overhead = (span x workers - sum of cell times) / cells
+    awk -F, -v t0="$t0" -v t1="$t1" -v w="$workers" -v l="$label" -v rc=$src 'NR > 1 { n++; s += $19
+            b = $20 - $19; if (n == 1 || b < first) first = b; if ($20 > last) last = $20 }
+        END { el = t1 - t0; span = last - first
+              printf "| %s | %d | %.1f | %.1f | %.1f | %.2f |%s\n", l, n, el, span, n / span, 1000 * (span * w - s) / n,
+              rc ? " exit " rc : "" }' "$dir/s/cells.csv"
+    rm -rf "$dir"
+}
+sweep_bench() {
+    [ "${BENCH_SWEEP:-1}" = 0 ] && return
+    sf="$DILLSUE_TNTP_DIR/SiouxFalls/SiouxFalls_net.tntp"
+    [ -f "$sf" ] || { echo "sweep: $sf missing: skipped"; return; }
+    scen=200
+    [ -n "$quick" ] && scen=20
+    echo
+    echo "## Sweep: Sioux Falls, $scen scenarios x tau {1,3,10,30,100} x {full,dsp}"
+    echo
+    echo "| run | cells | elapsed s | first cell to last s | cells/s | overhead ms/cell |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    sweep_one "newton, 1 worker" 1 newton env
+    sweep_one "newton, 2 workers" 2 newton env
+    mpi=
+    "$BUILD/dillsue" sweep --help | grep -q "This build: with MPI" && command -v mpirun > /dev/null && mpi=1
+    if [ -n "$mpi" ]; then
+        sweep_one "newton, mpirun -np 1" 1 newton mpirun --oversubscribe --allow-run-as-root -np 1
+        sweep_one "newton, mpirun -np 2" 2 newton mpirun --oversubscribe --allow-run-as-root -np 2
+    else
+        echo "| (no MPI build: mpirun rows skipped) | | | | | |"
+    fi
+    if [ "${BENCH_SWEEP_FULL:-0}" = 1 ]; then
+        sweep_one "newton,anderson,sra, 2 workers" 2 newton,anderson,sra env
+        [ -n "$mpi" ] && sweep_one "newton,anderson,sra, mpirun -np 2" 2 newton,anderson,sra mpirun --oversubscribe --allow-run-as-root -np 2
+    fi
+}
+# --- end sweep ---
+
 start=$(date +%s)
-run | tee "$out"
+{ run; sweep_bench; } | tee "$out"
 echo
 echo "(bench took $(( $(date +%s) - start )) s; saved to $out)"

@@ -12,6 +12,7 @@ int cmd_ue(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_load(int argc, char **argv);
+int cmd_sweep(int argc, char **argv); /* cmd_sweep.c, docs/sweep.md */
 /* The ncurses front end (src/tui/). argv[0] is "tui"; without --net it runs
  * on the embedded default network. */
 int tui_main(int argc, char **argv);

@@ -30,6 +30,7 @@ static const char usage_text[] =
     "  info          describe a network: size, demand, cbar, structure\n"
     "  compare       compare two flow CSV files: MAPE, R^2, max abs diff\n"
     "  load          evaluate the loading map once, f(x), at given flows\n"
+    "  sweep         a grid of scenarios x tau x filter x solver (locally or with mpirun)\n"
     "  help COMMAND  help on a command (same as dillsue COMMAND --help)\n"
     "\n"
     "Options:\n"
@@ -253,6 +254,7 @@ static int dispatch(const char *name, int argc, char **argv)
     if (!strcmp(name, "info")) return cmd_info(argc, argv);
     if (!strcmp(name, "compare")) return cmd_compare(argc, argv);
     if (!strcmp(name, "load")) return cmd_load(argc, argv);
+    if (!strcmp(name, "sweep")) return cmd_sweep(argc, argv);
     if (!strcmp(name, "tui")) return tui_main(argc, argv);
     return -1;
 }

@@ -18,6 +18,7 @@
 #include "../cli/cli.h"
 #include "config.h"
 #include "settings.h"
+#include "sweep_view.h"
 #include "tui.h"
 
 static const tui_panel tui_panels[TUI_P_N] = {
@@ -48,7 +49,8 @@ static void usage(FILE *f)
             "or --runlog FILE; --no-runlog writes none. Ctrl-C quits with status 130.\n"
             "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
             "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
-            "S inside saves the current settings there. --no-config reads no file.\n");
+            "S inside saves the current settings there. --no-config reads no file.\n"
+            "dillsue tui --sweep DIR [--ascii] watches a sweep directory (docs/sweep.md).\n");
 }
 
 typedef struct tui_opts {
@@ -293,6 +295,8 @@ int tui_main(int argc, char **argv)
     tui_opts o;
     ds_error err = {0};
     char msg[700], note[1024];
+    for (int i = 1; i < argc; i++) /* dillsue tui --sweep DIR: the sweep viewer, its own screen */
+        if (!strcmp(argv[i], "--sweep")) return sweep_view_main(argc, argv);
     int rc = parse_opts(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : 2;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

@@ -1,0 +1,1203 @@
+/* cmd_sweep.c - `dillsue sweep`: a grid of scenario x tau (or mu) x filter x
+ * solver cells, each exactly what `dillsue solve` computes for it, run by
+ * local worker threads or dealt to Open MPI ranks (src/mpi/sweep_mpi.c),
+ * recorded in a journal as each cell finishes so that a killed sweep loses
+ * only the cells in flight, and summarised as the paper's tables.
+ *
+ * Sections: options (kept apart so that they can move to a shared option
+ * table), the sweep directory, the dealer/recorder, workers and progress,
+ * the summary, the command. */
+#include "cli.h"
+#include "ds_csv.h"
+#include "ds_metrics.h"
+#include "sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CMD "sweep"
+#define MAX_WORKERS 256
+
+/* ================================================================ options */
+
+typedef struct sweep_opts {
+    sweep_grid g;
+    int have_net, have_scen, have_seed, have_tau, have_mu, have_filter, have_solver;
+    int have_tol, have_maxit, have_cap, have_ue_gap, have_ue_maxit;
+    const char *out;
+    int threads, workers, flows, resume, merge, quiet;
+    int shard_k, shard_m; /* 1-based K of M; 0 0 = no shard */
+} sweep_opts;
+
+static void print_help(void)
+{
+    ds_config d;
+    ds_config_default(&d);
+    printf("Usage: dillsue sweep --net NET [--trips TRIPS] --scenarios N --seed S\n"
+           "                     [--tau LIST | --mu LIST] [--filter LIST] [--solver LIST]\n"
+           "                     [--tol X] [--max-iter N] [--threads T] [--workers W]\n"
+           "                     --out DIR [--flows] [--ue] [--resume] [--shard K/M]\n"
+           "       dillsue sweep --merge --out DIR\n"
+           "       mpirun -np R dillsue sweep ...   (when built with Open MPI)\n"
+           "Solve a grid of cells: scenario k = 0..N-1 (0 = the network unchanged) x tau\n"
+           "(or mu) x filter x solver. Each cell is exactly what\n"
+           "  dillsue solve --scenario k --seed S --tau T --filter F --solver V ...\n"
+           "computes: the same flows, bit for bit, whatever runs it.\n"
+           "\n"
+           "Grid:\n"
+           "  --net NET             TNTP _net.tntp file\n"
+           "  --trips TRIPS         trips file (default: NET's sibling _trips.tntp)\n"
+           "  --scenarios N         scenarios 0..N-1 (paper eqs. 9-11; 0 is the base network)\n"
+           "  --seed S              seed of the scenario draws\n"
+           "  --tau LIST            comma-separated dispersions, e.g. 1,3,10,30,100 (default %g)\n"
+           "  --mu LIST             comma-separated mu values instead of --tau\n"
+           "  --filter LIST         e.g. full,dsp (default %s)\n"
+           "  --solver LIST         e.g. newton,anderson,sra (default %s)\n"
+           "  --tol X               gap_rel tolerance of every cell (default %g)\n"
+           "  --max-iter N          outer iterations per cell (default %d)\n"
+           "  --cap C               cap on x/c in the BPR cost (default %g)\n"
+           "  --ue                  also solve a Wardrop UE per scenario and report each cell's\n"
+           "                        MAPE against it (the paper's SUE->UE bridge)\n"
+           "  --ue-gap G            relative gap of those UE references (default 1e-9)\n"
+           "  --ue-max-iter N       Frank-Wolfe iterations at most (default 100000)\n"
+           "Running:\n"
+           "  --threads T           threads of each cell (default 1); results do not depend on it\n"
+           "  --workers W           cells solved at once on this machine (default: cores / T)\n"
+           "  --shard K/M           run only the K-th of M contiguous slices (K = 1..M), for job\n"
+           "                        arrays without MPI; then `dillsue sweep --merge --out DIR`\n"
+           "  --resume              finish a sweep in DIR without redoing finished cells (the\n"
+           "                        grid is read from DIR/sweep.conf when not given)\n"
+           "  --merge               write DIR/cells.csv and DIR/summary.csv from what DIR holds\n"
+           "                        (shards, partial runs) without solving anything\n"
+           "Output (all in DIR):\n"
+           "  --out DIR             sweep.conf, journal*.csv (one line per finished cell),\n"
+           "                        cells.csv (grid order), summary.csv, progress\n"
+           "  --flows               also write each cell's flows to DIR/flows/\n"
+           "  --quiet               no progress on stderr (the table still goes to stdout)\n"
+           "  --help                this text\n"
+           "\n"
+           "Progress (cells done/total, rate, ETA) goes to stderr, the summary table to\n"
+           "stdout. Ctrl-C stops after cancelling the cells in flight; --resume finishes.\n"
+           "Exit codes: 0 every cell done (whatever each cell's status), 1 cells missing\n"
+           "(--merge of an incomplete sweep), 2 usage, input or output error, 4 stopped.\n"
+           "See docs/sweep.md.\n"
+           "This build: %s.\n",
+           d.tau, ds_filter_name(d.filter), ds_solver_name(d.solver), d.tol, d.max_iter, d.cost.cap,
+#ifdef DS_HAVE_MPI
+           "with MPI (mpirun -np R deals cells to R ranks)"
+#else
+           "without MPI (mpicc was not found at build time; cells run on this machine only)"
+#endif
+    );
+}
+
+enum {
+    O_NET = 256, O_TRIPS, O_SCEN, O_SEED, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_CAP, O_UE,
+    O_UEGAP, O_UEMAXIT, O_THREADS, O_WORKERS, O_SHARD, O_RESUME, O_MERGE, O_OUT, O_FLOWS, O_QUIET, O_HELP
+};
+
+static const struct option_s {
+    const char *name;
+    int arg, id;
+} opt_table[] = {
+    {"net", 1, O_NET}, {"trips", 1, O_TRIPS}, {"scenarios", 1, O_SCEN}, {"seed", 1, O_SEED},
+    {"tau", 1, O_TAU}, {"mu", 1, O_MU}, {"filter", 1, O_FILTER}, {"solver", 1, O_SOLVER},
+    {"tol", 1, O_TOL}, {"max-iter", 1, O_MAXIT}, {"cap", 1, O_CAP}, {"ue", 0, O_UE},
+    {"ue-gap", 1, O_UEGAP}, {"ue-max-iter", 1, O_UEMAXIT}, {"threads", 1, O_THREADS},
+    {"workers", 1, O_WORKERS}, {"shard", 1, O_SHARD}, {"resume", 0, O_RESUME}, {"merge", 0, O_MERGE},
+    {"out", 1, O_OUT}, {"flows", 0, O_FLOWS}, {"quiet", 0, O_QUIET}, {"help", 0, O_HELP},
+};
+
+/* --name VALUE or --name=VALUE; no abbreviations (a sweep's options should
+ * read the same in a job script a year later). */
+static int parse_args(int argc, char **argv, sweep_opts *o)
+{
+    ds_config d;
+    ds_config_default(&d);
+    memset(o, 0, sizeof *o);
+    o->g.n_disp = 1;
+    o->g.disp[0] = d.tau;
+    o->g.n_filter = 1;
+    o->g.filter[0] = d.filter;
+    o->g.n_solver = 1;
+    o->g.solver[0] = d.solver;
+    o->g.tol = d.tol;
+    o->g.max_iter = d.max_iter;
+    o->g.cap = d.cost.cap;
+    o->g.ue_gap = 1e-9;
+    o->g.ue_max_iter = 100000;
+    o->threads = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char name[64];
+        const char *val = NULL;
+        if (!strcmp(a, "-h")) a = "--help";
+        if (strncmp(a, "--", 2)) return cli_usage(CMD, "unexpected argument '%s'", a);
+        const char *eq = strchr(a, '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a - 2 : (long)strlen(a + 2)), a + 2);
+        const struct option_s *op = NULL;
+        for (size_t j = 0; j < sizeof opt_table / sizeof *opt_table; j++)
+            if (!strcmp(opt_table[j].name, name)) op = &opt_table[j];
+        if (!op) return cli_usage(CMD, "unknown option '%s'", a);
+        if (op->arg) {
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return cli_usage(CMD, "option '--%s' needs an argument", name);
+        } else if (eq) {
+            return cli_usage(CMD, "option '--%s' takes no argument", name);
+        }
+        int rc = 0;
+        switch (op->id) {
+        case O_NET: snprintf(o->g.net, sizeof o->g.net, "%s", val), o->have_net = 1; break;
+        case O_TRIPS: snprintf(o->g.trips, sizeof o->g.trips, "%s", val); break;
+        case O_SCEN: rc = cli_int(CMD, "--scenarios", val, 1, INT_MAX, &o->g.scenarios), o->have_scen = 1; break;
+        case O_SEED: {
+            char *end;
+            errno = 0;
+            o->g.seed = strtoull(val, &end, 10);
+            if (!*val || *end || val[0] == '-' || errno)
+                rc = cli_usage(CMD, "--seed needs a non-negative integer, got '%s'", val);
+            o->have_seed = 1;
+            break;
+        }
+        case O_TAU:
+        case O_MU:
+            if (sweep_grid_parse_list("tau", val, &o->g) != 0)
+                rc = cli_usage(CMD, "--%s needs a comma-separated list of positive numbers (at most %d), got '%s'",
+                               name, SWEEP_MAX_LIST, val);
+            for (int p = 0; !rc && p < o->g.n_disp; p++)
+                for (int q = 0; q < p; q++) {
+                    char x[32], y[32];
+                    snprintf(x, sizeof x, "%.10g", o->g.disp[p]);
+                    snprintf(y, sizeof y, "%.10g", o->g.disp[q]);
+                    if (!strcmp(x, y)) rc = cli_usage(CMD, "--%s lists %s twice", name, x);
+                    if (rc) break;
+                }
+            if (op->id == O_MU) o->have_mu = 1, o->g.use_mu = 1;
+            else o->have_tau = 1, o->g.use_mu = 0;
+            break;
+        case O_FILTER:
+            if (sweep_grid_parse_list("filter", val, &o->g) != 0)
+                rc = cli_usage(CMD, "--filter needs distinct names from full,dsp,bfs,edsp, got '%s'", val);
+            o->have_filter = 1;
+            break;
+        case O_SOLVER:
+            if (sweep_grid_parse_list("solver", val, &o->g) != 0)
+                rc = cli_usage(CMD, "--solver needs distinct names from msa,sra,anderson,newton, got '%s'", val);
+            o->have_solver = 1;
+            break;
+        case O_TOL:
+            rc = cli_double(CMD, "--tol", val, &o->g.tol);
+            if (!rc && o->g.tol <= 0) rc = cli_usage(CMD, "--tol must be positive, got %s", val);
+            o->have_tol = 1;
+            break;
+        case O_MAXIT: rc = cli_int(CMD, "--max-iter", val, 0, INT_MAX, &o->g.max_iter), o->have_maxit = 1; break;
+        case O_CAP:
+            rc = cli_double(CMD, "--cap", val, &o->g.cap);
+            if (!rc && o->g.cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", val);
+            o->have_cap = 1;
+            break;
+        case O_UE: o->g.ue = 1; break;
+        case O_UEGAP:
+            rc = cli_double(CMD, "--ue-gap", val, &o->g.ue_gap);
+            if (!rc && o->g.ue_gap < 0) rc = cli_usage(CMD, "--ue-gap must be >= 0, got %s", val);
+            o->have_ue_gap = 1;
+            break;
+        case O_UEMAXIT: rc = cli_int(CMD, "--ue-max-iter", val, 1, INT_MAX, &o->g.ue_max_iter), o->have_ue_maxit = 1; break;
+        case O_THREADS: rc = cli_int(CMD, "--threads", val, 0, 4096, &o->threads); break;
+        case O_WORKERS: rc = cli_int(CMD, "--workers", val, 0, MAX_WORKERS, &o->workers); break;
+        case O_SHARD: {
+            char *end;
+            long k = strtol(val, &end, 10), m = 0;
+            if (*end == '/') m = strtol(end + 1, &end, 10);
+            if (*end || k < 1 || m < 1 || k > m || m > 1000000)
+                rc = cli_usage(CMD, "--shard needs K/M with 1 <= K <= M, got '%s'", val);
+            o->shard_k = (int)k, o->shard_m = (int)m;
+            break;
+        }
+        case O_RESUME: o->resume = 1; break;
+        case O_MERGE: o->merge = 1; break;
+        case O_OUT: o->out = val; break;
+        case O_FLOWS: o->flows = 1; break;
+        case O_QUIET: o->quiet = 1; break;
+        case O_HELP: print_help(); return -1;
+        }
+        if (rc) return rc;
+    }
+    if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
+    if (!o->out || !*o->out) return cli_usage(CMD, "--out DIR is required");
+    if (o->merge && (o->resume || o->shard_m)) return cli_usage(CMD, "--merge runs nothing: no --resume or --shard");
+    if ((o->have_ue_gap || o->have_ue_maxit) && !o->g.ue) return cli_usage(CMD, "--ue-gap and --ue-max-iter need --ue");
+    if (o->g.trips[0] && !o->have_net) return cli_usage(CMD, "--trips needs --net");
+    if (!o->have_net && !o->resume && !o->merge) return cli_usage(CMD, "--net NET is required");
+    if (o->have_net && (!o->have_scen || !o->have_seed)) return cli_usage(CMD, "--scenarios N and --seed S are required");
+    return 0;
+}
+
+/* ================================================================ files */
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Write text to path through a temporary file and a rename. 0 or -1 (errno). */
+static int write_atomic(const char *path, const char *text, size_t len)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return -1;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        off += (size_t)w;
+    }
+    int e = 0;
+    if (off < len || fsync(fd) != 0) e = errno ? errno : EIO;
+    if (close(fd) != 0 && !e) e = errno;
+    if (!e && rename(tmp, path) != 0) e = errno;
+    if (e) {
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
+    return -1;
+}
+
+static void flows_name(const sweep_grid *g, long cell, char *buf, size_t n)
+{
+    sweep_cell_id id = sweep_grid_cell(g, cell);
+    snprintf(buf, n, "k%04d_%s%.10g_%s_%s.csv", id.k, g->use_mu ? "mu" : "tau", g->disp[id.d],
+             ds_filter_name((ds_filter)g->filter[id.f]), ds_solver_name((ds_solver_kind)g->solver[id.s]));
+}
+
+/* ================================================================ the sweep */
+
+typedef struct pending {
+    sweep_result r;
+    double *flows;
+    struct pending *next;
+} pending;
+
+struct sweep {
+    sweep_grid g;
+    char dir[PATH_MAX];
+    int threads, write_flows, quiet, progress_tty;
+    ds_network *base;
+    long total;
+    sweep_result *res;
+    unsigned char *done;
+    long n_done_total;
+    sweep_job *jobs;
+    long n_jobs, next_job, n_cells_todo, n_cells_now, n_failed_now;
+    double **ue_flows;   /* per scenario, NULL until known */
+    unsigned char *ue_tried;
+    pending *waiting;    /* cells whose scenario's UE is not yet known */
+    int journal_fd;
+    char journal_path[PATH_MAX + 64];
+    pthread_mutex_t lock;
+    atomic_int stop;
+    int io_error;
+    volatile int ue_cancel;
+    ds_run *volatile running[MAX_WORKERS];
+    double t_start, last_tick, last_line;
+    int alive, alive_total;
+    const char *mode;
+};
+
+static atomic_int g_signal;
+
+const sweep_grid *sweep_get_grid(const sweep *sw) { return &sw->g; }
+const ds_network *sweep_base(const sweep *sw) { return sw->base; }
+int sweep_threads(const sweep *sw) { return sw->threads; }
+int sweep_wants_flows(const sweep *sw) { return sw->write_flows || sw->g.ue; }
+int sweep_stopping(const sweep *sw) { return atomic_load(&((sweep *)sw)->stop); }
+
+void sweep_set_alive(sweep *sw, int alive, int total)
+{
+    pthread_mutex_lock(&sw->lock);
+    sw->alive = alive;
+    sw->alive_total = total;
+    pthread_mutex_unlock(&sw->lock);
+}
+
+void sweep_request_stop(sweep *sw)
+{
+    atomic_store(&sw->stop, 1);
+    sw->ue_cancel = 1;
+    pthread_mutex_lock(&sw->lock);
+    for (int i = 0; i < MAX_WORKERS; i++)
+        if (sw->running[i]) ds_run_cancel(sw->running[i]);
+    pthread_mutex_unlock(&sw->lock);
+}
+
+int sweep_take(sweep *sw, sweep_job *job)
+{
+    int rc = -1;
+    pthread_mutex_lock(&sw->lock);
+    if (!atomic_load(&sw->stop) && sw->next_job < sw->n_jobs) {
+        *job = sw->jobs[sw->next_job++];
+        rc = 0;
+    }
+    pthread_mutex_unlock(&sw->lock);
+    return rc;
+}
+
+void sweep_release(sweep *sw, const sweep_job *job)
+{
+    (void)sw;
+    (void)job; /* an unfinished job simply stays undone: --resume picks it up */
+}
+
+/* Append one journal line (under the lock). */
+static int journal_append(sweep *sw, const sweep_result *r)
+{
+    char line[2048];
+    int len = sweep_result_format(&sw->g, r, line, sizeof line);
+    if (sw->journal_fd < 0) return 0; /* MPI worker ranks keep no journal */
+    /* one write() of the whole line: a kill leaves it whole or missing */
+    ssize_t w = write(sw->journal_fd, line, (size_t)len);
+    if (w != len) {
+        fprintf(stderr, "dillsue sweep: %s: cannot append: %s\n", sw->journal_path,
+                w < 0 ? strerror(errno) : "short write");
+        return -1;
+    }
+    return 0;
+}
+
+static void cell_mape(sweep *sw, sweep_result *r, const double *flows)
+{
+    sweep_cell_id id = sweep_grid_cell(&sw->g, r->cell);
+    const double *ue = sw->ue_flows[id.k];
+    ds_metrics m;
+    r->mape_ue = NAN;
+    if (ue && flows && ds_metrics_compare(flows, ue, sw->base->n_links, NULL, 1.0, &m) == 0) r->mape_ue = m.mape;
+}
+
+static int finish_cell(sweep *sw, sweep_result *r)
+{
+    if (journal_append(sw, r) != 0) return -1;
+    sw->res[r->cell] = *r;
+    if (!sw->done[r->cell]) sw->n_done_total++;
+    sw->done[r->cell] = 1;
+    sw->n_cells_now++;
+    if (r->status != DS_STATUS_CONVERGED) sw->n_failed_now++;
+    return 0;
+}
+
+static int record_ue(sweep *sw, const sweep_result *r, const double *flows, const double *costs)
+{
+    int k = (int)r->cell;
+    char path[PATH_MAX + 64], text[512];
+    ds_error err = {{0}, 0, {0}};
+    sw->ue_tried[k] = 1;
+    if (flows && (r->status == DS_STATUS_CONVERGED || r->status == DS_STATUS_MAX_ITER)) {
+        snprintf(path, sizeof path, "%s/ue/k%04d.csv", sw->dir, k);
+        if (ds_flows_write(path, sw->base, flows, costs, &err) != 0) {
+            cli_input_error(&err);
+            return -1;
+        }
+        sw->ue_flows[k] = malloc(sizeof(double) * (size_t)sw->base->n_links);
+        if (!sw->ue_flows[k]) return -1;
+        memcpy(sw->ue_flows[k], flows, sizeof(double) * (size_t)sw->base->n_links);
+    }
+    int len = snprintf(text, sizeof text, "scenario=%d\nstatus=%s\nrel_gap=%.17g\niterations=%d\nseconds=%.3f\nreason=%s\n",
+                       k, ds_status_name((ds_status)r->status), r->gap_rel, r->iterations, r->wall_s, r->reason);
+    snprintf(path, sizeof path, "%s/ue/k%04d.txt", sw->dir, k);
+    if (write_atomic(path, text, (size_t)len) != 0) {
+        fprintf(stderr, "dillsue sweep: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    /* the cells that were waiting for this reference */
+    pending **pp = &sw->waiting;
+    while (*pp) {
+        pending *p = *pp;
+        if (sweep_grid_cell(&sw->g, p->r.cell).k == k) {
+            cell_mape(sw, &p->r, p->flows);
+            int rc = finish_cell(sw, &p->r);
+            *pp = p->next;
+            free(p->flows);
+            free(p);
+            if (rc) return -1;
+        } else {
+            pp = &p->next;
+        }
+    }
+    return 0;
+}
+
+int sweep_record(sweep *sw, const sweep_job *job, const sweep_result *res, const double *flows, const double *costs)
+{
+    sweep_result r = *res;
+    int rc = 0;
+    ds_error err = {{0}, 0, {0}};
+    pthread_mutex_lock(&sw->lock);
+    if (job->type == SWEEP_JOB_UE) {
+        rc = record_ue(sw, &r, flows, costs);
+    } else {
+        if (flows && sw->write_flows) {
+            char path[PATH_MAX + 200], name[160];
+            flows_name(&sw->g, r.cell, name, sizeof name);
+            snprintf(path, sizeof path, "%s/flows/%s", sw->dir, name);
+            if (ds_flows_write(path, sw->base, flows, costs, &err) != 0) {
+                cli_input_error(&err);
+                rc = -1;
+            }
+        }
+        sweep_cell_id id = sweep_grid_cell(&sw->g, r.cell);
+        if (rc == 0 && sw->g.ue && flows && !sw->ue_flows[id.k] && !sw->ue_tried[id.k]) {
+            /* the reference is still being solved: keep the flows until it is */
+            pending *p = calloc(1, sizeof *p);
+            if (p) p->flows = malloc(sizeof(double) * (size_t)sw->base->n_links);
+            if (!p || !p->flows) {
+                free(p);
+                rc = -1;
+            } else {
+                p->r = r;
+                memcpy(p->flows, flows, sizeof(double) * (size_t)sw->base->n_links);
+                p->next = sw->waiting;
+                sw->waiting = p;
+            }
+        } else if (rc == 0) {
+            if (sw->g.ue) cell_mape(sw, &r, flows);
+            rc = finish_cell(sw, &r);
+        }
+    }
+    if (rc) sw->io_error = 1;
+    pthread_mutex_unlock(&sw->lock);
+    if (rc) atomic_store(&sw->stop, 1);
+    return rc;
+}
+
+/* ================================================================ workers */
+
+void sweep_compute(sweep *sw, const sweep_job *job, int rank, int worker, ds_network **cache, int *cache_k,
+                   sweep_result *r, double *flows, double *costs, int *have_flows)
+{
+    ds_error err = {{0}, 0, {0}};
+    int k = job->type == SWEEP_JOB_UE ? (int)job->index : sweep_grid_cell(&sw->g, job->index).k;
+    memset(r, 0, sizeof *r);
+    r->cell = job->index;
+    r->rank = rank;
+    r->worker = worker;
+    r->mape_ue = NAN;
+    *have_flows = 0;
+    if (!*cache || *cache_k != k) {
+        ds_network_free(*cache);
+        *cache = sweep_scenario_network(sw->base, k, sw->g.seed, &err);
+        *cache_k = k;
+    }
+    if (!*cache) {
+        char buf[1200];
+        ds_error_format(&err, buf, sizeof buf);
+        sweep_copy_text(r->reason, sizeof r->reason, buf);
+        r->status = DS_STATUS_ERROR;
+        r->gap_rel = r->tau = r->mu = r->lost_demand = r->total_flow = r->veh_time = NAN;
+        return;
+    }
+    if (job->type == SWEEP_JOB_UE) {
+        double t0 = mono_s(), gap = NAN;
+        int iters = 0;
+        int rc = sweep_ue_solve(*cache, &sw->g, sw->threads, flows, &gap, &iters, &sw->ue_cancel, &err);
+        r->wall_s = mono_s() - t0;
+        r->gap_rel = gap;
+        r->iterations = iters;
+        /* ds_ue_solve reports a ds_status, as the run API does */
+        r->status = rc == DS_STATUS_CONVERGED || rc == DS_STATUS_MAX_ITER || rc == DS_STATUS_CANCELLED ? (ds_status)rc
+                                                                                                   : DS_STATUS_ERROR;
+        if (r->status == DS_STATUS_ERROR) {
+            char buf[1200];
+            ds_error_format(&err, buf, sizeof buf);
+            sweep_copy_text(r->reason, sizeof r->reason, buf);
+        } else {
+            ds_cost_params cp = {sw->g.cap, (*cache)->toll_factor, (*cache)->distance_factor};
+            ds_costs_eval(*cache, &cp, flows, costs);
+            *have_flows = 1;
+        }
+        return;
+    }
+    int slot = worker < MAX_WORKERS ? worker : MAX_WORKERS - 1;
+    sweep_cell_solve(*cache, &sw->g, sweep_grid_cell(&sw->g, job->index), sw->threads, &sw->running[slot], &sw->lock,
+                     r, flows, costs, have_flows);
+    /* a stop that came between taking the job and starting the run */
+    if (atomic_load(&sw->stop) && r->status != DS_STATUS_CONVERGED) r->status = DS_STATUS_CANCELLED;
+}
+
+void sweep_work(sweep *sw, int rank, int worker)
+{
+    int n = sw->base->n_links;
+    double *flows = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    double *costs = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    ds_network *cache = NULL;
+    int cache_k = -1;
+    sweep_job job;
+    if (!flows || !costs) {
+        fprintf(stderr, "dillsue sweep: out of memory\n");
+        sweep_request_stop(sw);
+    }
+    while (flows && costs && sweep_take(sw, &job) == 0) {
+        sweep_result r;
+        int have = 0;
+        sweep_compute(sw, &job, rank, worker, &cache, &cache_k, &r, flows, costs, &have);
+        if (r.status == DS_STATUS_CANCELLED) sweep_release(sw, &job);
+        else sweep_record(sw, &job, &r, have ? flows : NULL, have ? costs : NULL);
+    }
+    ds_network_free(cache);
+    free(flows);
+    free(costs);
+}
+
+/* ================================================================ progress */
+
+static void fmt_secs(double s, char *buf, size_t n)
+{
+    if (!isfinite(s) || s < 0) snprintf(buf, n, "?");
+    else if (s < 60) snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+static void write_progress(sweep *sw, const char *state)
+{
+    char text[1024], path[PATH_MAX + 32];
+    double el = mono_s() - sw->t_start;
+    pthread_mutex_lock(&sw->lock);
+    long now = sw->n_cells_now, todo = sw->n_cells_todo, done = sw->n_done_total, failed = sw->n_failed_now;
+    int alive = sw->alive, alive_total = sw->alive_total;
+    pthread_mutex_unlock(&sw->lock);
+    double rate = el > 0 ? now / el : 0;
+    int len = snprintf(text, sizeof text,
+                       "state=%s\nmode=%s\npid=%ld\ndone=%ld\ntotal=%ld\nsession_done=%ld\nsession_todo=%ld\n"
+                       "session_not_converged=%ld\nelapsed_s=%.3f\ncells_per_s=%.6g\nalive=%d\nworkers=%d\nupdated=%ld\n",
+                       state, sw->mode, (long)getpid(), done, sw->total, now, todo, failed, el, rate, alive, alive_total,
+                       (long)time(NULL));
+    snprintf(path, sizeof path, "%s/progress", sw->dir);
+    write_atomic(path, text, (size_t)len);
+}
+
+static void progress_line(sweep *sw, int final)
+{
+    double el = mono_s() - sw->t_start;
+    pthread_mutex_lock(&sw->lock);
+    long now = sw->n_cells_now, todo = sw->n_cells_todo, failed = sw->n_failed_now;
+    int alive = sw->alive, total = sw->alive_total;
+    pthread_mutex_unlock(&sw->lock);
+    double rate = el > 0 ? now / el : 0;
+    char eta[32], els[32];
+    fmt_secs(rate > 0 ? (todo - now) / rate : NAN, eta, sizeof eta);
+    fmt_secs(el, els, sizeof els);
+    fprintf(stderr, "%ssweep: %ld/%ld cells (%.1f%%) | %.3g cells/s | %s %s | %d/%d %s | %ld not converged%s",
+            sw->progress_tty ? "\r" : "", now, todo, todo ? 100.0 * now / todo : 100.0, rate,
+            final ? "took" : "ETA", final ? els : eta, alive, total, sw->mode[0] == 'm' ? "ranks" : "workers",
+            failed, sw->progress_tty && !final ? "   " : "\n");
+    fflush(stderr);
+}
+
+void sweep_tick(sweep *sw)
+{
+    int sig = atomic_load(&g_signal);
+    if (sig && !sweep_stopping(sw)) {
+        if (!sw->quiet && sw->progress_tty) fputc('\n', stderr);
+        fprintf(stderr, "dillsue sweep: %s: stopping; the cells in flight are cancelled and --resume redoes them "
+                        "(again to quit now)\n", sig == SIGINT ? "interrupted" : "terminated");
+        sweep_request_stop(sw);
+    }
+    double now = mono_s();
+    if (now - sw->last_tick < 1.0) return;
+    sw->last_tick = now;
+    write_progress(sw, sweep_stopping(sw) ? "stopping" : "running");
+    if (!sw->quiet && (sw->progress_tty || now - sw->last_line >= 10)) {
+        sw->last_line = now;
+        progress_line(sw, 0);
+    }
+}
+
+static void on_signal(int sig)
+{
+    if (atomic_load(&g_signal)) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    atomic_store(&g_signal, sig);
+}
+
+#ifdef DS_HAVE_MPI
+/* Worker ranks have no dealer loop: a thread turns a signal into a stop. */
+typedef struct watcher {
+    sweep *sw;
+    atomic_int done;
+} watcher;
+
+static void *watch(void *arg)
+{
+    watcher *w = arg;
+    const struct timespec tick = {0, 20 * 1000 * 1000};
+    while (!atomic_load(&w->done)) {
+        if (atomic_load(&g_signal) && !sweep_stopping(w->sw)) sweep_request_stop(w->sw);
+        nanosleep(&tick, NULL);
+    }
+    return NULL;
+}
+#endif
+
+void sweep_block_signals(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+typedef struct worker_arg {
+    sweep *sw;
+    int worker;
+    atomic_int *finished;
+} worker_arg;
+
+static void *worker_main(void *arg)
+{
+    worker_arg *a = arg;
+    sweep_block_signals();
+    sweep_work(a->sw, 0, a->worker);
+    atomic_fetch_add(a->finished, 1);
+    return NULL;
+}
+
+static void run_local(sweep *sw, int workers)
+{
+    pthread_t th[MAX_WORKERS];
+    worker_arg args[MAX_WORKERS];
+    atomic_int finished;
+    int started = 0;
+    atomic_init(&finished, 0);
+    for (int w = 0; w < workers; w++) {
+        args[w] = (worker_arg){sw, w, &finished};
+        if (pthread_create(&th[w], NULL, worker_main, &args[w]) == 0) started++;
+        else break;
+    }
+    if (!started) {
+        fprintf(stderr, "dillsue sweep: cannot start a worker thread\n");
+        sweep_request_stop(sw);
+        return;
+    }
+    const struct timespec nap = {0, 20 * 1000 * 1000};
+    while (atomic_load(&finished) < started) {
+        sweep_set_alive(sw, started - atomic_load(&finished), started);
+        sweep_tick(sw);
+        nanosleep(&nap, NULL);
+    }
+    sweep_set_alive(sw, 0, started);
+    for (int w = 0; w < started; w++) pthread_join(th[w], NULL);
+}
+
+/* ================================================================ summary */
+
+typedef struct group_stats {
+    int n, conv, ill, failed;
+    double it[3], ev[3], tm[3], mape;
+} group_stats;
+
+static void group_compute(const sweep_grid *g, const sweep_result *res, const unsigned char *done, int d, int f, int s,
+                          group_stats *gs, double *buf)
+{
+    int nk = g->scenarios, nc = 0;
+    memset(gs, 0, sizeof *gs);
+    double *it = buf, *ev = buf + nk, *tm = buf + 2 * nk, *mp = buf + 3 * nk;
+    int nm = 0;
+    for (int k = 0; k < nk; k++) {
+        long c = (((long)k * g->n_disp + d) * g->n_filter + f) * g->n_solver + s;
+        if (!done[c]) continue;
+        const sweep_result *r = &res[c];
+        gs->n++;
+        if (r->status == DS_STATUS_CONVERGED) {
+            gs->conv++;
+            it[nc] = r->iterations;
+            ev[nc] = r->evals;
+            tm[nc] = r->wall_s;
+            nc++;
+            if (!isnan(r->mape_ue)) mp[nm++] = r->mape_ue;
+        } else if (r->status == DS_STATUS_ILL_POSED) {
+            gs->ill++;
+        } else {
+            gs->failed++;
+        }
+    }
+    const double ps[3] = {10, 50, 90};
+    for (int i = 0; i < 3; i++) {
+        gs->it[i] = sweep_percentile(it, nc, ps[i]);
+        gs->ev[i] = sweep_percentile(ev, nc, ps[i]);
+        gs->tm[i] = sweep_percentile(tm, nc, ps[i]);
+    }
+    gs->mape = sweep_percentile(mp, nm, 50);
+}
+
+/* Worst UE gap over the scenarios' references (from DIR/ue/kNNNN.txt). */
+static int ue_gaps(const char *dir, const sweep_grid *g, double *worst, int *n_max_iter)
+{
+    int n = 0;
+    *worst = 0;
+    *n_max_iter = 0;
+    for (int k = 0; k < g->scenarios; k++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/ue/k%04d.txt", dir, k);
+        char *t = sweep_read_file(path, NULL);
+        if (!t) continue;
+        char *p = strstr(t, "rel_gap=");
+        if (p) {
+            double gap = strtod(p + 8, NULL);
+            if (gap > *worst) *worst = gap;
+            n++;
+        }
+        if (strstr(t, "status=max-iterations")) (*n_max_iter)++;
+        free(t);
+    }
+    return n;
+}
+
+static int write_outputs(const char *dir, const sweep_grid *g, const sweep_result *res, const unsigned char *done,
+                         int print_table)
+{
+    long total = sweep_grid_total(g), n_done = 0;
+    size_t cap = 4096 + (size_t)total * 400, len = 0;
+    char *text = malloc(cap);
+    double *buf = malloc(sizeof(double) * 4 * (size_t)g->scenarios);
+    char path[PATH_MAX + 32];
+    int rc = 0;
+    if (!text || !buf) {
+        free(text);
+        free(buf);
+        fprintf(stderr, "dillsue sweep: out of memory writing the outputs\n");
+        return 2;
+    }
+    len += (size_t)snprintf(text, cap, "%s", sweep_cells_header);
+    for (long c = 0; c < total; c++) {
+        if (!done[c]) continue;
+        n_done++;
+        char line[2048];
+        int l = sweep_result_format(g, &res[c], line, sizeof line);
+        if (len + (size_t)l + 1 > cap) {
+            char *nt = realloc(text, cap * 2);
+            if (!nt) { rc = 2; break; }
+            text = nt;
+            cap *= 2;
+        }
+        memcpy(text + len, line, (size_t)l);
+        len += (size_t)l;
+    }
+    snprintf(path, sizeof path, "%s/cells.csv", dir);
+    if (!rc && write_atomic(path, text, len) != 0) {
+        fprintf(stderr, "dillsue sweep: %s: %s\n", path, strerror(errno));
+        rc = 2;
+    }
+
+    /* summary.csv and the table */
+    len = (size_t)snprintf(text, cap, "%s,filter,solver,cells,converged,ill_posed,failed,iter_p10,iter_median,iter_p90,"
+                                      "evals_p10,evals_median,evals_p90,time_p10_s,time_median_s,time_p90_s,mape_ue_median\n",
+                           g->use_mu ? "mu" : "tau");
+    if (print_table) {
+        printf("%-7s %-5s %-8s %5s %5s %4s %4s  %21s  %21s  %27s%s\n", g->use_mu ? "mu" : "tau", "filter", "solver",
+               "cells", "conv", "ill", "fail", "iterations p10/med/p90", "evaluations p10/med/p90",
+               "time s p10/med/p90", g->ue ? "  MAPE% vs UE" : "");
+    }
+    for (int d = 0; d < g->n_disp; d++)
+        for (int f = 0; f < g->n_filter; f++)
+            for (int s = 0; s < g->n_solver; s++) {
+                group_stats gs;
+                char m[32];
+                group_compute(g, res, done, d, f, s, &gs, buf);
+                if (isnan(gs.mape)) m[0] = '\0';
+                else snprintf(m, sizeof m, "%.6g", gs.mape);
+                if (len + 512 > cap) break;
+                len += (size_t)snprintf(text + len, cap - len, "%.10g,%s,%s,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n",
+                                        g->disp[d], ds_filter_name((ds_filter)g->filter[f]),
+                                        ds_solver_name((ds_solver_kind)g->solver[s]), gs.n, gs.conv, gs.ill, gs.failed,
+                                        gs.it[0], gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2], gs.tm[0], gs.tm[1],
+                                        gs.tm[2], m);
+                if (print_table)
+                    printf("%-7.4g %-5s %-8s %5d %5d %4d %4d  %6.0f %6.0f %7.0f  %6.0f %6.0f %7.0f  %8.3g %8.3g %9.3g%s%s\n",
+                           g->disp[d], ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]),
+                           gs.n, gs.conv, gs.ill, gs.failed, gs.it[0], gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2],
+                           gs.tm[0], gs.tm[1], gs.tm[2], g->ue ? "  " : "", g->ue ? (m[0] ? m : "-") : "");
+            }
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    if (write_atomic(path, text, len) != 0) {
+        fprintf(stderr, "dillsue sweep: %s: %s\n", path, strerror(errno));
+        rc = 2;
+    }
+    if (print_table) {
+        printf("%ld of %ld cells done; medians and percentiles over converged cells", n_done, total);
+        if (g->ue) {
+            double worst;
+            int nmax, n = ue_gaps(dir, g, &worst, &nmax);
+            printf("; UE references: %d of %d scenarios, relative gap <= %.3g (target %.3g%s)", n, g->scenarios, worst,
+                   g->ue_gap, nmax ? ", some stopped at --ue-max-iter" : "");
+        }
+        printf("\n");
+        fflush(stdout);
+    }
+    free(text);
+    free(buf);
+    return rc;
+}
+
+/* ================================================================ the command */
+
+/* DIR/sweep.conf: written by a new sweep, compared by --resume, read when the
+ * grid is not given. Returns 0 or 2 (printed). */
+static int setup_conf(sweep_opts *o, int *grid_from_conf)
+{
+    char path[PATH_MAX + 32], text[8192];
+    ds_error err = {{0}, 0, {0}};
+    snprintf(path, sizeof path, "%s/sweep.conf", o->out);
+    char *old = sweep_read_file(path, NULL);
+    *grid_from_conf = 0;
+    if (o->merge || (o->resume && !o->have_net)) {
+        if (!old) return cli_usage(CMD, "%s: no sweep here (%s)", o->out, strerror(errno));
+        int rc = sweep_grid_parse(old, path, &o->g, &err);
+        free(old);
+        if (rc) return cli_input_error(&err);
+        *grid_from_conf = 1;
+        return 0;
+    }
+    sweep_grid_format(&o->g, text, sizeof text);
+    if (old) {
+        int same = !strcmp(old, text);
+        free(old);
+        if (!same && (o->resume || o->shard_m))
+            return cli_usage(CMD, "%s holds a sweep of another grid (%s differs from these options); "
+                                  "use --resume --out %s alone to finish it, or another --out", o->out, path, o->out);
+        if (!o->resume && !o->shard_m)
+            return cli_usage(CMD, "%s already holds a sweep: --resume finishes it, --merge summarises it", o->out);
+        return 0;
+    }
+    if (make_dir(o->out) != 0) return cli_usage(CMD, "cannot create %s: %s", o->out, strerror(errno));
+    if (write_atomic(path, text, strlen(text)) != 0) {
+        fprintf(stderr, "dillsue sweep: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
+/* The jobs of this process: the undone cells of the slice in grid order, each
+ * scenario's UE reference (with --ue, when not on disk) just before its first
+ * cell, so that a sweep stopped early has whole scenarios. A cell that
+ * finishes before its reference waits for it (sweep_record). */
+static int plan(sweep *sw, const sweep_opts *o)
+{
+    long lo = 0, hi = sw->total;
+    if (o->shard_m) {
+        lo = sw->total * (o->shard_k - 1) / o->shard_m;
+        hi = sw->total * o->shard_k / o->shard_m;
+    }
+    unsigned char *need_ue = calloc((size_t)sw->g.scenarios, 1);
+    sw->jobs = malloc(sizeof *sw->jobs * (size_t)(sw->total + sw->g.scenarios + 1));
+    if (!need_ue || !sw->jobs) {
+        free(need_ue);
+        return -1;
+    }
+    for (long c = lo; c < hi; c++)
+        if (!sw->done[c]) need_ue[sweep_grid_cell(&sw->g, c).k] = 1;
+    if (sw->g.ue)
+        for (int k = 0; k < sw->g.scenarios; k++) {
+            if (!need_ue[k]) continue;
+            char path[PATH_MAX + 32];
+            ds_error err = {{0}, 0, {0}};
+            double *fl = NULL;
+            int n = 0;
+            snprintf(path, sizeof path, "%s/ue/k%04d.csv", sw->dir, k);
+            if (access(path, R_OK) == 0 && ds_flows_read(path, sw->base, &fl, NULL, &n, &err) == 0) {
+                sw->ue_flows[k] = fl; /* solved by an earlier run or another shard */
+                need_ue[k] = 0;
+            }
+        }
+    for (long c = lo; c < hi; c++) {
+        int k = sweep_grid_cell(&sw->g, c).k;
+        if (sw->g.ue && need_ue[k]) { /* a scenario's reference just before its cells */
+            sw->jobs[sw->n_jobs++] = (sweep_job){SWEEP_JOB_UE, k};
+            need_ue[k] = 0;
+        }
+        if (!sw->done[c]) sw->jobs[sw->n_jobs++] = (sweep_job){SWEEP_JOB_CELL, c}, sw->n_cells_todo++;
+    }
+    free(need_ue);
+    return 0;
+}
+
+static int open_journal(sweep *sw, const sweep_opts *o)
+{
+    if (o->shard_m)
+        snprintf(sw->journal_path, sizeof sw->journal_path, "%s/journal-%d-of-%d.csv", sw->dir, o->shard_k, o->shard_m);
+    else
+        snprintf(sw->journal_path, sizeof sw->journal_path, "%s/journal.csv", sw->dir);
+    sw->journal_fd = open(sw->journal_path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (sw->journal_fd < 0) {
+        fprintf(stderr, "dillsue sweep: %s: %s\n", sw->journal_path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(sw->journal_fd, &st) == 0 && st.st_size == 0) {
+        if (write(sw->journal_fd, sweep_cells_header, strlen(sweep_cells_header)) < 0) return -1;
+    } else if (st.st_size > 0) {
+        /* a line cut short by a kill must not swallow the next one */
+        char last = '\n';
+        int fd = open(sw->journal_path, O_RDONLY);
+        if (fd >= 0) {
+            if (pread(fd, &last, 1, st.st_size - 1) != 1) last = '\n';
+            close(fd);
+        }
+        if (last != '\n' && write(sw->journal_fd, "\n", 1) != 1) return -1;
+    }
+    return 0;
+}
+
+static void sweep_free(sweep *sw)
+{
+    if (!sw) return;
+    if (sw->journal_fd >= 0) close(sw->journal_fd);
+    if (sw->ue_flows)
+        for (int k = 0; k < sw->g.scenarios; k++) free(sw->ue_flows[k]);
+    while (sw->waiting) {
+        pending *p = sw->waiting;
+        sw->waiting = p->next;
+        free(p->flows);
+        free(p);
+    }
+    free(sw->ue_flows);
+    free(sw->ue_tried);
+    free(sw->res);
+    free(sw->done);
+    free(sw->jobs);
+    ds_network_free(sw->base);
+    pthread_mutex_destroy(&sw->lock);
+    free(sw);
+}
+
+static sweep *sweep_new(const sweep_opts *o, int rank0)
+{
+    sweep *sw = calloc(1, sizeof *sw);
+    if (!sw) return NULL;
+    sw->g = o->g;
+    snprintf(sw->dir, sizeof sw->dir, "%s", o->out);
+    sw->threads = o->threads;
+    sw->write_flows = o->flows;
+    sw->quiet = o->quiet;
+    sw->journal_fd = -1;
+    sw->total = sweep_grid_total(&o->g);
+    sw->mode = "local";
+    pthread_mutex_init(&sw->lock, NULL);
+    atomic_init(&sw->stop, 0);
+    sw->progress_tty = isatty(2);
+    sw->t_start = mono_s();
+    sw->last_tick = -1e9;
+    sw->last_line = sw->t_start;
+    if (rank0) {
+        sw->res = calloc((size_t)sw->total, sizeof *sw->res);
+        sw->done = calloc((size_t)sw->total, 1);
+        sw->ue_flows = calloc((size_t)o->g.scenarios, sizeof *sw->ue_flows);
+        sw->ue_tried = calloc((size_t)o->g.scenarios, 1);
+        if (!sw->res || !sw->done || !sw->ue_flows || !sw->ue_tried) {
+            sweep_free(sw);
+            return NULL;
+        }
+    }
+    return sw;
+}
+
+static int load_base(sweep *sw)
+{
+    ds_error err = {{0}, 0, {0}};
+    sw->base = ds_network_load(sw->g.net, sw->g.trips[0] ? sw->g.trips : NULL, NULL, NULL, &err);
+    if (!sw->base) return cli_input_error(&err);
+    return 0;
+}
+
+static int merge_only(const sweep_opts *o)
+{
+    sweep_grid g = o->g;
+    long total = sweep_grid_total(&g), bad = 0;
+    sweep_result *res = calloc((size_t)total, sizeof *res);
+    unsigned char *done = calloc((size_t)total, 1);
+    if (!res || !done) {
+        free(res);
+        free(done);
+        fprintf(stderr, "dillsue sweep: out of memory\n");
+        return 2;
+    }
+    long n = sweep_load_journals(o->out, &g, res, done, &bad);
+    int rc = n < 0 ? 2 : write_outputs(o->out, &g, res, done, 1);
+    if (n >= 0 && bad) fprintf(stderr, "dillsue sweep: %ld journal lines were incomplete or of another grid and were skipped\n", bad);
+    if (!rc && n >= 0 && n < total)
+        fprintf(stderr, "dillsue sweep: %ld of %ld cells missing: run the missing shards or --resume --out %s\n",
+                total - n, total, o->out);
+    free(res);
+    free(done);
+    if (rc) return rc;
+    return n < total ? 1 : 0;
+}
+
+static int default_workers(int threads)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) cores = 1;
+    if (threads <= 0) return 1;
+    long w = cores / threads;
+    return (int)(w < 1 ? 1 : w > MAX_WORKERS ? MAX_WORKERS : w);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    sweep_opts o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc < 0) return 0;
+    if (rc) return rc;
+
+    int rank = 0, size = 1, use_mpi = 0;
+    (void)size;
+#ifdef DS_HAVE_MPI
+    if (!o.merge && sweep_mpi_launched()) {
+        if (sweep_mpi_init(&rank, &size) != 0) return 2;
+        use_mpi = 1;
+    }
+#endif
+    int from_conf = 0;
+    rc = 0;
+    if (rank == 0) rc = setup_conf(&o, &from_conf);
+    if (!rc && o.merge) return merge_only(&o);
+#ifdef DS_HAVE_MPI
+    if (use_mpi) {
+        char text[8192] = "";
+        int ok = rc == 0;
+        if (rank == 0 && ok) sweep_grid_format(&o.g, text, sizeof text);
+        if (!sweep_mpi_bcast_setup(text, sizeof text, ok)) {
+            sweep_mpi_finalize();
+            return rc ? rc : 2;
+        }
+        if (rank != 0) {
+            ds_error err = {{0}, 0, {0}};
+            if (sweep_grid_parse(text, "<rank 0's grid>", &o.g, &err) != 0) rc = cli_input_error(&err);
+        }
+    }
+#endif
+    if (rc) {
+#ifdef DS_HAVE_MPI
+        if (use_mpi) sweep_mpi_finalize();
+#endif
+        return rc;
+    }
+    (void)from_conf;
+
+    sweep *sw = sweep_new(&o, rank == 0);
+    if (!sw) {
+        fprintf(stderr, "dillsue sweep: out of memory\n");
+        return 2;
+    }
+    sw->mode = use_mpi ? "mpi" : "local";
+    rc = load_base(sw);
+    if (!rc && rank == 0) {
+        char sub[PATH_MAX + 16];
+        long bad = 0;
+        snprintf(sub, sizeof sub, "%s/flows", sw->dir);
+        if (o.flows && make_dir(sub) != 0) rc = cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
+        snprintf(sub, sizeof sub, "%s/ue", sw->dir);
+        if (!rc && o.g.ue && make_dir(sub) != 0) rc = cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
+        if (!rc && (sw->n_done_total = sweep_load_journals(sw->dir, &sw->g, sw->res, sw->done, &bad)) < 0)
+            rc = cli_usage(CMD, "cannot read %s: %s", sw->dir, strerror(errno));
+        if (!rc && bad)
+            fprintf(stderr, "dillsue sweep: %ld journal lines were cut short by a kill and are redone\n", bad);
+        if (!rc && open_journal(sw, &o) != 0) rc = 2;
+        if (!rc && plan(sw, &o) != 0) rc = 2;
+        if (!rc && !o.quiet)
+            fprintf(stderr, "sweep: %ld cells in the grid, %ld done before, %ld to do%s%s\n", sw->total,
+                    sw->n_done_total, sw->n_cells_todo, o.shard_m ? " in this shard" : "",
+                    sw->g.ue ? " (and the UE references they need)" : "");
+    }
+
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    atomic_store(&g_signal, 0);
+    sigaction(SIGINT, NULL, &old_int);
+    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    if (!use_mpi) {
+        if (!rc) {
+            int workers = o.workers ? o.workers : default_workers(o.threads);
+            if (workers > sw->n_jobs) workers = (int)(sw->n_jobs ? sw->n_jobs : 1);
+            run_local(sw, workers);
+        }
+    }
+#ifdef DS_HAVE_MPI
+    else {
+        /* every rank learns whether rank 0 could set up; workers' own errors
+         * (a network they cannot load) stop the whole job */
+        if (sweep_mpi_all_ok(rc == 0)) {
+            if (rank == 0) {
+                sweep_mpi_master(sw, size);
+            } else {
+                watcher w = {sw, 0};
+                pthread_t wt;
+                int have = pthread_create(&wt, NULL, watch, &w) == 0;
+                sweep_mpi_worker(sw, rank);
+                atomic_store(&w.done, 1);
+                if (have) pthread_join(wt, NULL);
+            }
+        } else if (!rc) {
+            rc = 2;
+        }
+    }
+#endif
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+
+    int code = rc;
+    if (!rc && rank == 0) {
+        int stopped = sweep_stopping(sw);
+        write_progress(sw, sw->io_error ? "failed" : stopped ? "stopped" : "finished");
+        if (!o.quiet) progress_line(sw, 1);
+        if (sw->waiting) fprintf(stderr, "dillsue sweep: cells whose UE reference did not finish are redone by --resume\n");
+        int out_rc = 0;
+        if (!o.shard_m || stopped) out_rc = write_outputs(sw->dir, &sw->g, sw->res, sw->done, !o.shard_m);
+        if (o.shard_m && !stopped && !o.quiet)
+            fprintf(stderr, "sweep: shard %d/%d done; when every shard is, run: dillsue sweep --merge --out %s\n",
+                    o.shard_k, o.shard_m, sw->dir);
+        code = sw->io_error || out_rc ? 2 : stopped ? 4 : 0;
+        if (stopped && !sw->io_error)
+            fprintf(stderr, "dillsue sweep: stopped with %ld of %ld cells done: dillsue sweep --resume --out %s\n",
+                    sw->n_done_total, sw->total, sw->dir);
+    } else if (!rc && rank != 0) {
+        code = 0;
+    }
+    sweep_free(sw);
+#ifdef DS_HAVE_MPI
+    if (use_mpi) sweep_mpi_finalize();
+#endif
+    return code;
+}

@@ -1,0 +1,359 @@
+/* sweep_data.c - the data of a sweep directory without solving anything: the
+ * grid and its sweep.conf text, cell rows (journal and cells.csv), reading a
+ * directory's journals back, percentiles. Shared by `dillsue sweep` and the
+ * TUI's sweep viewer. */
+#include "sweep_data.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long sweep_grid_total(const sweep_grid *g)
+{
+    return (long)g->scenarios * g->n_disp * g->n_filter * g->n_solver;
+}
+
+sweep_cell_id sweep_grid_cell(const sweep_grid *g, long index)
+{
+    sweep_cell_id id;
+    id.s = (int)(index % g->n_solver);
+    index /= g->n_solver;
+    id.f = (int)(index % g->n_filter);
+    index /= g->n_filter;
+    id.d = (int)(index % g->n_disp);
+    id.k = (int)(index / g->n_disp);
+    return id;
+}
+
+/* ------------------------------------------------------------ sweep.conf */
+
+void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
+{
+    size_t u = 0;
+#define PUT(...) (u += (size_t)snprintf(buf + (u < n ? u : n), u < n ? n - u : 0, __VA_ARGS__))
+    PUT("# dillsue sweep grid (written by dillsue sweep; --resume and --merge read it)\n");
+    PUT("version=1\nnet=%s\ntrips=%s\nscenarios=%d\nseed=%llu\n", g->net, g->trips, g->scenarios, g->seed);
+    PUT("%s=", g->use_mu ? "mu" : "tau");
+    for (int i = 0; i < g->n_disp; i++) PUT("%s%.17g", i ? "," : "", g->disp[i]);
+    PUT("\nfilter=");
+    for (int i = 0; i < g->n_filter; i++) PUT("%s%s", i ? "," : "", ds_filter_name((ds_filter)g->filter[i]));
+    PUT("\nsolver=");
+    for (int i = 0; i < g->n_solver; i++) PUT("%s%s", i ? "," : "", ds_solver_name((ds_solver_kind)g->solver[i]));
+    PUT("\ntol=%.17g\nmax_iter=%d\ncap=%.17g\nue=%d\n", g->tol, g->max_iter, g->cap, g->ue);
+    if (g->ue) PUT("ue_gap=%.17g\nue_max_iter=%d\n", g->ue_gap, g->ue_max_iter);
+#undef PUT
+}
+
+/* Comma-separated list of names or numbers. Returns the count or -1. */
+static int parse_names(const char *v, int *out, int max, int (*parse)(const char *))
+{
+    char tmp[512], *save = NULL;
+    int n = 0;
+    snprintf(tmp, sizeof tmp, "%s", v);
+    for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int x = parse(t);
+        if (x < 0 || n >= max) return -1;
+        for (int i = 0; i < n; i++)
+            if (out[i] == x) return -1;
+        out[n++] = x;
+    }
+    return n ? n : -1;
+}
+
+static int parse_numbers(const char *v, double *out, int max)
+{
+    char tmp[1024], *save = NULL;
+    int n = 0;
+    snprintf(tmp, sizeof tmp, "%s", v);
+    for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        double x = strtod(t, &end);
+        if (end == t || *end || !(x > 0) || !isfinite(x) || n >= max) return -1;
+        out[n++] = x;
+    }
+    return n ? n : -1;
+}
+
+int sweep_grid_parse_list(const char *kind, const char *v, sweep_grid *g)
+{
+    if (!strcmp(kind, "filter")) return (g->n_filter = parse_names(v, g->filter, DS_FILTER_N, ds_filter_parse)) < 0 ? -1 : 0;
+    if (!strcmp(kind, "solver")) return (g->n_solver = parse_names(v, g->solver, DS_SOLVER_N, ds_solver_parse)) < 0 ? -1 : 0;
+    return (g->n_disp = parse_numbers(v, g->disp, SWEEP_MAX_LIST)) < 0 ? -1 : 0;
+}
+
+int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error *err)
+{
+    memset(g, 0, sizeof *g);
+    long lineno = 0;
+    int seen_grid = 0;
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char line[1200];
+        lineno++;
+        if (len >= sizeof line) return ds_error_set(err, path, lineno, "line too long");
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (e ? 1 : 0);
+        if (!line[0] || line[0] == '#') continue;
+        char *eq = strchr(line, '=');
+        if (!eq) return ds_error_set(err, path, lineno, "expected key=value, got '%s'", line);
+        *eq = '\0';
+        const char *k = line, *v = eq + 1;
+        char *end = NULL;
+        int bad = 0;
+        if (!strcmp(k, "version")) bad = strcmp(v, "1") != 0;
+        else if (!strcmp(k, "net")) snprintf(g->net, sizeof g->net, "%s", v);
+        else if (!strcmp(k, "trips")) snprintf(g->trips, sizeof g->trips, "%s", v);
+        else if (!strcmp(k, "scenarios")) g->scenarios = (int)strtol(v, &end, 10), bad = *end || g->scenarios < 1;
+        else if (!strcmp(k, "seed")) g->seed = strtoull(v, &end, 10), bad = *end || !*v;
+        else if (!strcmp(k, "tau") || !strcmp(k, "mu")) {
+            g->use_mu = !strcmp(k, "mu");
+            bad = sweep_grid_parse_list("tau", v, g) != 0;
+            seen_grid |= 1;
+        } else if (!strcmp(k, "filter")) bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 2;
+        else if (!strcmp(k, "solver")) bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 4;
+        else if (!strcmp(k, "tol")) g->tol = strtod(v, &end), bad = *end || !(g->tol > 0);
+        else if (!strcmp(k, "max_iter")) g->max_iter = (int)strtol(v, &end, 10), bad = *end || g->max_iter < 0;
+        else if (!strcmp(k, "cap")) g->cap = strtod(v, &end), bad = *end || g->cap < 0;
+        else if (!strcmp(k, "ue")) g->ue = (int)strtol(v, &end, 10), bad = *end;
+        else if (!strcmp(k, "ue_gap")) g->ue_gap = strtod(v, &end), bad = *end || g->ue_gap < 0;
+        else if (!strcmp(k, "ue_max_iter")) g->ue_max_iter = (int)strtol(v, &end, 10), bad = *end || g->ue_max_iter < 1;
+        else return ds_error_set(err, path, lineno, "unknown key '%s'", k);
+        if (bad) return ds_error_set(err, path, lineno, "bad value '%s' for %s", v, k);
+    }
+    if (!g->net[0] || g->scenarios < 1 || seen_grid != 7)
+        return ds_error_set(err, path, 0, "incomplete sweep grid (needs net, scenarios, tau or mu, filter, solver)");
+    return 0;
+}
+
+/* ------------------------------------------------------------ cell rows */
+
+const char sweep_cells_header[] =
+    "cell,scenario,seed,tau,mu,filter,solver,status,reason,iterations,evaluations,jv,gap_rel,"
+    "lost_od,lost_demand,total_flow,veh_time,mape_ue,wall_s,t_end,rank,worker\n";
+
+static const char *num(char *b, size_t n, double v)
+{
+    if (isnan(v)) b[0] = '\0';
+    else snprintf(b, n, "%.17g", v);
+    return b;
+}
+
+int sweep_result_format(const sweep_grid *g, const sweep_result *r, char *buf, size_t n)
+{
+    sweep_cell_id id = sweep_grid_cell(g, r->cell);
+    char reason[2 * sizeof r->reason + 3], *q = reason;
+    char a[8][32];
+    *q++ = '"';
+    for (const char *s = r->reason; *s && s < r->reason + sizeof r->reason; s++) {
+        if (*s == '"') *q++ = '"';
+        *q++ = (*s == '\n' || *s == '\r') ? ' ' : *s;
+    }
+    *q++ = '"';
+    *q = '\0';
+    int len = snprintf(buf, n, "%ld,%d,%llu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%s,%d,%s,%s,%s,%s,%.6f,%.6f,%d,%d\n", r->cell,
+                       id.k, g->seed, num(a[0], 32, r->tau), num(a[1], 32, r->mu),
+                       ds_filter_name((ds_filter)g->filter[id.f]), ds_solver_name((ds_solver_kind)g->solver[id.s]),
+                       ds_status_name((ds_status)r->status), reason, r->iterations, r->evals, r->jv,
+                       num(a[2], 32, r->gap_rel), r->lost_od, num(a[3], 32, r->lost_demand),
+                       num(a[4], 32, r->total_flow), num(a[5], 32, r->veh_time), num(a[6], 32, r->mape_ue),
+                       r->wall_s, r->t_end, r->rank, r->worker);
+    return len < 0 ? 0 : (len < (int)n ? len : (int)n - 1);
+}
+
+/* Next field of a row (quoted fields unescaped into out). Returns the
+ * position after the separator, or NULL at a malformed field. */
+static const char *field(const char *p, char *out, size_t n, int *last)
+{
+    size_t k = 0;
+    if (*p == '"') {
+        p++;
+        for (;;) {
+            if (!*p || *p == '\n') return NULL;
+            if (*p == '"') {
+                if (p[1] == '"') p++;
+                else { p++; break; }
+            }
+            if (k + 1 < n) out[k++] = *p;
+            p++;
+        }
+    } else {
+        while (*p && *p != ',' && *p != '\n') {
+            if (k + 1 < n) out[k++] = *p;
+            p++;
+        }
+    }
+    out[k] = '\0';
+    if (*p == ',') { *last = 0; return p + 1; }
+    *last = 1;
+    return *p == '\n' ? p + 1 : p;
+}
+
+static int to_d(const char *s, double *v)
+{
+    char *end;
+    if (!*s) { *v = NAN; return 0; }
+    *v = strtod(s, &end);
+    return *end ? -1 : 0;
+}
+
+static int to_i(const char *s, long *v)
+{
+    char *end;
+    *v = strtol(s, &end, 10);
+    return (*end || !*s) ? -1 : 0;
+}
+
+int sweep_result_parse(const sweep_grid *g, const char *line, sweep_result *r)
+{
+    enum { NF = 22 };
+    char f[NF][256];
+    int last = 0, nf = 0;
+    const char *p = line;
+    size_t len = strlen(line);
+    if (!len || line[len - 1] != '\n') return -1; /* a line cut short by a kill */
+    while (nf < NF) {
+        p = field(p, f[nf], sizeof f[nf], &last);
+        if (!p) return -1;
+        nf++;
+        if (last) break;
+    }
+    if (nf != NF || !last) return -1;
+    memset(r, 0, sizeof *r);
+    long v[8];
+    double d[8];
+    int st = -1;
+    for (int s = DS_STATUS_PENDING; s <= DS_STATUS_ERROR; s++)
+        if (!strcmp(f[7], ds_status_name((ds_status)s))) st = s;
+    if (to_i(f[0], &v[0]) || to_i(f[1], &v[1]) || to_d(f[3], &d[0]) || to_d(f[4], &d[1]) || st < 0 ||
+        to_i(f[9], &v[2]) || to_i(f[10], &v[3]) || to_i(f[11], &v[4]) || to_d(f[12], &d[2]) ||
+        to_i(f[13], &v[5]) || to_d(f[14], &d[3]) || to_d(f[15], &d[4]) || to_d(f[16], &d[5]) ||
+        to_d(f[17], &d[6]) || to_d(f[18], &r->wall_s) || to_d(f[19], &r->t_end) || to_i(f[20], &v[6]) ||
+        to_i(f[21], &v[7]))
+        return -1;
+    if (v[0] < 0 || v[0] >= sweep_grid_total(g)) return -1;
+    sweep_cell_id id = sweep_grid_cell(g, v[0]);
+    if (id.k != v[1] || strcmp(f[5], ds_filter_name((ds_filter)g->filter[id.f])) ||
+        strcmp(f[6], ds_solver_name((ds_solver_kind)g->solver[id.s])))
+        return -1;
+    r->cell = v[0];
+    r->tau = d[0];
+    r->mu = d[1];
+    r->status = st;
+    sweep_copy_text(r->reason, sizeof r->reason, f[8]);
+    r->iterations = (int)v[2];
+    r->evals = (int)v[3];
+    r->jv = (int)v[4];
+    r->gap_rel = d[2];
+    r->lost_od = (int)v[5];
+    r->lost_demand = d[3];
+    r->total_flow = d[4];
+    r->veh_time = d[5];
+    r->mape_ue = d[6];
+    r->rank = (int)v[6];
+    r->worker = (int)v[7];
+    return 0;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sweep_percentile(double *v, int n, double p)
+{
+    if (n <= 0) return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double pos = p / 100.0 * (n - 1);
+    int lo = (int)floor(pos);
+    if (lo >= n - 1) return v[n - 1];
+    double w = pos - lo;
+    return v[lo] + w * (v[lo + 1] - v[lo]);
+}
+
+/* ------------------------------------------------------------ directories */
+
+void sweep_copy_text(char *dst, size_t n, const char *src)
+{
+    size_t l = strlen(src);
+    if (!n) return;
+    if (l >= n) l = n - 1;
+    memcpy(dst, src, l);
+    dst[l] = '\0';
+}
+
+
+char *sweep_read_file(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(fp);
+    if (buf) buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+int sweep_is_journal(const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(name, "journal", 7) && n >= 11 && !strcmp(name + n - 4, ".csv");
+}
+
+long sweep_load_journals(const char *dir, const sweep_grid *g, sweep_result *res, unsigned char *done,
+                         long *bad_lines)
+{
+    DIR *dp = opendir(dir);
+    long n_done = 0;
+    if (bad_lines) *bad_lines = 0;
+    if (!dp) return -1;
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        if (!sweep_is_journal(de->d_name)) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        char *text = sweep_read_file(path, NULL);
+        if (!text) continue;
+        char *p = text;
+        while (*p) {
+            char *e = strchr(p, '\n');
+            char save = 0;
+            if (e) { save = e[1]; e[1] = '\0'; }
+            sweep_result r;
+            if (!strncmp(p, "cell,", 5)) {
+                /* header */
+            } else if (sweep_result_parse(g, p, &r) == 0) {
+                if (!done[r.cell]) n_done++;
+                done[r.cell] = 1;
+                res[r.cell] = r;
+            } else if (bad_lines) {
+                (*bad_lines)++;
+            }
+            if (!e) break;
+            e[1] = save;
+            p = e + 1;
+        }
+        free(text);
+    }
+    closedir(dp);
+    return n_done;
+}

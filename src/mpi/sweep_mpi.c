@@ -1,0 +1,186 @@
+/* sweep_mpi.c - `mpirun -np R dillsue sweep ...`: rank 0 deals jobs (cells
+ * and UE references) on request and gathers the results; the other ranks ask,
+ * compute and send back. Compiled only where the Makefile finds mpicc (it
+ * then defines DS_HAVE_MPI for cmd_sweep.c); the program works without it.
+ *
+ * Protocol (all on MPI_COMM_WORLD, fixed-size messages):
+ *   worker -> 0  TAG_RESULT  sweep_msg: the job just done (type NONE on the
+ *                            first request) and its result
+ *   worker -> 0  TAG_FLOWS   2 n_links doubles (flows, costs), only when
+ *                            sweep_msg.have_flows
+ *   0 -> worker  TAG_JOB     sweep_job: a job, or type NONE = stop; two
+ *                            after the first request and one after each
+ *                            result, so a rank always holds its next job and
+ *                            never waits for rank 0 between cells (dealing
+ *                            stays dynamic: a rank gets more as it finishes)
+ * Rank 0 also computes: a thread of it takes jobs from the same dealer, so
+ * one rank does the whole sweep and R ranks use R cores. Its main thread
+ * only talks MPI (MPI_THREAD_FUNNELED) and polls with MPI_Iprobe every 0.5 ms
+ * rather than blocking, so it does not spin a core. Results go to the
+ * same recorder as local workers', so cells.csv and the flows are the same
+ * whatever the rank count. Records are sent as bytes: ranks must share the
+ * architecture and the build. */
+#include "../cli/sweep.h"
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { TAG_RESULT = 101, TAG_FLOWS, TAG_JOB };
+enum { PREFETCH = 2 }; /* jobs a rank holds: the one it computes and the next */
+
+typedef struct sweep_msg {
+    sweep_job job;
+    sweep_result r;
+    int have_flows;
+} sweep_msg;
+
+int sweep_mpi_launched(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+}
+
+int sweep_mpi_init(int *rank, int *size)
+{
+    int provided = 0;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "dillsue sweep: MPI_Init_thread failed\n");
+        return -1;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    if (provided < MPI_THREAD_FUNNELED) {
+        if (*rank == 0) fprintf(stderr, "dillsue sweep: this MPI does not allow threads (MPI_THREAD_FUNNELED)\n");
+        MPI_Finalize();
+        return -1;
+    }
+    return 0;
+}
+
+void sweep_mpi_finalize(void) { MPI_Finalize(); }
+
+int sweep_mpi_bcast_setup(char *text, int n, int ok)
+{
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (ok && text) {
+        MPI_Bcast(text, n, MPI_CHAR, 0, MPI_COMM_WORLD);
+        text[n - 1] = '\0';
+    }
+    return ok;
+}
+
+int sweep_mpi_all_ok(int ok)
+{
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+typedef struct local_arg {
+    sweep *sw;
+    atomic_int done;
+} local_arg;
+
+static void *local_main(void *arg)
+{
+    local_arg *a = arg;
+    sweep_block_signals();
+    sweep_work(a->sw, 0, 0);
+    atomic_store(&a->done, 1);
+    return NULL;
+}
+
+void sweep_mpi_master(sweep *sw, int size)
+{
+    int n = sweep_base(sw)->n_links;
+    double *buf = malloc(sizeof(double) * 2 * (size_t)(n ? n : 1));
+    local_arg la = {sw, 0};
+    pthread_t th;
+    int active = size - 1;
+    int *outstanding = calloc((size_t)size, sizeof *outstanding); /* jobs sent, results not back */
+    if (!buf || !outstanding) { /* the other ranks wait for answers: end the job */
+        fprintf(stderr, "dillsue sweep: out of memory on rank 0\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (pthread_create(&th, NULL, local_main, &la) != 0) {
+        fprintf(stderr, "dillsue sweep: cannot start rank 0's computing thread\n");
+        atomic_store(&la.done, 2);
+    }
+    const struct timespec poll_nap = {0, 500 * 1000}, idle_nap = {0, 20 * 1000 * 1000};
+    while (active > 0 || !atomic_load(&la.done)) {
+        sweep_set_alive(sw, active + !atomic_load(&la.done), size);
+        sweep_tick(sw);
+        if (active > 0) {
+            int flag = 0;
+            MPI_Status st;
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
+            if (flag) {
+                sweep_msg m;
+                int src = st.MPI_SOURCE;
+                MPI_Recv(&m, (int)sizeof m, MPI_BYTE, src, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (m.have_flows)
+                    MPI_Recv(buf, 2 * n, MPI_DOUBLE, src, TAG_FLOWS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (m.job.type != SWEEP_JOB_NONE) {
+                    /* a rank stops only when interrupted: stop the sweep */
+                    if (m.r.status == DS_STATUS_CANCELLED) sweep_release(sw, &m.job), sweep_request_stop(sw);
+                    else sweep_record(sw, &m.job, &m.r, m.have_flows ? buf : NULL, m.have_flows ? buf + n : NULL);
+                }
+                /* keep PREFETCH jobs at each rank: the next one is there when a
+                 * cell ends, so no rank waits for this loop to wake up */
+                if (m.job.type != SWEEP_JOB_NONE) outstanding[src]--;
+                int want = m.job.type == SWEEP_JOB_NONE ? PREFETCH : 1;
+                for (int j = 0; j < want; j++) {
+                    sweep_job next;
+                    if (sweep_take(sw, &next) != 0) break;
+                    MPI_Send(&next, (int)sizeof next, MPI_BYTE, src, TAG_JOB, MPI_COMM_WORLD);
+                    outstanding[src]++;
+                }
+                if (outstanding[src] == 0) { /* nothing left for it: let it go */
+                    sweep_job stop = {SWEEP_JOB_NONE, -1};
+                    MPI_Send(&stop, (int)sizeof stop, MPI_BYTE, src, TAG_JOB, MPI_COMM_WORLD);
+                    active--;
+                }
+                continue;
+            }
+        }
+        nanosleep(active > 0 ? &poll_nap : &idle_nap, NULL);
+    }
+    if (atomic_load(&la.done) != 2) pthread_join(th, NULL);
+    sweep_set_alive(sw, 0, size);
+    free(outstanding);
+    free(buf);
+}
+
+void sweep_mpi_worker(sweep *sw, int rank)
+{
+    int n = sweep_base(sw)->n_links;
+    double *buf = malloc(sizeof(double) * 2 * (size_t)(n ? n : 1));
+    ds_network *cache = NULL;
+    int cache_k = -1;
+    sweep_msg m;
+    memset(&m, 0, sizeof m);
+    m.job.type = SWEEP_JOB_NONE;
+    for (;;) {
+        MPI_Send(&m, (int)sizeof m, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+        if (m.have_flows) MPI_Send(buf, 2 * n, MPI_DOUBLE, 0, TAG_FLOWS, MPI_COMM_WORLD);
+        sweep_job job;
+        MPI_Recv(&job, (int)sizeof job, MPI_BYTE, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (job.type == SWEEP_JOB_NONE) break;
+        int have = 0;
+        memset(&m, 0, sizeof m);
+        m.job = job;
+        if (buf) {
+            sweep_compute(sw, &job, rank, 0, &cache, &cache_k, &m.r, buf, buf + n, &have);
+        } else {
+            m.r.cell = job.index;
+            m.r.status = DS_STATUS_ERROR;
+            snprintf(m.r.reason, sizeof m.r.reason, "out of memory on rank %d", rank);
+        }
+        m.have_flows = have && (job.type == SWEEP_JOB_UE || sweep_wants_flows(sw));
+    }
+    ds_network_free(cache);
+    free(buf);
+}

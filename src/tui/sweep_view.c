@@ -1,0 +1,614 @@
+/* sweep_view.c - `dillsue tui --sweep DIR`: watch a sweep directory fill
+ * (docs/sweep.md). A separate screen with its own small loop: it reads what
+ * `dillsue sweep` writes (sweep.conf, the journals, the progress file) once a
+ * second, so it works the same for a local sweep, an mpirun sweep, shards of
+ * a job array or a finished sweep, and never talks to the processes.
+ *
+ * Shows: progress (done/total, cells per second, ETA, ranks or workers
+ * alive), per solver the distribution of iterations and of time per cell as
+ * a histogram over log-spaced bins with p10/median/p90, status counts, and the
+ * cells that did not converge with their reasons (a: every cell); Enter on
+ * one shows its row, the path of its flows and the solve command; h there
+ * solves it again on a thread (history plot, busiest links, bitwise check
+ * against the sweep's flow file). Keys: q quit, Up/Down select, Enter
+ * details, h replay, a all cells / failures, Escape back. */
+#include "sweep_view.h"
+
+#include "ds_csv.h"
+#include "sweep_data.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ pure parts */
+
+int sweep_view_bin(double v, double lo, int nbins)
+{
+    if (!(v > 0) || !isfinite(v)) return -1;
+    /* two bins per decade from lo */
+    int b = (int)floor(2.0 * log10(v / lo));
+    if (b < 0) b = 0;
+    if (b >= nbins) b = nbins - 1;
+    return b;
+}
+
+void sweep_view_hist_text(const int *counts, int nbins, int ascii, char *out, size_t n)
+{
+    static const char *blocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
+    static const char ascii_lv[] = " .:-=+*##";
+    int maxc = 0;
+    size_t u = 0;
+    for (int i = 0; i < nbins; i++)
+        if (counts[i] > maxc) maxc = counts[i];
+    for (int i = 0; i < nbins && u + 8 < n; i++) {
+        int lv = maxc ? (counts[i] * 8 + maxc - 1) / maxc : 0; /* any count shows */
+        if (ascii) {
+            out[u++] = ascii_lv[lv];
+        } else {
+            size_t l = strlen(blocks[lv]);
+            memcpy(out + u, blocks[lv], l);
+            u += l;
+        }
+    }
+    out[u] = '\0';
+}
+
+/* ------------------------------------------------------------ replay */
+
+/* A cell solved again on a thread of the viewer (sweeps keep no per-cell
+ * history): its residual history as it comes, then its flows, checked
+ * bitwise against the sweep's flow file when there is one. */
+typedef struct replay {
+    sweep_grid g;
+    long cell;
+    char flows_path[1400];
+    pthread_t th;
+    int started;
+    atomic_int finished;
+    pthread_mutex_t lock;
+    ds_network *base, *net;
+    ds_run *run;   /* set under lock once created */
+    ds_status st;
+    char err[600];
+} replay;
+
+static void *replay_main(void *arg)
+{
+    replay *rp = arg;
+    ds_error err = {{0}, 0, {0}};
+    sweep_cell_id id = sweep_grid_cell(&rp->g, rp->cell);
+    ds_config cfg;
+    rp->base = ds_network_load(rp->g.net, rp->g.trips[0] ? rp->g.trips : NULL, NULL, NULL, &err);
+    if (rp->base) rp->net = sweep_scenario_network(rp->base, id.k, rp->g.seed, &err);
+    ds_run *run = NULL;
+    if (rp->net) {
+        sweep_cell_config(&rp->g, id, 1, &cfg);
+        run = ds_run_create(rp->net, &cfg, &err);
+    }
+    if (!run) {
+        ds_error_format(&err, rp->err, sizeof rp->err);
+        atomic_store(&rp->finished, 1);
+        return NULL;
+    }
+    pthread_mutex_lock(&rp->lock);
+    rp->run = run;
+    pthread_mutex_unlock(&rp->lock);
+    rp->st = ds_run_execute(run);
+    atomic_store(&rp->finished, 1);
+    return NULL;
+}
+
+static void replay_stop(replay *rp)
+{
+    if (!rp->started) return;
+    pthread_mutex_lock(&rp->lock);
+    if (rp->run) ds_run_cancel(rp->run);
+    pthread_mutex_unlock(&rp->lock);
+    pthread_join(rp->th, NULL);
+    ds_run_free(rp->run);
+    ds_network_free(rp->net);
+    ds_network_free(rp->base);
+    pthread_mutex_destroy(&rp->lock);
+    memset(rp, 0, sizeof *rp);
+}
+
+static int replay_start(replay *rp, const sweep_grid *g, long cell, const char *flows_path)
+{
+    replay_stop(rp);
+    rp->g = *g;
+    rp->cell = cell;
+    snprintf(rp->flows_path, sizeof rp->flows_path, "%s", flows_path);
+    atomic_init(&rp->finished, 0);
+    pthread_mutex_init(&rp->lock, NULL);
+    if (pthread_create(&rp->th, NULL, replay_main, rp) != 0) {
+        pthread_mutex_destroy(&rp->lock);
+        return -1;
+    }
+    rp->started = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ state */
+
+typedef struct view {
+    char dir[1024];
+    sweep_grid g;
+    long total, done;
+    sweep_result *res;
+    unsigned char *done_flag;
+    long bad;
+    /* progress file */
+    char state[32], mode[16];
+    double rate, updated;
+    int alive, workers;
+    long session_done, session_todo;
+    /* failures (not converged), newest first */
+    long *fail;
+    long n_fail;
+    int sel, detail, ascii; /* detail: 1 a cell's row, 2 its replay */
+    int show_all;           /* the list holds every cell, not only failures */
+    replay rp;
+    char err[1100];
+} view;
+
+static void read_progress(view *v)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/progress", v->dir);
+    char *t = sweep_read_file(path, NULL);
+    v->state[0] = '\0';
+    if (!t) return;
+    for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
+        char *eq = strchr(line, '=');
+        if (!eq) continue;
+        *eq = '\0';
+        const char *k = line, *val = eq + 1;
+        if (!strcmp(k, "state")) snprintf(v->state, sizeof v->state, "%s", val);
+        else if (!strcmp(k, "mode")) snprintf(v->mode, sizeof v->mode, "%s", val);
+        else if (!strcmp(k, "cells_per_s")) v->rate = atof(val);
+        else if (!strcmp(k, "updated")) v->updated = atof(val);
+        else if (!strcmp(k, "alive")) v->alive = atoi(val);
+        else if (!strcmp(k, "workers")) v->workers = atoi(val);
+        else if (!strcmp(k, "session_done")) v->session_done = atol(val);
+        else if (!strcmp(k, "session_todo")) v->session_todo = atol(val);
+    }
+    free(t);
+}
+
+static int cmp_tend(const void *a, const void *b, void *ctx)
+{
+    const sweep_result *r = ctx;
+    double x = r[*(const long *)a].t_end, y = r[*(const long *)b].t_end;
+    return (x < y) - (x > y);
+}
+
+static int refresh_data(view *v)
+{
+    memset(v->done_flag, 0, (size_t)v->total);
+    v->done = sweep_load_journals(v->dir, &v->g, v->res, v->done_flag, &v->bad);
+    if (v->done < 0) {
+        snprintf(v->err, sizeof v->err, "cannot read %s", v->dir);
+        return -1;
+    }
+    v->n_fail = 0;
+    for (long c = 0; c < v->total; c++)
+        if (v->done_flag[c] && (v->show_all || v->res[c].status != DS_STATUS_CONVERGED)) v->fail[v->n_fail++] = c;
+    qsort_r(v->fail, (size_t)v->n_fail, sizeof *v->fail, cmp_tend, v->res);
+    if (v->sel >= v->n_fail) v->sel = v->n_fail ? (int)v->n_fail - 1 : 0;
+    read_progress(v);
+    return 0;
+}
+
+/* cells finished in the last 60 s of journal time, per second (works for
+ * shards and finished sweeps too, where the progress file says less) */
+static double recent_rate(const view *v, double now)
+{
+    long n = 0;
+    for (long c = 0; c < v->total; c++)
+        if (v->done_flag[c] && v->res[c].t_end > now - 60) n++;
+    return n / 60.0;
+}
+
+/* ------------------------------------------------------------ drawing */
+
+/* printf at (y, x), cut at the right edge (never wraps onto the next line) */
+static void put(int y, int x, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void put(int y, int x, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    if (y < 0 || y >= LINES || x >= COLS) return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    mvaddnstr(y, x, buf, COLS - x);
+}
+
+#define NBINS 12 /* two per decade: iterations 1..1e6, time 1e-4..1e2 s */
+
+static void draw_solver(view *v, int y, int s, int w)
+{
+    int it_counts[NBINS] = {0}, tm_counts[NBINS] = {0}, conv = 0, ill = 0, other = 0, n = 0;
+    double *it = malloc(sizeof(double) * (size_t)(v->total + 1)), *tm = malloc(sizeof(double) * (size_t)(v->total + 1));
+    if (!it || !tm) {
+        free(it);
+        free(tm);
+        return;
+    }
+    for (long c = 0; c < v->total; c++) {
+        if (!v->done_flag[c] || sweep_grid_cell(&v->g, c).s != s) continue;
+        const sweep_result *r = &v->res[c];
+        if (r->status == DS_STATUS_CONVERGED) {
+            conv++;
+            int b = sweep_view_bin(r->iterations, 1, NBINS);
+            if (b >= 0) it_counts[b]++;
+            b = sweep_view_bin(r->wall_s, 1e-4, NBINS);
+            if (b >= 0) tm_counts[b]++;
+            it[n] = r->iterations;
+            tm[n] = r->wall_s;
+            n++;
+        } else if (r->status == DS_STATUS_ILL_POSED) {
+            ill++;
+        } else {
+            other++;
+        }
+    }
+    char hi[NBINS * 4 + 1], ht[NBINS * 4 + 1];
+    sweep_view_hist_text(it_counts, NBINS, v->ascii, hi, sizeof hi);
+    sweep_view_hist_text(tm_counts, NBINS, v->ascii, ht, sizeof ht);
+    double i10 = sweep_percentile(it, n, 10), i50 = sweep_percentile(it, n, 50), i90 = sweep_percentile(it, n, 90);
+    double t10 = sweep_percentile(tm, n, 10), t50 = sweep_percentile(tm, n, 50), t90 = sweep_percentile(tm, n, 90);
+    free(it);
+    free(tm);
+    put(y, 0, "%-9s conv %-5d ill-posed %-4d not converged %-4d", ds_solver_name((ds_solver_kind)v->g.solver[s]), conv,
+        ill, other);
+    if (w < 80) { /* no room for the histograms: the numbers only */
+        put(y + 1, 2, "iterations p10/med/p90 %.0f / %.0f / %.0f", i10, i50, i90);
+        put(y + 2, 2, "time s     p10/med/p90 %.3g / %.3g / %.3g", t10, t50, t90);
+        return;
+    }
+    put(y + 1, 2, "iterations |%s| 1..1e6       p10/med/p90 %.0f / %.0f / %.0f", hi, i10, i50, i90);
+    put(y + 2, 2, "time       |%s| 1e-4..1e2 s  p10/med/p90 %.3g / %.3g / %.3g s", ht, t10, t50, t90);
+}
+
+static void cell_label(const view *v, long c, char *buf, size_t n)
+{
+    sweep_cell_id id = sweep_grid_cell(&v->g, c);
+    snprintf(buf, n, "cell %ld: k %d %s %.6g %s %s", c, id.k, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
+             ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]));
+}
+
+static void flows_path(const view *v, long c, char *path, size_t n)
+{
+    sweep_cell_id id = sweep_grid_cell(&v->g, c);
+    snprintf(path, n, "%s/flows/k%04d_%s%.10g_%s_%s.csv", v->dir, id.k, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
+             ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]));
+}
+
+/* The replayed cell: log10(gap_rel) per iteration, the tolerance as a line
+ * of '-', then (when done) the busiest links and the bitwise check. */
+static void draw_replay(view *v, int y0)
+{
+    replay *rp = &v->rp;
+    char label[160];
+    int h = LINES, w = COLS, y = y0;
+    cell_label(v, rp->cell, label, sizeof label);
+    attron(A_BOLD);
+    put(y++, 0, "%s, solved again here", label);
+    attroff(A_BOLD);
+    pthread_mutex_lock(&rp->lock);
+    ds_run *run = rp->run;
+    pthread_mutex_unlock(&rp->lock);
+    int fin = atomic_load(&rp->finished);
+    if (!run) {
+        put(y, 2, "%s", fin ? rp->err : "loading the network ...");
+        put(h - 1, 0, "Escape: back");
+        return;
+    }
+    size_t n = ds_run_history_count(run);
+    ds_iter_record *recs = calloc(n ? n : 1, sizeof *recs);
+    n = recs ? ds_run_history_copy(run, 0, recs, n) : 0;
+    double lo = log10(v->g.tol) - 0.5, hi = lo + 1;
+    for (size_t i = 0; i < n; i++)
+        if (recs[i].gap_rel > 0 && isfinite(recs[i].gap_rel)) {
+            double l = log10(recs[i].gap_rel);
+            if (l > hi) hi = l;
+            if (l < lo) lo = l;
+        }
+    hi = ceil(hi) + 0.0; /* + 0.0: no "-0" label */
+    lo = floor(lo) + 0.0;
+    if (fin) {
+        char reason[300];
+        ds_run_reason(run, reason, sizeof reason);
+        put(y++, 2, "%s after %d iterations: %s", ds_status_name(rp->st), n ? recs[n - 1].iter : 0, reason);
+    } else {
+        put(y++, 2, "running: iteration %d, gap_rel %.3e", n ? recs[n - 1].iter : 0, n ? recs[n - 1].gap_rel : NAN);
+    }
+    int ph = h - y - (fin ? 13 : 3), pw = w - 10;
+    if (ph > 16) ph = 16;
+    if (ph >= 4 && pw >= 20 && n > 0) {
+        int itmax = recs[n - 1].iter > 0 ? recs[n - 1].iter : 1;
+        int tol_row = (int)lround((hi - log10(v->g.tol)) / (hi - lo) * (ph - 1));
+        put(y, 0, "1e%+.0f", hi);
+        put(y + ph - 1, 0, "1e%+.0f", lo);
+        for (int c = 0; c < pw; c++)
+            if (tol_row >= 0 && tol_row < ph) mvaddch(y + tol_row, 8 + c, '-');
+        for (int r = 0; r < ph; r++) mvaddch(y + r, 7, '|');
+        for (size_t i = 0; i < n; i++) {
+            double g = recs[i].gap_rel;
+            int col = (int)((double)recs[i].iter / itmax * (pw - 1));
+            if (!(g > 0) || !isfinite(g)) { mvaddch(y + ph - 1, 8 + col, '?'); continue; }
+            int row = (int)lround((hi - log10(g)) / (hi - lo) * (ph - 1));
+            mvaddch(y + row, 8 + col, '*');
+        }
+        put(y + ph, 8, "iteration 0 .. %d; - = tol %g", itmax, v->g.tol);
+        y += ph + 1;
+    }
+    free(recs);
+    if (fin) {
+        const double *x = ds_run_flows(run), *t = ds_run_costs(run);
+        const ds_network *net = ds_run_network(run);
+        if (x && t && (rp->st == DS_STATUS_CONVERGED || rp->st == DS_STATUS_MAX_ITER)) {
+            double *fx = NULL;
+            int nr = 0, same = 0;
+            ds_error err;
+            struct stat st;
+            int have = stat(rp->flows_path, &st) == 0 && ds_flows_read(rp->flows_path, net, &fx, NULL, &nr, &err) == 0;
+            if (have) same = nr == net->n_links && !memcmp(fx, x, sizeof(double) * (size_t)nr);
+            free(fx);
+            put(y++, 2, "flows: %s", have ? (same ? "bitwise equal to the sweep's flow file" : "DIFFER from the sweep's flow file")
+                                          : "(the sweep wrote no flow file: --flows)");
+            /* the eight links with the highest x / c */
+            int top[8], nt = 0;
+            for (int e = 0; e < net->n_links; e++) {
+                double q = x[e] / net->capacity[e];
+                int p = nt < 8 ? nt++ : 7;
+                if (p == 7 && nt == 8 && x[top[7]] / net->capacity[top[7]] >= q) continue;
+                top[p] = e;
+                for (int j = p; j > 0 && x[top[j]] / net->capacity[top[j]] > x[top[j - 1]] / net->capacity[top[j - 1]]; j--) {
+                    int tmp = top[j];
+                    top[j] = top[j - 1];
+                    top[j - 1] = tmp;
+                }
+            }
+            put(y++, 2, "%-14s %14s %12s %8s", "link", "flow", "cost", "x/c");
+            for (int i = 0; i < nt && y < h - 1; i++) {
+                int e = top[i];
+                char lk[32];
+                snprintf(lk, sizeof lk, "%d->%d", net->tail[e] + 1, net->head[e] + 1);
+                put(y++, 2, "%-14s %14.6g %12.6g %8.3f", lk, x[e], t[e], x[e] / net->capacity[e]);
+            }
+        }
+    }
+    put(h - 1, 0, "Escape: back (cancels a replay still running)");
+}
+
+static void draw_detail(view *v, int y0)
+{
+    long c = v->fail[v->sel];
+    const sweep_result *r = &v->res[c];
+    char label[160], path[1400];
+    sweep_cell_id id = sweep_grid_cell(&v->g, c);
+    cell_label(v, c, label, sizeof label);
+    flows_path(v, c, path, sizeof path);
+    struct stat st;
+    int y = y0;
+    attron(A_BOLD);
+    put(y++, 0, "%s", label);
+    attroff(A_BOLD);
+    put(y++, 2, "status      %s", ds_status_name((ds_status)r->status));
+    put(y++, 2, "reason      %s", r->reason);
+    put(y++, 2, "iterations  %d   evaluations %d   J*v %d   gap_rel %.3e", r->iterations, r->evals, r->jv, r->gap_rel);
+    put(y++, 2, "tau %.6g   mu %.6g   lost OD pairs %d (demand %.6g)", r->tau, r->mu, r->lost_od, r->lost_demand);
+    put(y++, 2, "wall %.3f s on rank %d worker %d", r->wall_s, r->rank, r->worker);
+    put(y++, 2, "flows       %s", stat(path, &st) == 0 ? path : "(not written: run the sweep with --flows)");
+    put(y + 1, 2, "reproduce:  dillsue solve --net %s --scenario %d --seed %llu --%s %.17g --filter %s --solver %s "
+                       "--tol %g --max-iter %d --history H.csv",
+             v->g.net, id.k, v->g.seed, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
+             ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]), v->g.tol,
+             v->g.max_iter);
+    put(y + 3, 0, "h: solve it again here and show its history and flows   Escape: back");
+}
+
+static void fmt_eta(double s, char *buf, size_t n)
+{
+    if (!isfinite(s) || s < 0) snprintf(buf, n, "?");
+    else if (s < 60) snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+static void draw(view *v)
+{
+    int h = LINES, w = COLS, y = 0;
+    erase();
+    double now = (double)time(NULL);
+    attron(A_BOLD);
+    put(y++, 0, "dillsue sweep  %s", v->dir);
+    attroff(A_BOLD);
+    put(y++, 0, "%s  %d scenarios x %d %s x %d filters x %d solvers = %ld cells%s", v->g.net, v->g.scenarios,
+             v->g.n_disp, v->g.use_mu ? "mu" : "tau", v->g.n_filter, v->g.n_solver, v->total, v->g.ue ? ", UE MAPE" : "");
+    /* progress */
+    double frac = v->total ? (double)v->done / v->total : 0;
+    int bw = w - 30 > 10 ? w - 30 : 10;
+    int fill = (int)(frac * bw + 0.5);
+    put(y, 0, "%7ld/%-7ld [", v->done, v->total);
+    for (int i = 0; i < bw; i++) addch(i < fill ? (v->ascii ? '#' : ACS_CKBOARD) : ' ');
+    printw("] %5.1f%%", 100 * frac);
+    y++;
+    int stale = v->state[0] && !strcmp(v->state, "running") && now - v->updated > 5;
+    double rate = recent_rate(v, now);
+    char eta[32];
+    fmt_eta(rate > 0 ? (v->total - v->done) / rate : NAN, eta, sizeof eta);
+    if (!v->state[0])
+        put(y++, 0, "no progress file yet | %.3g cells/s over the last minute", rate);
+    else
+        put(y++, 0, "%s%s | %.3g cells/s (last minute), %.3g this session | ETA %s | %d of %d %s alive", v->state,
+                 stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta,
+                 v->alive, v->workers, !strcmp(v->mode, "mpi") ? "ranks" : "workers");
+    y++;
+    if (v->detail == 2) {
+        draw_replay(v, y);
+        wnoutrefresh(stdscr);
+        doupdate();
+        return;
+    }
+    if (v->detail && v->n_fail) {
+        draw_detail(v, y);
+        wnoutrefresh(stdscr);
+        doupdate();
+        return;
+    }
+    for (int s = 0; s < v->g.n_solver && y + 3 < h - 3; s++, y += 4) draw_solver(v, y, s, w);
+    attron(A_BOLD);
+    put(y++, 0, "%s: %ld%s", v->show_all ? "all cells" : "not converged", v->n_fail,
+        v->n_fail ? " (newest first; Up/Down, Enter: details; a: all cells / failures)" : "  (a: all cells)");
+    attroff(A_BOLD);
+    int rows = h - y - 1;
+    int first = v->sel >= rows ? v->sel - rows + 1 : 0;
+    for (long i = first; i < v->n_fail && y < h - 1; i++, y++) {
+        char label[160];
+        const sweep_result *r = &v->res[v->fail[i]];
+        cell_label(v, v->fail[i], label, sizeof label);
+        if (i == v->sel) attron(A_REVERSE);
+        put(y, 0, "%-44s %-15s %s", label, ds_status_name((ds_status)r->status), r->reason);
+        if (i == v->sel) attroff(A_REVERSE);
+    }
+    if (v->bad) put(h - 1, 0, "%ld journal lines skipped (cut short)   q: quit", v->bad);
+    else put(h - 1, 0, "q: quit");
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ------------------------------------------------------------ main */
+
+static volatile sig_atomic_t g_quit;
+static void on_quit(int sig)
+{
+    (void)sig;
+    g_quit = 1;
+}
+
+int sweep_view_main(int argc, char **argv)
+{
+    view v;
+    memset(&v, 0, sizeof v);
+    const char *dir = NULL;
+    int delay_ms = 1000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sweep") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--ascii")) v.ascii = 1;
+        else if (!strcmp(argv[i], "--delay") && i + 1 < argc) {
+            delay_ms = atoi(argv[++i]);
+            if (delay_ms < 100) delay_ms = 100;
+        } else {
+            fprintf(stderr, "dillsue tui --sweep DIR [--ascii] [--delay MS]: unexpected '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "dillsue tui --sweep needs a sweep directory\n");
+        return 2;
+    }
+    snprintf(v.dir, sizeof v.dir, "%s", dir);
+    char path[1100];
+    ds_error err = {{0}, 0, {0}};
+    snprintf(path, sizeof path, "%s/sweep.conf", dir);
+    char *conf = sweep_read_file(path, NULL);
+    if (!conf) {
+        fprintf(stderr, "dillsue tui: %s: no sweep here (no sweep.conf)\n", dir);
+        return 2;
+    }
+    int rc = sweep_grid_parse(conf, path, &v.g, &err);
+    free(conf);
+    if (rc) {
+        char buf[1200];
+        ds_error_format(&err, buf, sizeof buf);
+        fprintf(stderr, "dillsue: %s\n", buf);
+        return 2;
+    }
+    v.total = sweep_grid_total(&v.g);
+    v.res = calloc((size_t)v.total, sizeof *v.res);
+    v.done_flag = calloc((size_t)v.total, 1);
+    v.fail = calloc((size_t)v.total + 1, sizeof *v.fail);
+    if (!v.res || !v.done_flag || !v.fail) {
+        fprintf(stderr, "dillsue tui: out of memory for %ld cells\n", v.total);
+        free(v.res);
+        free(v.done_flag);
+        free(v.fail);
+        return 2;
+    }
+    setlocale(LC_ALL, "");
+    const char *cs = nl_langinfo(CODESET);
+    if (!cs || (strcasecmp(cs, "UTF-8") && strcasecmp(cs, "utf8"))) v.ascii = 1;
+    signal(SIGINT, on_quit);
+    signal(SIGTERM, on_quit);
+    if (!initscr()) {
+        fprintf(stderr, "dillsue tui: cannot open the terminal\n");
+        return 2;
+    }
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    set_escdelay(50);
+    curs_set(0);
+    timeout(100);
+    double last = -1e9;
+    int dirty = 1;
+    while (!g_quit) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double t = ts.tv_sec + 1e-9 * ts.tv_nsec;
+        if (t - last >= delay_ms / 1000.0) {
+            refresh_data(&v);
+            last = t;
+            dirty = 1;
+        }
+        if (v.detail == 2) dirty = 1; /* the replay's history grows */
+        if (dirty) draw(&v);
+        dirty = 0;
+        int ch = getch();
+        if (ch == ERR) continue;
+        dirty = 1;
+        if (ch == 'q' || ch == 'Q') break;
+        if (ch == KEY_UP && v.sel > 0) v.sel--;
+        else if (ch == KEY_DOWN && v.sel + 1 < v.n_fail) v.sel++;
+        else if ((ch == '\n' || ch == KEY_ENTER) && v.n_fail && !v.detail) v.detail = 1;
+        else if (ch == 'h' && v.detail == 1 && v.n_fail) {
+            char fp[1400];
+            flows_path(&v, v.fail[v.sel], fp, sizeof fp);
+            if (replay_start(&v.rp, &v.g, v.fail[v.sel], fp) == 0) v.detail = 2;
+        } else if (ch == 'a' && !v.detail) {
+            v.show_all = !v.show_all;
+            v.sel = 0;
+            last = -1e9; /* rebuild the list now */
+        } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 'b') {
+            if (v.detail == 2) replay_stop(&v.rp);
+            v.detail = v.detail == 2 ? 1 : 0;
+        }
+    }
+    endwin();
+    replay_stop(&v.rp);
+    free(v.res);
+    free(v.done_flag);
+    free(v.fail);
+    return 0;
+}

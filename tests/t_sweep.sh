@@ -1,0 +1,190 @@
+#!/bin/sh
+# t_sweep.sh - `dillsue sweep` end to end on Sioux Falls (4 scenarios x tau 3,10 x
+# full,dsp x newton,anderson = 32 cells): the local sweep, with one worker and under
+# mpirun with 1, 2 and 3 ranks gives the same cells.csv (timing and rank columns
+# aside) and the same flow files; cells are what `dillsue solve` computes, bit for
+# bit; a sweep stopped (SIGTERM) or killed (a journal line cut short) and resumed,
+# and three shards merged, give the same result; --ue MAPE agrees with `compare`.
+. tests/lib.sh
+
+# tsv FILE: the CSV as tab-separated fields (reasons are quoted and may hold commas)
+tsv() { python3 -c 'import csv, sys
+for r in csv.reader(open(sys.argv[1])): print("\t".join(r))' "$1"; }
+SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1
+if [ $rc -eq 2 ] && grep -q -- "--out" "$tmp/err"; then pass sweep_needs_out; else fail sweep_needs_out "rc $rc"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --tau 3,abc --out "$tmp/x"
+if [ $rc -eq 2 ] && grep -q "tau" "$tmp/err"; then pass sweep_bad_list; else fail sweep_bad_list "rc $rc"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --shard 4/3 --out "$tmp/x"
+if [ $rc -eq 2 ]; then pass sweep_bad_shard; else fail sweep_bad_shard "rc $rc"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --solver newton,newton --out "$tmp/x"
+if [ $rc -eq 2 ]; then pass sweep_repeated_solver; else fail sweep_repeated_solver "rc $rc"; fi
+
+if [ ! -f "$SF" ]; then
+    skip sweep_siouxfalls "SiouxFalls not found in $TNTP (set DILLSUE_TNTP_DIR)"
+    exit 0
+fi
+
+# Open MPI leaks in its own start-up (plugins it unloads, so no suppression can
+# name them): under `make check` the leak check is off for mpirun runs only.
+MPIRUN="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 mpirun --oversubscribe --allow-run-as-root"
+GRID="--net $SF --scenarios 4 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson"
+# cells.csv without the timing and rank columns (wall_s, t_end, rank, worker: always last)
+strip() { sed 's/,[^,]*,[^,]*,[^,]*,[^,]*$//' "$1"; }
+# same DIR: cells.csv (timing and rank aside) and every flow file equal to the reference
+same() {
+    strip "$1/cells.csv" > "$tmp/cells.cmp" 2>/dev/null &&
+        cmp -s "$tmp/cells.cmp" "$tmp/ref.cells" && diff -r "$1/flows" "$tmp/ref/flows" > /dev/null
+}
+
+# --- the local sweep: the reference of everything below
+run "$D" sweep $GRID --out "$tmp/ref" --flows
+rows=$(tail -n +2 "$tmp/ref/cells.csv" | wc -l)
+order=$(tail -n +2 "$tmp/ref/cells.csv" | cut -d, -f1 | tr '\n' ' ')
+nflows=$(ls "$tmp/ref/flows" | wc -l)
+if [ $rc -eq 0 ] && [ "$rows" -eq 32 ] && [ "$nflows" -eq 32 ] &&
+    [ "$order" = "$(seq 0 31 | tr '\n' ' ')" ] && grep -q "32 of 32 cells done" "$tmp/out"; then
+    pass sweep_local_grid_order
+else
+    fail sweep_local_grid_order "rc $rc, $rows rows, $nflows flow files, order '$order': $(tail -3 "$tmp/err")"
+fi
+strip "$tmp/ref/cells.csv" > "$tmp/ref.cells"
+nconv=$(grep -c ',converged,' "$tmp/ref/cells.csv")
+if [ "$nconv" -eq 32 ]; then pass sweep_all_converged; else fail sweep_all_converged "$nconv of 32 converged"; fi
+# summary: 8 groups, each 4 cells, all converged, medians present
+if [ "$(head -1 "$tmp/ref/summary.csv" | cut -d, -f1-8)" = "tau,filter,solver,cells,converged,ill_posed,failed,iter_p10" ] &&
+    [ "$(tail -n +2 "$tmp/ref/summary.csv" | awk -F, '$4 == 4 && $5 == 4 && $9 > 0' | wc -l)" -eq 8 ]; then
+    pass sweep_summary_csv
+else
+    fail sweep_summary_csv "$(cat "$tmp/ref/summary.csv")"
+fi
+# the median of a group is the median of its cells' iterations
+med=$(tsv "$tmp/ref/cells.csv" | awk -F'\t' '$4 == 10 && $6 == "dsp" && $7 == "newton" { print $10 }' | sort -n |
+    awk '{ v[NR] = $1 } END { print (v[2] + v[3]) / 2 }')
+smed=$(awk -F, '$1 == 10 && $2 == "dsp" && $3 == "newton" { print $9 }' "$tmp/ref/summary.csv")
+if [ -n "$med" ] && [ "$med" = "$smed" ]; then pass sweep_summary_median; else fail sweep_summary_median "cells give $med, summary $smed"; fi
+
+# --- cells are what `dillsue solve` computes (flows bit for bit, iterations)
+ok=1
+for c in "1 10 dsp anderson" "3 3 full newton" "0 10 full anderson"; do
+    set -- $c
+    run "$D" solve --net "$SF" --scenario $1 --seed 7 --tau $2 --filter $3 --solver $4 --quiet --out "$tmp/solve.csv"
+    it=$(sed -n 's/.*| iterations \([0-9]*\) |.*/\1/p' "$tmp/out")
+    cit=$(tsv "$tmp/ref/cells.csv" | awk -F'\t' -v k=$1 -v t=$2 -v f=$3 -v s=$4 '$2 == k && $4 == t && $6 == f && $7 == s { print $10 }')
+    if [ $rc -ne 0 ] || ! cmp -s "$tmp/solve.csv" "$tmp/ref/flows/k000$1_tau$2_$3_$4.csv" || [ "$it" != "$cit" ]; then
+        ok=0
+        fail sweep_cell_equals_solve "scenario $1 tau $2 $3 $4: rc $rc, iterations solve $it sweep $cit"
+    fi
+done
+[ $ok = 1 ] && pass sweep_cell_equals_solve
+
+# --- one worker, and --threads 2 per cell: the same
+run "$D" sweep $GRID --out "$tmp/w1" --flows --workers 1 --quiet
+if [ $rc -eq 0 ] && same "$tmp/w1"; then pass sweep_one_worker_same; else fail sweep_one_worker_same "rc $rc"; fi
+run "$D" sweep $GRID --out "$tmp/t2" --flows --workers 1 --threads 2 --quiet
+if [ $rc -eq 0 ] && same "$tmp/t2"; then pass sweep_threads_same; else fail sweep_threads_same "rc $rc"; fi
+
+# --- MPI: R = 1, 2, 3
+if ! command -v mpirun > /dev/null 2>&1; then
+    skip sweep_mpi "mpirun not found (apt-get install openmpi-bin libopenmpi-dev, then rebuild)"
+elif ! "$D" sweep --help | grep -q "This build: with MPI"; then
+    skip sweep_mpi "this dillsue was built without MPI (mpicc not found at build time)"
+else
+    for R in 1 2 3; do
+        run $MPIRUN -np $R "$D" sweep $GRID --out "$tmp/mpi$R" --flows --quiet
+        ranks=$(tail -n +2 "$tmp/mpi$R/cells.csv" 2>/dev/null | awk -F, '{ print $(NF-1) }' | sort -u | wc -l)
+        if [ $rc -eq 0 ] && same "$tmp/mpi$R" && [ "$ranks" -ge 1 ] && [ "$ranks" -le $R ]; then
+            pass sweep_mpi_np$R
+        else
+            fail sweep_mpi_np$R "rc $rc, $ranks ranks in cells.csv: $(tail -3 "$tmp/err")"
+        fi
+    done
+    # a 3-rank sweep deals cells to more than one rank
+    ranks=$(tail -n +2 "$tmp/mpi3/cells.csv" | awk -F, '{ print $(NF-1) }' | sort -u | wc -l)
+    if [ "$ranks" -ge 2 ]; then pass sweep_mpi_dealt; else fail sweep_mpi_dealt "only $ranks rank(s) solved cells"; fi
+fi
+
+# --- stopped midway (SIGTERM), then --resume
+"$D" sweep $GRID --out "$tmp/stop" --flows --workers 1 > "$tmp/stop.out" 2> "$tmp/stop.err" &
+pid=$!
+i=0
+while [ $i -lt 300 ] && [ "$(cat "$tmp/stop/journal.csv" 2>/dev/null | wc -l)" -lt 6 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+kill -TERM $pid 2> /dev/null
+wait $pid
+src=$?
+before=$(tail -n +2 "$tmp/stop/journal.csv" | wc -l)
+if [ $src -eq 4 ] && [ "$before" -lt 32 ] && grep -q -- "--resume" "$tmp/stop.err"; then
+    pass sweep_sigterm_stops_exit4
+elif [ $src -eq 0 ]; then
+    skip sweep_sigterm_stops_exit4 "the sweep finished before the signal came"
+else
+    fail sweep_sigterm_stops_exit4 "rc $src, $before cells: $(cat "$tmp/stop.err")"
+fi
+run "$D" sweep --resume --out "$tmp/stop" --flows
+if [ $rc -eq 0 ] && same "$tmp/stop" && grep -q "$before done before, $((32 - before)) to do" "$tmp/err"; then
+    pass sweep_resume_after_stop
+else
+    fail sweep_resume_after_stop "rc $rc: $(cat "$tmp/err")"
+fi
+
+# --- killed: the journal ends in a line cut short; cells.csv and later flows gone
+mkdir -p "$tmp/kill/flows"
+cp "$tmp/ref/sweep.conf" "$tmp/kill/"
+head -11 "$tmp/ref/journal.csv" > "$tmp/kill/journal.csv"   # header + 10 cells
+sed -n 12p "$tmp/ref/journal.csv" | cut -c1-40 | tr -d '\n' >> "$tmp/kill/journal.csv"
+for c in $(tail -n +2 "$tmp/kill/journal.csv" | head -10 | cut -d, -f1); do
+    f=$(awk -F, -v c=$c '$1 == c { printf "k%04d_tau%s_%s_%s.csv", $2, $4, $6, $7 }' "$tmp/ref/cells.csv")
+    cp "$tmp/ref/flows/$f" "$tmp/kill/flows/"
+done
+run "$D" sweep --resume --out "$tmp/kill" --flows
+if [ $rc -eq 0 ] && same "$tmp/kill" && grep -q "10 done before, 22 to do" "$tmp/err" && grep -q "cut short" "$tmp/err"; then
+    pass sweep_resume_after_kill
+else
+    fail sweep_resume_after_kill "rc $rc: $(cat "$tmp/err")"
+fi
+
+# --- a resume of another grid, or a new sweep over an old one, is refused
+run "$D" sweep --net "$SF" --scenarios 5 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson --out "$tmp/kill" --resume
+if [ $rc -eq 2 ] && grep -q "another grid" "$tmp/err"; then pass sweep_resume_other_grid_refused; else fail sweep_resume_other_grid_refused "rc $rc: $(cat "$tmp/err")"; fi
+run "$D" sweep $GRID --out "$tmp/kill"
+if [ $rc -eq 2 ] && grep -q "already holds a sweep" "$tmp/err"; then pass sweep_existing_dir_refused; else fail sweep_existing_dir_refused "rc $rc"; fi
+
+# --- three shards and a merge
+for k in 1 2; do run "$D" sweep $GRID --out "$tmp/shard" --flows --shard $k/3 --quiet; done
+run "$D" sweep --merge --out "$tmp/shard"
+if [ $rc -eq 1 ] && grep -q "missing" "$tmp/err"; then pass sweep_merge_incomplete_exit1; else fail sweep_merge_incomplete_exit1 "rc $rc"; fi
+run "$D" sweep $GRID --out "$tmp/shard" --flows --shard 3/3 --quiet
+shard_rc=$rc
+run "$D" sweep --merge --out "$tmp/shard"
+if [ $shard_rc -eq 0 ] && [ $rc -eq 0 ] && [ -f "$tmp/shard/journal-2-of-3.csv" ] && same "$tmp/shard"; then
+    pass sweep_shards_merge_same
+else
+    fail sweep_shards_merge_same "rc $shard_rc/$rc: $(cat "$tmp/err")"
+fi
+
+# --- --ue: a UE reference per scenario, MAPE per cell as `compare` computes it
+UEGRID="--net $SF --scenarios 2 --seed 7 --tau 10 --filter dsp --solver newton,anderson --ue --ue-gap 1e-6"
+run "$D" sweep $UEGRID --flows --out "$tmp/ue"
+mape=$(tsv "$tmp/ue/cells.csv" | awk -F'\t' '$2 == 1 && $7 == "newton" { printf "%.4f", $18 }')
+cmape=$("$D" compare "$tmp/ue/flows/k0001_tau10_dsp_newton.csv" "$tmp/ue/ue/k0001.csv" | awk '/^MAPE/ { print $2 }')
+if [ $rc -eq 0 ] && [ -n "$mape" ] && [ "$mape" = "$cmape" ] && grep -q "UE references: 2 of 2" "$tmp/out" &&
+    grep -q "^status=converged" "$tmp/ue/ue/k0001.txt"; then
+    pass sweep_ue_mape
+else
+    fail sweep_ue_mape "rc $rc, sweep MAPE '$mape', compare '$cmape': $(cat "$tmp/out" "$tmp/err")"
+fi
+# the same with 3 ranks (cells may finish before their scenario's reference and wait for it)
+if command -v mpirun > /dev/null 2>&1 && "$D" sweep --help | grep -q "This build: with MPI"; then
+    run $MPIRUN -np 3 "$D" sweep $UEGRID --out "$tmp/ue3" --quiet
+    strip "$tmp/ue/cells.csv" > "$tmp/ue.cells"
+    if [ $rc -eq 0 ] && strip "$tmp/ue3/cells.csv" | cmp -s - "$tmp/ue.cells" && cmp -s "$tmp/ue/ue/k0001.csv" "$tmp/ue3/ue/k0001.csv"; then
+        pass sweep_ue_mpi_same
+    else
+        fail sweep_ue_mpi_same "rc $rc: $(cat "$tmp/err")"
+    fi
+fi
+exit 0

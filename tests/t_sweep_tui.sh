@@ -1,0 +1,78 @@
+#!/bin/sh
+# t_sweep_tui.sh - `dillsue tui --sweep DIR` in a private tmux server while a
+# sweep fills DIR: progress reaches the total, the state says finished, each
+# solver's line and the count of cells that did not converge match cells.csv,
+# Enter on a failure shows its reason and the solve command that reproduces it,
+# h solves it again in the viewer (history plot, busiest links, flows bitwise
+# equal to the sweep's flow file), a lists every cell, q quits with status 0.
+# A directory without a sweep is refused (status 2).
+. tests/lib.sh
+SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+PROG="$PWD/$D"
+case "$D" in /*) PROG="$D" ;; esac
+
+run "$D" tui --sweep "$tmp/nothing"
+if [ $rc -eq 2 ] && grep -q "no sweep here" "$tmp/err"; then pass sweep_tui_no_sweep_exit2; else fail sweep_tui_no_sweep_exit2 "rc $rc"; fi
+
+if ! command -v tmux > /dev/null 2>&1; then skip sweep_tui "tmux not installed"; exit 0; fi
+if [ ! -f "$SF" ]; then skip sweep_tui "SiouxFalls not found in $TNTP"; exit 0; fi
+case "$SF" in /*) ;; *) SF="$PWD/$SF" ;; esac
+
+T="tmux -u -L dillsue-sweep-$$ -f /dev/null"
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+screen() { $T capture-pane -p -t main 2>/dev/null; }
+wait_for() { # wait_for REGEX SECONDS
+    i=0
+    while [ "$i" -lt $(($2 * 10)) ]; do
+        if screen | grep -Eq -- "$1"; then return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+check() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; screen | sed 's/^/    | /'; fi; }
+
+# a sweep with failures (msa cannot reach 1e-7 in 300 iterations), one worker
+"$D" sweep --net "$SF" --scenarios 3 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson,msa \
+    --max-iter 300 --workers 1 --flows --out "$tmp/sw" --quiet > /dev/null 2>&1 &
+spid=$!
+i=0
+while [ ! -f "$tmp/sw/sweep.conf" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+$T new-session -d -s main -x 120 -y 40 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/sw'; echo EXIT=\$?; sleep 60"
+wait_for 'dillsue sweep' 10
+check sweep_tui_opens $? "the viewer did not come up"
+wait_for '36/36 .*100.0%' 60 && wait_for '^finished' 10
+check sweep_tui_progress_to_total $? "progress did not reach 36/36 and finished"
+wait $spid
+nfail=$(grep -vc ',converged,' "$tmp/sw/cells.csv")
+nfail=$((nfail - 1)) # header
+sleep 1.2
+screen | grep -q "^not converged: $nfail "
+check sweep_tui_failure_count $? "cells.csv has $nfail cells not converged"
+ok=0
+for s in newton anderson msa; do
+    conv=$(awk -F, -v s=$s '$7 == s && $8 == "converged"' "$tmp/sw/cells.csv" | wc -l)
+    screen | grep -Eq "^$s +conv $conv " || ok=1
+done
+screen | grep -q "iterations |" || ok=1
+check sweep_tui_per_solver $ok "per-solver lines do not match cells.csv"
+$T send-keys -t main Enter
+wait_for 'reproduce: +dillsue solve --net' 3
+check sweep_tui_detail $? "Enter did not open the cell's details"
+$T send-keys -t main h
+wait_for 'flows: bitwise equal to the sweep.s flow file' 20
+check sweep_tui_replay_bitwise $? "h did not solve the cell again to the sweep's flows"
+screen | grep -q '^ *[0-9]*->[0-9]* ' && screen | grep -q 'iteration 0 \.\. 300'
+check sweep_tui_replay_history_links $? "no history plot or busiest links"
+$T send-keys -t main Escape
+wait_for 'reproduce:' 3
+$T send-keys -t main Escape
+wait_for '^not converged' 3
+check sweep_tui_back $? "Escape did not go back"
+$T send-keys -t main a
+wait_for '^all cells: 36 ' 3
+check sweep_tui_all_cells $? "a did not list all 36 cells"
+$T send-keys -t main q
+wait_for 'EXIT=0' 5
+check sweep_tui_quit $? "q did not quit with status 0"
+exit 0

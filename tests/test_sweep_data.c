@@ -1,0 +1,172 @@
+/* test_sweep_data.c - the data of a sweep directory (src/engine/sweep_data.c):
+ * grid index <-> cell, sweep.conf round trip, cell rows written and read back
+ * bitwise (quotes, commas and NaN included), rows cut short refused,
+ * percentiles worked out by hand, journals of several shards read together. */
+#include "sweep_data.h"
+#include "tcheck.h"
+
+#include <sys/stat.h>
+
+static sweep_grid small_grid(void)
+{
+    sweep_grid g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.net, sizeof g.net, "/data/X_net.tntp");
+    g.scenarios = 3;
+    g.seed = 18446744073709551615ULL;
+    g.n_disp = 2;
+    g.disp[0] = 0.1; /* not exact in binary: must survive %.17g */
+    g.disp[1] = 30;
+    g.n_filter = 2;
+    g.filter[0] = DS_FILTER_DSP;
+    g.filter[1] = DS_FILTER_FULL;
+    g.n_solver = 3;
+    g.solver[0] = DS_SOLVER_NEWTON;
+    g.solver[1] = DS_SOLVER_SRA;
+    g.solver[2] = DS_SOLVER_MSA;
+    g.tol = 1e-7;
+    g.max_iter = 123;
+    g.cap = 100;
+    g.ue = 1;
+    g.ue_gap = 1e-9;
+    g.ue_max_iter = 5000;
+    return g;
+}
+
+static sweep_result a_result(long cell)
+{
+    sweep_result r;
+    memset(&r, 0, sizeof r);
+    r.cell = cell;
+    r.status = DS_STATUS_ILL_POSED;
+    snprintf(r.reason, sizeof r.reason, "rho \"lower bound\" 1.02 >= 1, at the cap");
+    r.iterations = 17;
+    r.evals = 40;
+    r.jv = 99;
+    r.gap_rel = 1.0 / 3.0;
+    r.tau = 0.1;
+    r.mu = 0.1 / 8.81;
+    r.lost_od = 2;
+    r.lost_demand = 12.5;
+    r.total_flow = NAN;
+    r.veh_time = NAN;
+    r.mape_ue = 2.0 / 7.0;
+    r.wall_s = 0.25;
+    r.t_end = 1700000000.5;
+    r.rank = 2;
+    r.worker = 0;
+    return r;
+}
+
+int main(void)
+{
+    sweep_grid g = small_grid();
+
+    tc_begin("sweep_grid_index_roundtrip");
+    TC_CHECK(sweep_grid_total(&g) == 36, "total %ld", sweep_grid_total(&g));
+    for (long c = 0; c < sweep_grid_total(&g); c++) {
+        sweep_cell_id id = sweep_grid_cell(&g, c);
+        long back = ((long)(id.k * g.n_disp + id.d) * g.n_filter + id.f) * g.n_solver + id.s;
+        TC_CHECK(back == c, "cell %ld -> %d %d %d %d -> %ld", c, id.k, id.d, id.f, id.s, back);
+    }
+    sweep_cell_id last = sweep_grid_cell(&g, 35);
+    TC_CHECK(last.k == 2 && last.d == 1 && last.f == 1 && last.s == 2, "last cell %d %d %d %d", last.k, last.d, last.f, last.s);
+    tc_end();
+
+    tc_begin("sweep_conf_roundtrip");
+    char text[8192], text2[8192];
+    sweep_grid h;
+    ds_error err;
+    sweep_grid_format(&g, text, sizeof text);
+    TC_CHECK(sweep_grid_parse(text, "sweep.conf", &h, &err) == 0, "parse: %s", err.msg);
+    sweep_grid_format(&h, text2, sizeof text2);
+    TC_CHECK(!strcmp(text, text2), "format(parse(format)) differs:\n%s\n%s", text, text2);
+    TC_CHECK(h.disp[0] == 0.1 && h.seed == g.seed && h.filter[0] == DS_FILTER_DSP && h.ue_max_iter == 5000,
+             "values changed");
+    tc_end();
+
+    tc_begin("sweep_conf_errors_name_line");
+    TC_CHECK(sweep_grid_parse("version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full,nope\n", "c.conf", &h, &err) != 0 &&
+                 err.line == 5 && strstr(err.msg, "nope"),
+             "bad filter: line %ld '%s'", err.line, err.msg);
+    TC_CHECK(sweep_grid_parse("net=a\nscenarios=2\n", "c.conf", &h, &err) != 0 && strstr(err.msg, "incomplete"),
+             "missing lists accepted: '%s'", err.msg);
+    TC_CHECK(sweep_grid_parse("net=a\nbogus=1\n", "c.conf", &h, &err) != 0 && err.line == 2, "unknown key accepted");
+    tc_end();
+
+    tc_begin("sweep_row_roundtrip_bitwise");
+    sweep_result r = a_result(29), q;
+    char line[2048], line2[2048];
+    int n = sweep_result_format(&g, &r, line, sizeof line);
+    TC_CHECK(n > 0 && line[n - 1] == '\n', "no newline");
+    TC_CHECK(sweep_result_parse(&g, line, &q) == 0, "cannot parse its own row: %s", line);
+    TC_CHECK(q.cell == 29 && q.status == DS_STATUS_ILL_POSED && !strcmp(q.reason, r.reason), "fields: '%s'", q.reason);
+    TC_CHECK(q.gap_rel == r.gap_rel && q.mu == r.mu && q.tau == r.tau && q.mape_ue == r.mape_ue, "doubles not bitwise");
+    TC_CHECK(isnan(q.total_flow) && isnan(q.veh_time), "NaN not kept");
+    TC_CHECK(q.iterations == 17 && q.evals == 40 && q.jv == 99 && q.lost_od == 2 && q.rank == 2, "integers");
+    sweep_result_format(&g, &q, line2, sizeof line2);
+    TC_CHECK(!strcmp(line, line2), "row changed on a round trip:\n%s%s", line, line2);
+    tc_end();
+
+    tc_begin("sweep_row_cut_short_refused");
+    char cut[2048];
+    snprintf(cut, sizeof cut, "%.*s", n - 1, line); /* no newline: cut by a kill */
+    TC_CHECK(sweep_result_parse(&g, cut, &q) != 0, "row without newline accepted");
+    snprintf(cut, sizeof cut, "%.*s\n", n / 2, line);
+    TC_CHECK(sweep_result_parse(&g, cut, &q) != 0, "half row accepted");
+    /* a row of another grid: solver name does not match the cell */
+    char other[2048];
+    snprintf(other, sizeof other, "%s", line);
+    char *p = strstr(other, ",msa,");
+    TC_CHECK(p != NULL, "test row has no msa");
+    if (p) memcpy(p, ",sra,", 5);
+    TC_CHECK(sweep_result_parse(&g, other, &q) != 0, "row of another grid accepted");
+    tc_end();
+
+    tc_begin("sweep_percentiles");
+    double v[5] = {5, 1, 4, 2, 3}, w[4] = {10, 40, 20, 30};
+    TC_NEAR(sweep_percentile(v, 5, 50), 3, 0);
+    TC_NEAR(sweep_percentile(v, 5, 10), 1.4, 1e-12); /* pos 0.4 between 1 and 2 */
+    TC_NEAR(sweep_percentile(v, 5, 90), 4.6, 1e-12);
+    TC_NEAR(sweep_percentile(w, 4, 50), 25, 0);
+    TC_NEAR(sweep_percentile(w, 1, 90), 10, 0);
+    TC_CHECK(isnan(sweep_percentile(w, 0, 50)), "empty set gives a number");
+    tc_end();
+
+    tc_begin("sweep_journals_of_shards");
+    char dir[] = "/tmp/test_sweep_data.XXXXXX", path[256];
+    TC_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    FILE *f1, *f2;
+    snprintf(path, sizeof path, "%s/journal-1-of-2.csv", dir);
+    f1 = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/journal-2-of-2.csv", dir);
+    f2 = fopen(path, "w");
+    TC_CHECK(f1 && f2, "cannot write in %s", dir);
+    if (f1 && f2) {
+        fputs(sweep_cells_header, f1);
+        fputs(sweep_cells_header, f2);
+        for (long c = 0; c < 36; c += 2) {
+            sweep_result x = a_result(c);
+            sweep_result_format(&g, &x, line, sizeof line);
+            fputs(line, c < 18 ? f1 : f2);
+        }
+        fputs("35,2,1,30", f2); /* cut short */
+        fclose(f1);
+        fclose(f2);
+        sweep_result *res = calloc(36, sizeof *res);
+        unsigned char *done = calloc(36, 1);
+        long bad = 0, nd = sweep_load_journals(dir, &g, res, done, &bad);
+        TC_CHECK(nd == 18 && bad == 1, "done %ld bad %ld", nd, bad);
+        TC_CHECK(done[0] && done[34] && !done[1] && !done[35], "wrong cells marked done");
+        TC_CHECK(res[34].cell == 34 && res[34].iterations == 17, "row 34 not read");
+        free(res);
+        free(done);
+        snprintf(path, sizeof path, "%s/journal-1-of-2.csv", dir);
+        remove(path);
+        snprintf(path, sizeof path, "%s/journal-2-of-2.csv", dir);
+        remove(path);
+    }
+    rmdir(dir);
+    tc_end();
+    return tc_failed_ ? 1 : 0;
+}
