@@ -737,28 +737,24 @@ static void finish(ds_run *run, ds_status st)
     emit(run, &ev);
 }
 
-ds_status ds_run_execute(ds_run *run)
+/* Set-up before the start point: the loader, mu, the ill-posedness proofs,
+ * the inner solver, the backend, the first eDSP mask. Returns DS_STATUS_RUNNING
+ * to go on, else the final status (reason filled). */
+static ds_status run_setup(ds_run *run, edsp_state *es)
 {
-    const solver_ops *ops = solver_table(run->cfg.solver);
-    void *state = NULL;
     ds_error err = {{0}, 0, {0}};
-    ds_status st = DS_STATUS_ERROR;
     ds_filter lf = run->cfg.filter == DS_FILTER_EDSP ? DS_FILTER_DSP : run->cfg.filter;
-    edsp_state es = {0, {0}, 0, NULL};
-    int rc, lost_od = 0;
+    int full = run->cfg.filter == DS_FILTER_FULL, cpu = run->cfg.backend == DS_BACKEND_CPU;
+    int direct = full && cpu && run->cfg.inner == DS_INNER_DIRECT, lost_od = 0;
     double lost = 0;
-
-    run->t_start = run->t_iter0 = run_now();
-    atomic_store(&run->status, DS_STATUS_RUNNING);
-    atomic_store(&run->phase, 1);
-    run_setup_step(run, 0.0, run->cfg.filter == DS_FILTER_FULL ? "reachability" : "filter DAGs");
+#define FAIL_WITH(st, ...) do { snprintf(run->reason, sizeof run->reason, __VA_ARGS__); return st; } while (0)
+    run_setup_step(run, 0.0, full ? "reachability" : "filter DAGs");
     /* mu is needed by the evaluations only, so the loader is built first and
      * its free-flow trees give cbar when mu is derived from tau */
     run->ld = ds_loader_create(run->net, &run->cfg.cost, lf, run->cfg.mu > 0 ? run->cfg.mu : 1.0, run->cfg.threads,
                                run->cfg.inner_max, run->cfg.inner_tol, &err);
     if (!run->ld) {
         ds_error_format(&err, run->reason, sizeof run->reason);
-        finish(run, DS_STATUS_ERROR);
         return DS_STATUS_ERROR;
     }
     if (run->cfg.mu > 0) {
@@ -767,30 +763,18 @@ ds_status ds_run_execute(ds_run *run)
         run_setup_step(run, 0.2, "cbar (free-flow shortest paths)");
         run->cbar = ds_loader_cbar(run->ld);
         run->mu = run->cfg.tau / run->cbar;
-        if (!(run->mu > 0) || !isfinite(run->mu)) {
-            snprintf(run->reason, sizeof run->reason,
-                     "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
-                     run->cfg.tau, run->cbar, ds_filter_name(run->cfg.filter));
-            finish(run, DS_STATUS_ERROR);
-            return DS_STATUS_ERROR;
-        }
+        if (!(run->mu > 0) || !isfinite(run->mu))
+            FAIL_WITH(DS_STATUS_ERROR, "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
+                      run->cfg.tau, run->cbar, ds_filter_name(run->cfg.filter));
         ds_loader_set_mu(run->ld, run->mu);
     }
-    if (run->cfg.filter == DS_FILTER_FULL) run_setup_step(run, 0.3, "ill-posedness bound");
-    if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run, 0)) {
-        finish(run, DS_STATUS_ILL_POSED);
-        return DS_STATUS_ILL_POSED;
-    }
-    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU && run->cfg.inner == DS_INNER_DIRECT)
-        run_setup_step(run, 0.4, "sparse LU analysis");
+    if (full) run_setup_step(run, 0.3, "ill-posedness bound");
+    if (full && check_ill_posed(run, 0)) return DS_STATUS_ILL_POSED;
+    if (direct) run_setup_step(run, 0.4, "sparse LU analysis");
     ds_loader_set_factor_budget(run->ld, run->cfg.factor_mb * 1024.0 * 1024.0);
-    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU &&
-        ds_loader_set_inner(run->ld, run->cfg.inner) != 0) {
-        snprintf(run->reason, sizeof run->reason, "out of memory setting up the sparse LU inner solver");
-        finish(run, DS_STATUS_ERROR);
-        return DS_STATUS_ERROR;
-    }
-    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.backend == DS_BACKEND_CPU && run->cfg.inner == DS_INNER_DIRECT) {
+    if (full && cpu && ds_loader_set_inner(run->ld, run->cfg.inner) != 0)
+        FAIL_WITH(DS_STATUS_ERROR, "out of memory setting up the sparse LU inner solver");
+    if (direct) {
         int kept, total;
         double kmib, amib;
         ds_loader_factor_plan(run->ld, &kept, &total, &kmib, &amib);
@@ -800,73 +784,61 @@ ds_status ds_run_execute(ds_run *run)
                     kept, total, kmib, amib, run->cfg.factor_mb,
                     kept < total ? "; the others factorise afresh in every evaluation and J v" : "");
     }
-    if (run->cfg.backend == DS_BACKEND_CUDA) {
+    if (!cpu) {
         const char *emu = getenv("DILLSUE_CUDA_EMULATE");
         run_setup_step(run, 0.5, "device upload");
         run->gpu = ds_gpu_loader_create(run->ld, emu && emu[0] == '1', &err);
         if (!run->gpu) {
             ds_error_format(&err, run->reason, sizeof run->reason);
-            finish(run, DS_STATUS_ERROR);
             return DS_STATUS_ERROR;
         }
-        if (ds_gpu_loader_set_inner(run->gpu, run->cfg.inner) != 0) {
-            snprintf(run->reason, sizeof run->reason, "CUDA backend: cannot set the inner solver: %s", ds_gpu_last_error());
-            finish(run, DS_STATUS_ERROR);
-            return DS_STATUS_ERROR;
-        }
+        if (ds_gpu_loader_set_inner(run->gpu, run->cfg.inner) != 0)
+            FAIL_WITH(DS_STATUS_ERROR, "CUDA backend: cannot set the inner solver: %s", ds_gpu_last_error());
         run_message(run, "backend cuda (%s; inner solver: %s)", ds_gpu_loader_kind(run->gpu),
                     ds_gpu_loader_inner(run->gpu));
     } else if (run->cfg.solver == DS_SOLVER_NEWTON && ds_loader_set_keep(run->ld, 1) != 0) {
-        snprintf(run->reason, sizeof run->reason, "out of memory keeping the inner state for Newton");
-        finish(run, DS_STATUS_ERROR);
-        return DS_STATUS_ERROR;
+        FAIL_WITH(DS_STATUS_ERROR, "out of memory keeping the inner state for Newton");
     }
     ds_loader_lost_demand(run->ld, &lost_od, &lost);
     if (lost_od > 0)
         run_message(run, "%d OD pairs (demand %.6g of %.6g) have no path under the %s filter and are not assigned",
                     lost_od, lost, run->net->total_demand, ds_filter_name(run->cfg.filter));
-    if (run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_DIRECT)
-        run_setup_step(run, 0.6, "existence test at the capped costs");
-    if (run->cfg.filter == DS_FILTER_FULL && check_ill_posed(run, 1)) {
-        finish(run, DS_STATUS_ILL_POSED);
-        return DS_STATUS_ILL_POSED;
-    }
+    if (full && run->cfg.inner == DS_INNER_DIRECT) run_setup_step(run, 0.6, "existence test at the capped costs");
+    if (full && check_ill_posed(run, 1)) return DS_STATUS_ILL_POSED;
     if (run->cfg.filter == DS_FILTER_EDSP) {
-        es.tmask = malloc(sizeof(double) * (size_t)(run->n + 1));
-        if (!es.tmask) {
-            snprintf(run->reason, sizeof run->reason, "out of memory");
-            finish(run, DS_STATUS_ERROR);
-            return DS_STATUS_ERROR;
-        }
-        double *zero = run->xt;
         long a0, r0;
-        memset(zero, 0, sizeof(double) * (size_t)run->n);
-        ds_costs_eval(run->net, &run->cfg.cost, zero, es.tmask);
+        es->tmask = malloc(sizeof(double) * (size_t)(run->n + 1));
+        if (!es->tmask) FAIL_WITH(DS_STATUS_ERROR, "out of memory");
+        memset(run->xt, 0, sizeof(double) * (size_t)run->n);
+        ds_costs_eval(run->net, &run->cfg.cost, run->xt, es->tmask);
         /* the first mask's signature, so that a return to it counts as oscillation */
-        if (ds_loader_refresh_mask(run->ld, es.tmask, &a0, &r0, &es.sigs[0]) == 0) es.n_sigs = 1;
+        if (ds_loader_refresh_mask(run->ld, es->tmask, &a0, &r0, &es->sigs[0]) == 0) es->n_sigs = 1;
     }
+#undef FAIL_WITH
+    return DS_STATUS_RUNNING;
+}
 
-    /* start point: x0 = 0 (paper) or the warm start; from here on a failed
-     * existence test only shortens a step, so refactored solves are trusted */
+/* The start point, published as iteration 0. DS_STATUS_RUNNING or why not. */
+static ds_status run_start(ds_run *run)
+{
+    /* from here on a failed existence test only shortens a step, so
+     * refactored solves are trusted */
     ds_loader_set_quick_reject(run->ld, 1);
     run_setup_step(run, 0.8, "start point");
     memset(&run->cur, 0, sizeof run->cur);
-    rc = choose_start(run);
-    if (rc == EV_OK) run_message(run, "start point: %s", run->start_desc);
-    if (rc != EV_OK) {
-        if (rc == EV_CANCELLED) {
-            st = DS_STATUS_CANCELLED;
-            snprintf(run->reason, sizeof run->reason, "cancelled before the first iteration");
-        } else if (rc == EV_UNDEFINED) {
-            /* no start found is not a proof of anything: ill-posed comes only
-             * from the spectral-radius bound or the exact existence test */
-            st = DS_STATUS_ERROR;
-        } else {
-            st = DS_STATUS_ERROR;
-            snprintf(run->reason, sizeof run->reason, "non-finite costs at the start point");
-        }
-        goto done;
+    int rc = choose_start(run);
+    if (rc == EV_CANCELLED) {
+        snprintf(run->reason, sizeof run->reason, "cancelled before the first iteration");
+        return DS_STATUS_CANCELLED;
     }
+    /* no start found is not a proof of anything: ill-posed comes only from the
+     * spectral-radius bound or the exact existence test */
+    if (rc == EV_UNDEFINED) return DS_STATUS_ERROR;
+    if (rc != EV_OK) {
+        snprintf(run->reason, sizeof run->reason, "non-finite costs at the start point");
+        return DS_STATUS_ERROR;
+    }
+    run_message(run, "start point: %s", run->start_desc);
     run->iter = 0;
     run->cur.kind = DS_STEP_START;
     pthread_mutex_lock(&run->pause_mu);
@@ -874,90 +846,112 @@ ds_status ds_run_execute(ds_run *run)
     pthread_mutex_unlock(&run->pause_mu);
     atomic_store(&run->phase, 2);
     publish(run, &run->cur);
+    return DS_STATUS_RUNNING;
+}
 
-    if (ops->init(run, &state) != 0) {
-        snprintf(run->reason, sizeof run->reason, "out of memory setting up the %s solver", ops->name);
-        st = DS_STATUS_ERROR;
-        goto done;
+/* gap_rel < tol: converged, unless eDSP rebuilds its mask and goes on
+ * (DS_STATUS_RUNNING, the iterate re-evaluated on the new mask). */
+static ds_status at_tolerance(ds_run *run, edsp_state *es, const solver_ops *ops, void *state)
+{
+    if (run->cfg.filter != DS_FILTER_EDSP) {
+        snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations", run->gap,
+                 run->cfg.tol, run->iter);
+        return DS_STATUS_CONVERGED;
     }
+    memset(&run->cur, 0, sizeof run->cur);
+    int ch = edsp_refresh(run, es, &run->cur);
+    if (ch == EDSP_FAILED) {
+        snprintf(run->reason, sizeof run->reason, "out of memory rebuilding the eDSP mask");
+        return DS_STATUS_ERROR;
+    }
+    if (ch == EDSP_GO_ON) {
+        /* the iterate's image changes with the mask: re-evaluate */
+        int rc = run_eval(run, run->x, run->fx, &run->merit);
+        if (rc != EV_OK) {
+            snprintf(run->reason, sizeof run->reason, "loading failed after the eDSP refresh");
+            return rc == EV_CANCELLED ? DS_STATUS_CANCELLED : DS_STATUS_ERROR;
+        }
+        run_accept(run, run->x, run->fx, run->merit);
+        if (ops->reset) ops->reset(run, state);
+        publish(run, &run->cur);
+        return DS_STATUS_RUNNING;
+    }
+    publish(run, &run->cur); /* the refresh that ends the loop is in the history too */
+    snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes",
+             run->gap, run->cfg.tol, run->iter,
+             ch == EDSP_OSCILLATES ? "oscillates (a rebuild repeats an earlier mask; flows are those of the last solved mask)"
+             : ch == EDSP_LIMIT    ? "still changing at the refresh limit (no repeat seen)"
+                                   : "unchanged",
+             es->refresh);
+    return DS_STATUS_CONVERGED;
+}
+
+/* The outer loop, until a final status. */
+static ds_status run_iterate(ds_run *run, edsp_state *es, const solver_ops *ops, void *state)
+{
     for (;;) {
         wait_if_paused(run);
         if (run_cancelled(run)) {
-            st = DS_STATUS_CANCELLED;
             snprintf(run->reason, sizeof run->reason, "cancelled at iteration %d (gap_rel %.3g)", run->iter, run->gap);
-            break;
+            return DS_STATUS_CANCELLED;
         }
         if (run->gap < run->cfg.tol) {
-            if (run->cfg.filter == DS_FILTER_EDSP) {
-                memset(&run->cur, 0, sizeof run->cur);
-                int ch = edsp_refresh(run, &es, &run->cur);
-                if (ch == EDSP_FAILED) {
-                    st = DS_STATUS_ERROR;
-                    snprintf(run->reason, sizeof run->reason, "out of memory rebuilding the eDSP mask");
-                    break;
-                }
-                if (ch == EDSP_GO_ON) {
-                    /* the iterate's image changes with the mask: re-evaluate */
-                    rc = run_eval(run, run->x, run->fx, &run->merit);
-                    if (rc != EV_OK) {
-                        st = rc == EV_CANCELLED ? DS_STATUS_CANCELLED : DS_STATUS_ERROR;
-                        snprintf(run->reason, sizeof run->reason, "loading failed after the eDSP refresh");
-                        break;
-                    }
-                    run_accept(run, run->x, run->fx, run->merit);
-                    if (ops->reset) ops->reset(run, state);
-                    publish(run, &run->cur);
-                    continue;
-                }
-                publish(run, &run->cur); /* the refresh that ends the loop is in the history too */
-                snprintf(run->reason, sizeof run->reason,
-                         "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes", run->gap,
-                         run->cfg.tol, run->iter,
-                         ch == EDSP_OSCILLATES ? "oscillates (a rebuild repeats an earlier mask; flows are those of the last solved mask)"
-                         : ch == EDSP_LIMIT    ? "still changing at the refresh limit (no repeat seen)"
-                                               : "unchanged",
-                         es.refresh);
-            } else {
-                snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations", run->gap,
-                         run->cfg.tol, run->iter);
-            }
-            st = DS_STATUS_CONVERGED;
-            break;
+            ds_status st = at_tolerance(run, es, ops, state);
+            if (st == DS_STATUS_RUNNING) continue;
+            return st;
         }
         if (run->iter >= run->cfg.max_iter) {
-            st = DS_STATUS_MAX_ITER;
             snprintf(run->reason, sizeof run->reason, "stopped at the iteration limit %d with gap_rel %.3g (tol %.3g)",
                      run->cfg.max_iter, run->gap, run->cfg.tol);
-            break;
+            return DS_STATUS_MAX_ITER;
         }
         int keep_mask = run->cur.mask_refresh;
         memset(&run->cur, 0, sizeof run->cur);
         run->cur.mask_refresh = keep_mask;
-        rc = ops->step(run, state, &run->cur);
+        int rc = ops->step(run, state, &run->cur);
         if (rc == EV_CANCELLED) continue; /* reported at the top of the loop */
         if (rc != EV_OK) {
-            st = DS_STATUS_ERROR;
             if (!run->reason[0])
                 snprintf(run->reason, sizeof run->reason,
                          "the loading map does not exist at any trial point of iteration %d%s", run->iter + 1,
                          run->last_unconverged ? " (Bellman values unconverged within --inner-max passes)" : "");
-            break;
+            return DS_STATUS_ERROR;
         }
         run->iter++;
         publish(run, &run->cur);
     }
-    if (run->cur.inner_resid > 1e-8 && run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_PASSES &&
-        st == DS_STATUS_CONVERGED) {
-        size_t l = strlen(run->reason);
-        snprintf(run->reason + l, sizeof run->reason - l,
-                 "; note: Bellman values not converged within %d passes (max |dV| %.2g): raise --inner-max",
-                 run->cfg.inner_max, run->cur.inner_resid);
+}
+
+ds_status ds_run_execute(ds_run *run)
+{
+    const solver_ops *ops = solver_table(run->cfg.solver);
+    void *state = NULL;
+    edsp_state es = {0, {0}, 0, NULL};
+    ds_status st;
+
+    run->t_start = run->t_iter0 = run_now();
+    atomic_store(&run->status, DS_STATUS_RUNNING);
+    atomic_store(&run->phase, 1);
+    st = run_setup(run, &es);
+    if (st == DS_STATUS_RUNNING) st = run_start(run);
+    if (st == DS_STATUS_RUNNING && ops->init(run, &state) != 0) {
+        snprintf(run->reason, sizeof run->reason, "out of memory setting up the %s solver", ops->name);
+        st = DS_STATUS_ERROR;
     }
-    if (run->start_desc[0] && strcmp(run->start_desc, "x = 0") != 0) {
-        size_t l = strlen(run->reason);
-        snprintf(run->reason + l, sizeof run->reason - l, "; start: %s", run->start_desc);
+    if (st == DS_STATUS_RUNNING) {
+        st = run_iterate(run, &es, ops, state);
+        if (run->cur.inner_resid > 1e-8 && run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_PASSES &&
+            st == DS_STATUS_CONVERGED) {
+            size_t l = strlen(run->reason);
+            snprintf(run->reason + l, sizeof run->reason - l,
+                     "; note: Bellman values not converged within %d passes (max |dV| %.2g): raise --inner-max",
+                     run->cfg.inner_max, run->cur.inner_resid);
+        }
+        if (run->start_desc[0] && strcmp(run->start_desc, "x = 0") != 0) {
+            size_t l = strlen(run->reason);
+            snprintf(run->reason + l, sizeof run->reason - l, "; start: %s", run->start_desc);
+        }
     }
-done:
     if (state) ops->free(state);
     free(es.tmask);
     finish(run, st);
