@@ -106,7 +106,7 @@ static double g_triad_dram[3], g_triad_l2[3]; /* by thread count 1, 2 */
 static void run_triads(void)
 {
     size_t big = g_quick ? (size_t)4 << 20 : (size_t)16 << 20; /* 3 x 32/128 MB per thread: far beyond L3 */
-    size_t small = 8192;                                      /* 3 x 64 KB: in L2, not in L1 */
+    size_t small = 8192;                                       /* 3 x 64 KB: in L2, not in L1 */
     printf("## Memory bandwidth (STREAM-like triad a[i] = b[i] + s c[i], 24 bytes per element, best of trials)\n\n");
     printf("| working set per thread | threads | GB/s |\n|---|---:|---:|\n");
     for (int t = 1; t <= 2; t++) {
@@ -405,8 +405,9 @@ static void bench_network(const bnet *bn)
             }
             ds_loader_free(ld);
 
-            ld = want("full/warm") ? ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, dc.inner_max, dc.inner_tol, &err)
-                                   : NULL;
+            ld = want("full/warm")
+                     ? ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th, dc.inner_max, dc.inner_tol, &err)
+                     : NULL;
             if (ld) {
                 timing rw = time_evals(ld, xa, xb, f, 0, NULL);
                 row(bn, "full/warm", tau, load, th, &rw);
@@ -427,8 +428,9 @@ static void bench_network(const bnet *bn)
         }
     }
     if (il > 0)
-        printf("| %s | %d | %d | %d | full | | | | **ill-posed**: f does not exist at %s | - | - | - | - | - | - | - |\n",
-               net->name, net->n_nodes, net->n_links, net->n_dest, ill_note);
+        printf(
+            "| %s | %d | %d | %d | full | | | | **ill-posed**: f does not exist at %s | - | - | - | - | - | - | - |\n",
+            net->name, net->n_nodes, net->n_links, net->n_dest, ill_note);
 
     set_load(net, 0.5, xa, xb);
     for (int th = 1; th <= 2 && want("dsp"); th++) {
@@ -467,7 +469,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--variant") && i + 1 < argc)
             g_variant = argv[++i];
         else {
-            fprintf(stderr, "usage: loadmap [--quick] [--net SUBSTRING] [--budget SECONDS] [--variant full/direct|full/50|full/warm|dsp]\n");
+            fprintf(stderr, "usage: loadmap [--quick] [--net SUBSTRING] [--budget SECONDS] [--variant "
+                            "full/direct|full/50|full/warm|dsp]\n");
             return 2;
         }
     }
@@ -488,8 +491,8 @@ int main(int argc, char **argv)
            "times (medians; Bellman includes the Dijkstra and the weights, for direct the LU factorisation and "
            "solve). link-flows/s = links x destinations / median. Budget %.2g s of timed evaluations per row (at "
            "least %d).%s\n\n",
-           PASS50_TOL, WARM_STEP,
-           g_budget, g_quick ? 2 : 3, g_quick ? " Quick mode: Chicago-Sketch and Berlin-Center full graph skipped." : "");
+           PASS50_TOL, WARM_STEP, g_budget, g_quick ? 2 : 3,
+           g_quick ? " Quick mode: Chicago-Sketch and Berlin-Center full graph skipped." : "");
     printf("| network | nodes | links | dest | variant | tau | x/c | thr | passes | median | min | reps | Bellman | "
            "absorb | eval/s | link-flows/s |\n");
     printf("|---|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -507,8 +510,7 @@ int main(int argc, char **argv)
         double gbs = b->pass_s > 0 ? b->bytes / b->pass_s / 1e9 : NAN;
         bu_fmt_time(b->pass_s, pt, sizeof pt);
         printf("| %s | %g | %g | %d | %.1f | %s | %.1f | %.0f%% | %.0f%% |\n", b->net, b->tau, b->load, b->threads,
-               b->bytes / 1e6, pt,
-               gbs, 100 * gbs / g_triad_dram[b->threads], 100 * gbs / g_triad_l2[b->threads]);
+               b->bytes / 1e6, pt, gbs, 100 * gbs / g_triad_dram[b->threads], 100 * gbs / g_triad_l2[b->threads]);
     }
     printf("\n## Targets\n\n");
     if (g_targets.n == 0) printf("- (Barcelona and Berlin-Center not in this run)\n");

@@ -231,8 +231,8 @@ int main(int argc, char **argv)
             r = run_timed(net, &cfg, &reps);
             if (r.status == DS_STATUS_ILL_POSED && filter == DS_FILTER_FULL) {
                 if (n_notes < 32)
-                    snprintf(notes[n_notes++], sizeof notes[0], "%s, full graph, tau 10: **ill-posed** - %s",
-                             bn->label, r.reason);
+                    snprintf(notes[n_notes++], sizeof notes[0], "%s, full graph, tau 10: **ill-posed** - %s", bn->label,
+                             r.reason);
                 printf("| %s | full | (all) | **ill-posed** (see notes) | - | - | - | - | %.3f s | 1 | - | - |\n",
                        bn->label, r.wall);
                 fflush(stdout);
@@ -241,8 +241,8 @@ int main(int argc, char **argv)
                 r = run_timed(net, &cfg, &reps);
             }
             if ((r.status == DS_STATUS_ERROR || r.status == DS_STATUS_ILL_POSED) && n_notes < 32)
-                snprintf(notes[n_notes++], sizeof notes[0], "%s, %s, %s: %s - %s", bn->label,
-                         ds_filter_name(filter), ds_solver_name(cfg.solver), ds_status_name(r.status), r.reason);
+                snprintf(notes[n_notes++], sizeof notes[0], "%s, %s, %s: %s - %s", bn->label, ds_filter_name(filter),
+                         ds_solver_name(cfg.solver), ds_status_name(r.status), r.reason);
             bu_fmt_time(r.wall, tm, sizeof tm);
             if (bn->paper_gpu > 0) {
                 snprintf(paper, sizeof paper, "%.1f / %.1f s", bn->paper_gpu, bn->paper_cpu);
@@ -250,8 +250,8 @@ int main(int argc, char **argv)
                     snprintf(speed, sizeof speed, "%.0fx / %.0fx", bn->paper_gpu / r.wall, bn->paper_cpu / r.wall);
             }
             printf("| %s | %s | %s | %s | %d | %d | %d | %.2e | %s | %d | %s | %s |\n", bn->label,
-                   ds_filter_name(filter), ds_solver_name(cfg.solver), status_text(&r, st, sizeof st), r.iters,
-                   r.evals, r.jv, r.gap, tm, reps, paper, speed);
+                   ds_filter_name(filter), ds_solver_name(cfg.solver), status_text(&r, st, sizeof st), r.iters, r.evals,
+                   r.jv, r.gap, tm, reps, paper, speed);
             fflush(stdout);
             if ((s == DS_SOLVER_NEWTON || s == DS_SOLVER_ANDERSON) && r.status == DS_STATUS_CONVERGED &&
                 r.wall < best_fast) {
@@ -283,8 +283,7 @@ int main(int argc, char **argv)
             snprintf(targets[n_targets++].text, sizeof targets[0].text,
                      "%s (%s): Newton or Anderson to 1e-7 in <= %g s: best %s %s - %s", bn->label,
                      filter == DS_FILTER_FULL ? "full graph" : "dsp, full graph ill-posed", bn->target, best_name,
-                     isfinite(best_fast) ? tm : "(none converged)",
-                     best_fast <= bn->target ? "**met**" : "**missed**");
+                     isfinite(best_fast) ? tm : "(none converged)", best_fast <= bn->target ? "**met**" : "**missed**");
         }
         ds_network_free(net);
     }

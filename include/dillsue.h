@@ -43,21 +43,21 @@ void ds_error_format(const ds_error *err, char *buf, size_t n);
 /* --------------------------------------------------------------- network */
 
 typedef struct ds_network {
-    char name[128];        /* short name, e.g. "SiouxFalls" */
-    char net_path[512];    /* where it came from ("<embedded>" for the default) */
+    char name[128];     /* short name, e.g. "SiouxFalls" */
+    char net_path[512]; /* where it came from ("<embedded>" for the default) */
     int n_nodes;
     int n_links;
-    int n_zones;           /* nodes 0..n_zones-1 are zones */
-    int first_thru;        /* 1-based FIRST THRU NODE as in the file */
+    int n_zones;    /* nodes 0..n_zones-1 are zones */
+    int first_thru; /* 1-based FIRST THRU NODE as in the file */
     /* Node i (0-based) is a centroid (may not be passed through) iff
      * i < first_thru - 1. first_thru == 1 means no centroid restriction. */
 
     /* links, in file order */
-    int *tail, *head;                 /* 0-based node ids */
-    double *capacity, *length, *t0;   /* t0 = free-flow time */
+    int *tail, *head;               /* 0-based node ids */
+    double *capacity, *length, *t0; /* t0 = free-flow time */
     double *bpr_b, *bpr_power, *speed, *toll;
     int *link_type;
-    long *src_line;                   /* line of each link in the net file */
+    long *src_line; /* line of each link in the net file */
 
     /* CSR adjacency: out-links of node u are out_link[out_start[u] .. out_start[u+1]-1],
      * in-links of node v are in_link[in_start[v] .. in_start[v+1]-1]. Link ids. */
@@ -75,7 +75,7 @@ typedef struct ds_network {
 
     /* destinations with demand, ascending, and per-destination slices of the OD list */
     int n_dest;
-    int *dest_node;   /* [n_dest] */
+    int *dest_node;     /* [n_dest] */
     int *dest_od_start; /* [n_dest+1] into od_* arrays */
 
     /* optional node coordinates (NULL if none) */
@@ -85,23 +85,23 @@ typedef struct ds_network {
 
     /* What the files said and what the reader made of it (real files number
      * nodes sparsely, define zones only in the trips file, carry self-loops). */
-    int *node_id;         /* [n_nodes] the files' id of node i: i + 1 unless ids_mapped */
-    int *node_by_id;      /* [n_nodes] node indices in ascending id order (for lookups) */
-    int ids_mapped;       /* 1 if the file's ids were sparse and mapped to 0..n_nodes-1 */
-    int zones_inferred;   /* 1 if the zones were taken from the trips file */
-    long declared_nodes;  /* <NUMBER OF NODES> of the net file (0 if absent) */
-    long declared_zones;  /* <NUMBER OF ZONES> of the net file (0 if absent) */
-    int n_loops;          /* self-loop rows dropped: they carry flow 0 */
+    int *node_id;                  /* [n_nodes] the files' id of node i: i + 1 unless ids_mapped */
+    int *node_by_id;               /* [n_nodes] node indices in ascending id order (for lookups) */
+    int ids_mapped;                /* 1 if the file's ids were sparse and mapped to 0..n_nodes-1 */
+    int zones_inferred;            /* 1 if the zones were taken from the trips file */
+    long declared_nodes;           /* <NUMBER OF NODES> of the net file (0 if absent) */
+    long declared_zones;           /* <NUMBER OF ZONES> of the net file (0 if absent) */
+    int n_loops;                   /* self-loop rows dropped: they carry flow 0 */
     struct ds_dropped_loop *loops; /* [n_loops], in file order */
 } ds_network;
 
 /* A link from a node to itself: no route uses it, so the reader drops it; flow
  * CSVs still list it in its file position, with flow 0 and its free-flow time. */
 typedef struct ds_dropped_loop {
-    int node_id;  /* the file's id of the node */
-    long line;    /* line in the net file */
-    int before;   /* number of kept links that precede it in file order */
-    double t0;    /* free-flow time from the file */
+    int node_id; /* the file's id of the node */
+    long line;   /* line in the net file */
+    int before;  /* number of kept links that precede it in file order */
+    double t0;   /* free-flow time from the file */
 } ds_dropped_loop;
 
 /* The files' id of node i (0-based), as every output names it. */
@@ -113,8 +113,8 @@ int ds_node_index(const ds_network *net, long id);
  * used (X_net.tntp -> X_trips.tntp, X.net.tntp -> X.trips.tntp). node_path and
  * flow_path may be NULL (siblings are loaded if present, silently skipped if not).
  * On failure returns NULL and fills err with file, line and reason. */
-ds_network *ds_network_load(const char *net_path, const char *trips_path,
-                            const char *node_path, const char *flow_path, ds_error *err);
+ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path, const char *flow_path,
+                            ds_error *err);
 /* The sibling file of a net file: X_net.tntp -> X_<kind>.tntp, X.net.tntp ->
  * X.<kind>.tntp (kind "trips", "node", "flow"). 0 if the name follows neither
  * convention (or out is too small), 1 with out filled otherwise. */
@@ -123,9 +123,8 @@ int ds_tntp_sibling(const char *net_path, const char *kind, char *out, size_t n)
 ds_network *ds_network_load_default(ds_error *err);
 /* Parse from memory (used by the embedded default and by tests). name_* are
  * the names used in error messages. trips_text may be NULL (no demand). */
-ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *net_name,
-                             const char *trips_text, size_t trips_len, const char *trips_name,
-                             ds_error *err);
+ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *net_name, const char *trips_text,
+                             size_t trips_len, const char *trips_name, ds_error *err);
 /* Reference flows ("From To Volume Cost") matched to links by (tail, head). */
 int ds_network_load_flows(ds_network *net, const char *flow_path, ds_error *err);
 void ds_network_free(ds_network *net);
@@ -147,10 +146,10 @@ int ds_parse_long(const char *s, long *out);
 
 /* One rule per numeric setting, wherever it is read (command line, TUI config). */
 typedef struct ds_setting_rule {
-    const char *name;      /* "tau", "tol", "max_iter", "threads", ... */
-    int integer;           /* 1: an integer */
-    double lo, hi;         /* allowed range */
-    int lo_open, hi_open;  /* 1: the bound itself is excluded */
+    const char *name;     /* "tau", "tol", "max_iter", "threads", ... */
+    int integer;          /* 1: an integer */
+    double lo, hi;        /* allowed range */
+    int lo_open, hi_open; /* 1: the bound itself is excluded */
     const char *meaning;
 } ds_setting_rule;
 const ds_setting_rule *ds_setting_find(const char *name);
@@ -161,8 +160,8 @@ int ds_setting_parse(const char *name, const char *text, double *out, char *msg,
 /* ----------------------------------------------------------------- costs */
 
 typedef struct ds_cost_params {
-    double cap;             /* x/c is capped at this before the power; 0 = no cap */
-    double toll_factor;     /* generalized cost weights */
+    double cap;         /* x/c is capped at this before the power; 0 = no cap */
+    double toll_factor; /* generalized cost weights */
     double distance_factor;
 } ds_cost_params;
 
@@ -179,8 +178,7 @@ void ds_costs_max(const ds_network *net, const ds_cost_params *cp, double *tmax)
  * through a centroid other than dest (origins may be centroids). dist = +INF
  * where dest is unreachable. hops (may be NULL) = fewest links among shortest
  * paths. order (may be NULL) = nodes in the order settled (reachable first). */
-void ds_sp_to_dest(const ds_network *net, const double *t, int dest,
-                   double *dist, int *hops, int *order);
+void ds_sp_to_dest(const ds_network *net, const double *t, int dest, double *dist, int *hops, int *order);
 
 /* ----------------------------------------------------------------- config */
 
@@ -222,32 +220,32 @@ const char *ds_start_name(ds_start s);
 int ds_start_parse(const char *s);
 
 typedef struct ds_config {
-    double tau;          /* dimensionless dispersion; used when mu <= 0 */
-    double mu;           /* if > 0, used directly */
+    double tau; /* dimensionless dispersion; used when mu <= 0 */
+    double mu;  /* if > 0, used directly */
     ds_filter filter;
     ds_solver_kind solver;
-    double tol;          /* gap_rel tolerance, default 1e-7 */
-    int max_iter;        /* outer iterations, default 10000 */
-    int threads;         /* worker threads, default 1; <= 0 means all cores */
+    double tol;   /* gap_rel tolerance, default 1e-7 */
+    int max_iter; /* outer iterations, default 10000 */
+    int threads;  /* worker threads, default 1; <= 0 means all cores */
     ds_backend backend;
     ds_cost_params cost;
-    ds_inner inner;      /* full graph inner solver, default direct */
-    int inner_max;       /* L_val: max Bellman passes (full, inner = passes), default 50 */
-    double inner_tol;    /* inner stop: max |dV|, default 1e-13 */
-    const double *warm;  /* optional warm-start flows [n_links] (copied at create) */
+    ds_inner inner;     /* full graph inner solver, default direct */
+    int inner_max;      /* L_val: max Bellman passes (full, inner = passes), default 50 */
+    double inner_tol;   /* inner stop: max |dV|, default 1e-13 */
+    const double *warm; /* optional warm-start flows [n_links] (copied at create) */
     /* anderson */
-    int aa_window;       /* default 5 */
-    double aa_reg;       /* Tikhonov regularisation (relative), default 1e-10 */
+    int aa_window; /* default 5 */
+    double aa_reg; /* Tikhonov regularisation (relative), default 1e-10 */
     /* newton */
-    int newton_warm;     /* SRA warm-start iterations; default -1: 5 with the paper's rule, 0 with the line search */
-    int gmres_restart;   /* default 30 */
-    int gmres_max;       /* max GMRES iterations per step, default 200 */
+    int newton_warm;        /* SRA warm-start iterations; default -1: 5 with the paper's rule, 0 with the line search */
+    int gmres_restart;      /* default 30 */
+    int gmres_max;          /* max GMRES iterations per step, default 200 */
     ds_globalise globalise; /* default line search */
-    double factor_mb;    /* full graph, direct: MiB of LU factors kept between evaluations, default 768 */
-    ds_start start;      /* start point when no warm start is given, default auto */
+    double factor_mb;       /* full graph, direct: MiB of LU factors kept between evaluations, default 768 */
+    ds_start start;         /* start point when no warm start is given, default auto */
     /* edsp */
-    int edsp_max_refresh;   /* default 8 */
-    double edsp_damping;    /* mask costs = (1-d) previous mask costs + d current; 1 = plain rebuild */
+    int edsp_max_refresh; /* default 8 */
+    double edsp_damping;  /* mask costs = (1-d) previous mask costs + d current; 1 = plain rebuild */
 } ds_config;
 
 void ds_config_default(ds_config *cfg);
@@ -255,49 +253,54 @@ void ds_config_default(ds_config *cfg);
 /* ------------------------------------------------------------- telemetry */
 
 typedef enum {
-    DS_STEP_START = 0,       /* the start point (iteration 0) */
-    DS_STEP_MSA,             /* harmonic step */
-    DS_STEP_SRA,             /* SRA accepted after `halvings` halvings */
-    DS_STEP_SRA_HARMONIC,    /* SRA fell back to the harmonic step */
-    DS_STEP_ANDERSON_OK,     /* Anderson candidate accepted */
-    DS_STEP_ANDERSON_REJ,    /* Anderson candidate rejected, SRA step taken */
-    DS_STEP_NEWTON_OK,       /* Newton step accepted */
-    DS_STEP_NEWTON_REJ,      /* Newton step rejected, MSA fallback */
-    DS_STEP_NEWTON_WARM,     /* SRA warm-start step of Newton */
-    DS_STEP_MASK_REFRESH,    /* eDSP mask rebuilt before this iteration */
-    DS_STEP_NEWTON_RECOVER,  /* line search on the Newton direction failed: safeguarded SRA step */
+    DS_STEP_START = 0,      /* the start point (iteration 0) */
+    DS_STEP_MSA,            /* harmonic step */
+    DS_STEP_SRA,            /* SRA accepted after `halvings` halvings */
+    DS_STEP_SRA_HARMONIC,   /* SRA fell back to the harmonic step */
+    DS_STEP_ANDERSON_OK,    /* Anderson candidate accepted */
+    DS_STEP_ANDERSON_REJ,   /* Anderson candidate rejected, SRA step taken */
+    DS_STEP_NEWTON_OK,      /* Newton step accepted */
+    DS_STEP_NEWTON_REJ,     /* Newton step rejected, MSA fallback */
+    DS_STEP_NEWTON_WARM,    /* SRA warm-start step of Newton */
+    DS_STEP_MASK_REFRESH,   /* eDSP mask rebuilt before this iteration */
+    DS_STEP_NEWTON_RECOVER, /* line search on the Newton direction failed: safeguarded SRA step */
     DS_STEP_N
 } ds_step_kind;
 const char *ds_step_name(ds_step_kind k);
 
 typedef enum {
-    DS_PHASE_COSTS = 0, DS_PHASE_BELLMAN, DS_PHASE_ABSORB, DS_PHASE_DERIV, DS_PHASE_OTHER, DS_PHASE_N
+    DS_PHASE_COSTS = 0,
+    DS_PHASE_BELLMAN,
+    DS_PHASE_ABSORB,
+    DS_PHASE_DERIV,
+    DS_PHASE_OTHER,
+    DS_PHASE_N
 } ds_phase;
 const char *ds_phase_name(ds_phase p);
 
 /* One outer iteration. Immutable once published. */
 typedef struct ds_iter_record {
-    int iter;               /* 0 = start point */
-    double gap_rel;         /* ||f(x)-x|| / ||x|| at the iterate after this step */
-    double merit;           /* ||f(x)-x||^2 */
+    int iter;       /* 0 = start point */
+    double gap_rel; /* ||f(x)-x|| / ||x|| at the iterate after this step */
+    double merit;   /* ||f(x)-x||^2 */
     ds_step_kind kind;
-    double step;            /* step length taken (alpha) */
-    int halvings;           /* SRA halvings tried */
-    int aa_used;            /* Anderson window used this step */
-    int aa_restart;         /* 1 if the history was reset */
-    double aa_reg;          /* regularisation actually used */
-    int gmres_iters;        /* GMRES iterations of this Newton step */
-    double gmres_resid;     /* achieved relative GMRES residual */
-    double forcing;         /* inexact-Newton forcing term */
-    int inner_passes;       /* max Bellman passes over destinations (last eval) */
-    double inner_resid;     /* max |dV| at the end of the Bellman passes */
-    int absorb_passes;      /* max absorption passes */
-    int evals;              /* loading-map evaluations so far in this run */
-    int jv;                 /* J*v products so far */
-    int mask_refresh;       /* eDSP refresh this iteration belongs to (0 = first mask) */
+    double step;                  /* step length taken (alpha) */
+    int halvings;                 /* SRA halvings tried */
+    int aa_used;                  /* Anderson window used this step */
+    int aa_restart;               /* 1 if the history was reset */
+    double aa_reg;                /* regularisation actually used */
+    int gmres_iters;              /* GMRES iterations of this Newton step */
+    double gmres_resid;           /* achieved relative GMRES residual */
+    double forcing;               /* inexact-Newton forcing term */
+    int inner_passes;             /* max Bellman passes over destinations (last eval) */
+    double inner_resid;           /* max |dV| at the end of the Bellman passes */
+    int absorb_passes;            /* max absorption passes */
+    int evals;                    /* loading-map evaluations so far in this run */
+    int jv;                       /* J*v products so far */
+    int mask_refresh;             /* eDSP refresh this iteration belongs to (0 = first mask) */
     int mask_added, mask_removed; /* links changed at the refresh preceding this iter */
-    int mask_oscillation;   /* 1 if the mask equals an earlier one */
-    double t_phase[DS_PHASE_N]; /* seconds spent per phase in this iteration */
+    int mask_oscillation;         /* 1 if the mask equals an earlier one */
+    double t_phase[DS_PHASE_N];   /* seconds spent per phase in this iteration */
     /* certificate of the iterate: per cent of the demand that did not reach its
      * destination in the evaluation at this iterate (-1: not measured, GPU),
      * and the largest node imbalance of x (flow conservation, vehicles) */
@@ -305,14 +308,19 @@ typedef struct ds_iter_record {
     /* direct inner solver, this iteration's evaluations: destinations factorised
      * afresh (pivoted LU) and refactored with their kept pivot order */
     int lu_fresh, lu_reused;
-    int backend;            /* ds_backend that did the work */
-    double t_run;           /* seconds since the run started, pauses excluded */
-    double timestamp;       /* wall clock, seconds since the epoch */
+    int backend;      /* ds_backend that did the work */
+    double t_run;     /* seconds since the run started, pauses excluded */
+    double timestamp; /* wall clock, seconds since the epoch */
 } ds_iter_record;
 
 typedef enum {
-    DS_STATUS_PENDING = 0, DS_STATUS_RUNNING, DS_STATUS_CONVERGED, DS_STATUS_MAX_ITER,
-    DS_STATUS_ILL_POSED, DS_STATUS_CANCELLED, DS_STATUS_ERROR
+    DS_STATUS_PENDING = 0,
+    DS_STATUS_RUNNING,
+    DS_STATUS_CONVERGED,
+    DS_STATUS_MAX_ITER,
+    DS_STATUS_ILL_POSED,
+    DS_STATUS_CANCELLED,
+    DS_STATUS_ERROR
 } ds_status;
 const char *ds_status_name(ds_status s);
 /* Process exit code of DESIGN.md 3 for a final status. */
@@ -360,10 +368,10 @@ double ds_run_cbar(const ds_run *run);
 
 /* The engine's clock for a run, thread-safe at any time. */
 typedef struct ds_run_times {
-    double wall;     /* seconds since execute began, pauses excluded (to the end once done) */
-    double setup;    /* seconds of set-up before iteration 0 (so far, while setting up) */
-    double paused;   /* seconds spent paused */
-    double t_tol;    /* wall (pauses excluded) when gap_rel first fell below tol; -1 if never */
+    double wall;   /* seconds since execute began, pauses excluded (to the end once done) */
+    double setup;  /* seconds of set-up before iteration 0 (so far, while setting up) */
+    double paused; /* seconds spent paused */
+    double t_tol;  /* wall (pauses excluded) when gap_rel first fell below tol; -1 if never */
 } ds_run_times;
 void ds_run_times_get(const ds_run *run, ds_run_times *t);
 /* Where a run is: 0 not started, 1 setting up, 2 iterating, 3 done. While
@@ -377,13 +385,13 @@ int ds_run_phase(const ds_run *run, double *progress, char *label, size_t n);
  * by the result flows, max over nodes of |inflow - outflow - (arrivals -
  * departures)| with arrivals/departures the assigned demand. */
 typedef struct ds_certificate {
-    int valid;              /* 0 until the run has an iterate */
-    double demand_total;    /* all OD demand */
-    double demand_loaded;   /* demand of OD pairs with a path (assigned) */
-    double demand_arrived;  /* demand absorbed at its destination, last evaluation */
-    double lost_pct;        /* 100 (total - arrived) / total */
-    double max_imbalance;   /* vehicles (flow units) */
-    int imbalance_node;     /* 0-based node attaining it, -1 if none */
+    int valid;             /* 0 until the run has an iterate */
+    double demand_total;   /* all OD demand */
+    double demand_loaded;  /* demand of OD pairs with a path (assigned) */
+    double demand_arrived; /* demand absorbed at its destination, last evaluation */
+    double lost_pct;       /* 100 (total - arrived) / total */
+    double max_imbalance;  /* vehicles (flow units) */
+    int imbalance_node;    /* 0-based node attaining it, -1 if none */
 } ds_certificate;
 /* Filled once execute has returned with an iterate; returns 0, or -1 (c->valid = 0). */
 int ds_run_certificate(const ds_run *run, ds_certificate *c);
@@ -396,14 +404,14 @@ size_t ds_run_history_copy(const ds_run *run, size_t from, ds_iter_record *out, 
 /* Totals over a run's records: what the safeguards did, summed. */
 typedef struct ds_totals {
     int iters;
-    int steps[DS_STEP_N];     /* count per step kind */
-    long halvings;            /* SRA/MSA/Newton step halvings */
+    int steps[DS_STEP_N]; /* count per step kind */
+    long halvings;        /* SRA/MSA/Newton step halvings */
     long gmres_iters;
     int aa_restarts;
-    long lu_fresh, lu_reused;  /* direct inner solver: per-destination factorisations */
+    long lu_fresh, lu_reused; /* direct inner solver: per-destination factorisations */
     int mask_refreshes, mask_oscillations;
     long mask_added, mask_removed;
-    int evals, jv;            /* of the last record */
+    int evals, jv; /* of the last record */
     double t_phase[DS_PHASE_N];
 } ds_totals;
 void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t);
@@ -451,8 +459,8 @@ int ds_network_hop_diameter(const ds_network *net);
 
 typedef struct ds_loader ds_loader;
 /* A loading map for a network, variant and mu, with its worker pool. */
-ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter,
-                            double mu, int threads, int inner_max, double inner_tol, ds_error *err);
+ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu, int threads,
+                            int inner_max, double inner_tol, ds_error *err);
 void ds_loader_free(ds_loader *ld);
 /* f = f(x). Returns 0, or 1 if f(x) does not exist (Bellman diverges: the
  * weight matrix at these costs has spectral radius >= 1) or cannot be trusted
@@ -461,13 +469,13 @@ void ds_loader_free(ds_loader *ld);
 int ds_loader_eval(ds_loader *ld, const double *x, double *f);
 /* Statistics of the last eval. */
 typedef struct ds_load_stats {
-    int bellman_passes, absorb_passes;   /* max over destinations */
-    double bellman_resid, absorb_resid;  /* max over destinations */
-    double t_phase[DS_PHASE_N];          /* seconds in the last eval */
-    int diverged_dest;                   /* first destination that diverged, or -1 */
-    int unconverged;   /* 1 if that destination's values were merely not converged
+    int bellman_passes, absorb_passes;  /* max over destinations */
+    double bellman_resid, absorb_resid; /* max over destinations */
+    double t_phase[DS_PHASE_N];         /* seconds in the last eval */
+    int diverged_dest;                  /* first destination that diverged, or -1 */
+    int unconverged;                    /* 1 if that destination's values were merely not converged
                           within inner_max passes (still contracting), 0 if they diverge */
-    double contraction; /* last per-pass contraction ratio of that destination */
+    double contraction;                 /* last per-pass contraction ratio of that destination */
     /* direct inner solver: destinations factorised afresh (pivoted LU), with
      * the kept pivot order (refactor), and of those refined iteratively */
     int lu_fresh, lu_reused, lu_refined;

@@ -48,20 +48,18 @@ int ds_output_check(const char *path, char *real, size_t real_n, char *note, siz
 
 /* Write flows and costs of every link of net (costs may not be NULL). Refuses
  * non-finite values rather than writing a file that cannot be read back. */
-int ds_flows_write(const char *path, const ds_network *net, const double *flows,
-                   const double *costs, ds_error *err);
+int ds_flows_write(const char *path, const ds_network *net, const double *flows, const double *costs, ds_error *err);
 
 /* Read a flow CSV. If net is not NULL, the row count must equal
  * net->n_links and row i must be link i's (init, term) pair. On success
  * *flows and *costs (either pointer may be NULL if not wanted) are malloc'd
  * arrays of *n values that the caller frees. */
-int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs,
-                  int *n, ds_error *err);
+int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs, int *n, ds_error *err);
 
 /* As ds_flows_read, also returning the TNTP node ids of each row in *init and
  * *term (malloc'd, may be NULL if not wanted). */
-int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term,
-                     double **flows, double **costs, int *n, ds_error *err);
+int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
+                     int *n, ds_error *err);
 
 /* History CSV: one row per record with every field of ds_iter_record. The
  * last column, final_status, is empty on every row. */
@@ -70,8 +68,8 @@ int ds_history_write(const char *path, const ds_iter_record *recs, size_t n, ds_
 /* As ds_history_write, but the last row's final_status column carries the
  * run's final status name (e.g. "max-iterations") so that a history of a run
  * that stopped early is marked as such. */
-int ds_history_write_final(const char *path, const ds_iter_record *recs, size_t n,
-                           ds_status final_status, ds_error *err);
+int ds_history_write_final(const char *path, const ds_iter_record *recs, size_t n, ds_status final_status,
+                           ds_error *err);
 
 /* The history header line (without newline), for tests and documentation. */
 const char *ds_history_header(void);

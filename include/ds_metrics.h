@@ -17,20 +17,20 @@ extern "C" {
 #endif
 
 typedef struct ds_metrics {
-    double mape;     /* percent; NaN if no link has ref >= min_ref */
-    double r2;       /* NaN if no link is used, or if the reference is constant
+    double mape;    /* percent; NaN if no link has ref >= min_ref */
+    double r2;      /* NaN if no link is used, or if the reference is constant
                         and the flows differ from it (SS_tot = 0 < SS_res);
                         1 if both are constant and equal */
-    double max_abs;  /* max |x - ref| over links used (0 if none) */
-    int n_used;      /* links used for R^2 and max_abs (mask applied) */
-    int n_mape;      /* of those, links with ref >= min_ref */
+    double max_abs; /* max |x - ref| over links used (0 if none) */
+    int n_used;     /* links used for R^2 and max_abs (mask applied) */
+    int n_mape;     /* of those, links with ref >= min_ref */
 } ds_metrics;
 
 /* Compare x against the reference ref over n links. mask (may be NULL = all)
  * selects links with mask[e] != 0. Returns 0, or -1 if an input value is not
  * finite (m is then filled with NaNs and the counts). */
-int ds_metrics_compare(const double *x, const double *ref, int n, const unsigned char *mask,
-                       double min_ref, ds_metrics *m);
+int ds_metrics_compare(const double *x, const double *ref, int n, const unsigned char *mask, double min_ref,
+                       ds_metrics *m);
 
 /* mask[e] = 1 iff link e's cost depends on flow (b > 0 and power > 0).
  * Returns the number of such links. */

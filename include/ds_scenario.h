@@ -30,8 +30,7 @@ typedef struct {
  * Keeps net->total_demand consistent. Reference flows (net->ref_flow) belong
  * to the base network and are left untouched: do not compare a scenario
  * against them. sum may be NULL. Returns 0, or -1 with err filled (k < 0). */
-int ds_scenario_apply(ds_network *net, int k, uint64_t seed, ds_scenario_summary *sum,
-                      ds_error *err);
+int ds_scenario_apply(ds_network *net, int k, uint64_t seed, ds_scenario_summary *sum, ds_error *err);
 
 /* The multipliers themselves (for tests and reports). od: TNTP-independent
  * 0-based (orig, dest) node ids; link: index in file order. */

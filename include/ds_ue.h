@@ -29,18 +29,18 @@ enum {
 };
 
 typedef struct {
-    double gap;          /* stop when the relative gap is <= this */
-    int max_iter;        /* Frank-Wolfe iterations (line searches) */
-    int threads;         /* <= 0: all cores */
+    double gap;   /* stop when the relative gap is <= this */
+    int max_iter; /* Frank-Wolfe iterations (line searches) */
+    int threads;  /* <= 0: all cores */
     ds_cost_params cost;
-    int method;          /* DS_UE_CFW (conjugate) or DS_UE_BFW (bi-conjugate) */
+    int method; /* DS_UE_CFW (conjugate) or DS_UE_BFW (bi-conjugate) */
 } ds_ue_config;
 
 typedef struct {
-    int iters;           /* iterations done (0 = the free-flow all-or-nothing start) */
-    double rel_gap;      /* relative gap at the returned flows */
-    double seconds;      /* wall time of the solve */
-    double beckmann;     /* Beckmann objective at the returned flows */
+    int iters;       /* iterations done (0 = the free-flow all-or-nothing start) */
+    double rel_gap;  /* relative gap at the returned flows */
+    double seconds;  /* wall time of the solve */
+    double beckmann; /* Beckmann objective at the returned flows */
 } ds_ue_result;
 
 /* Called once per iteration (iteration 0 = the start point) on the solving
@@ -56,9 +56,8 @@ typedef void (*ds_ue_progress_fn)(int iter, double rel_gap, void *ctx);
  * Returns DS_STATUS_CONVERGED, DS_STATUS_MAX_ITER, DS_STATUS_CANCELLED, or
  * DS_STATUS_ERROR with err filled (bad configuration, an OD pair with no
  * path, a cost that overflowed, no memory); never a process exit code. */
-ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows,
-                ds_ue_result *res, ds_ue_progress_fn progress, void *ctx,
-                volatile int *cancel, ds_error *err);
+ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows, ds_ue_result *res,
+                      ds_ue_progress_fn progress, void *ctx, volatile int *cancel, ds_error *err);
 
 /* gap 1e-6, max_iter 100000, threads 1, cap 100, factors 0, bi-conjugate. */
 void ds_ue_config_default(ds_ue_config *c);

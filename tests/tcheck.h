@@ -42,10 +42,17 @@ static inline void tc_skip(const char *name, const char *why)
     fflush(stdout);
 }
 
-#define TC_CHECK(cond, ...) do { if (!(cond)) tc_fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
-#define TC_NEAR(a, b, tol) do { double a_ = (a), b_ = (b); \
-    if (!(fabs(a_ - b_) <= (tol))) tc_fail(__FILE__, __LINE__, "%s = %.17g, %s = %.17g, |diff| %.3g > %.3g", \
-        #a, a_, #b, b_, fabs(a_ - b_), (double)(tol)); } while (0)
+#define TC_CHECK(cond, ...)                                                                                            \
+    do {                                                                                                               \
+        if (!(cond)) tc_fail(__FILE__, __LINE__, __VA_ARGS__);                                                         \
+    } while (0)
+#define TC_NEAR(a, b, tol)                                                                                             \
+    do {                                                                                                               \
+        double a_ = (a), b_ = (b);                                                                                     \
+        if (!(fabs(a_ - b_) <= (tol)))                                                                                 \
+            tc_fail(__FILE__, __LINE__, "%s = %.17g, %s = %.17g, |diff| %.3g > %.3g", #a, a_, #b, b_, fabs(a_ - b_),   \
+                    (double)(tol));                                                                                    \
+    } while (0)
 
 /* Path of a TNTP file, e.g. tc_tntp("SiouxFalls/SiouxFalls_net.tntp"), or NULL if absent. */
 static inline const char *tc_tntp(const char *rel)

@@ -69,8 +69,7 @@ struct grid {
 static void g_field(void *s, size_t len, void *d)
 {
     struct grid *g = d;
-    if (g->rows == g->want_row && g->nf == g->want_col)
-        snprintf(g->cell, sizeof g->cell, "%.*s", (int)len, (char *)s);
+    if (g->rows == g->want_row && g->nf == g->want_col) snprintf(g->cell, sizeof g->cell, "%.*s", (int)len, (char *)s);
     g->nf++;
 }
 static void g_row(int c, void *d)
@@ -109,8 +108,8 @@ int main(void)
     TC_CHECK(ds_flows_write(tpath("a.csv"), &net, f, c, &err) == 0, "write: %s", err.msg);
     double *rf = NULL, *rc = NULL;
     int n = -1;
-    TC_CHECK(ds_flows_read(tpath("a.csv"), &net, &rf, &rc, &n, &err) == 0, "read: %s:%ld: %s", err.file,
-             err.line, err.msg);
+    TC_CHECK(ds_flows_read(tpath("a.csv"), &net, &rf, &rc, &n, &err) == 0, "read: %s:%ld: %s", err.file, err.line,
+             err.msg);
     TC_CHECK(n == 3, "n = %d", n);
     for (int e = 0; rf && rc && e < 3; e++)
         TC_CHECK(memcmp(&rf[e], &f[e], sizeof(double)) == 0 && memcmp(&rc[e], &c[e], sizeof(double)) == 0,
@@ -135,8 +134,7 @@ int main(void)
     tc_begin("csv_flows_quoted_crlf_bom");
     put_file(tpath("q.csv"), "\xEF\xBB\xBF\"init_node\",\"term_node\",\"flow\",\"cost\"\r\n"
                              "1,2,\"1.5\",2\r\n\r\n2, 3 ,2.5,3\r\n3,1,3.5,4");
-    TC_CHECK(ds_flows_read(tpath("q.csv"), &net, &rf, &rc, &n, &err) == 0, "%s:%ld: %s", err.file,
-             err.line, err.msg);
+    TC_CHECK(ds_flows_read(tpath("q.csv"), &net, &rf, &rc, &n, &err) == 0, "%s:%ld: %s", err.file, err.line, err.msg);
     TC_CHECK(n == 3 && rf[0] == 1.5 && rf[2] == 3.5 && rc[2] == 4, "values");
     free(rf), free(rc);
     tc_end();
@@ -173,8 +171,7 @@ int main(void)
     }
 
     tc_begin("csv_flows_missing_file");
-    TC_CHECK(ds_flows_read(tpath("nope.csv"), &net, &rf, NULL, &n, &err) != 0 &&
-                 strstr(err.file, "nope.csv") != NULL,
+    TC_CHECK(ds_flows_read(tpath("nope.csv"), &net, &rf, NULL, &n, &err) != 0 && strstr(err.file, "nope.csv") != NULL,
              "accepted");
     tc_end();
 

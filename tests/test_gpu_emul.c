@@ -136,8 +136,8 @@ static void compare_case(const ds_network *net, const char *nname, ds_filter fil
     TC_CHECK(ds_loader_jv(cpu, x2, v, jc) == 0, "CPU jv");
     TC_CHECK(ds_gpu_loader_jv(g, x2, v, jg, &st) == 0, "jv: %s", ds_gpu_last_error());
     r = norm_err(jg, jc, m, &where);
-    TC_CHECK(r <= tol, "J v: normwise rel err %.3g on link %d (gpu %.17g cpu %.17g)", r, where, where >= 0 ? jg[where] : 0,
-             where >= 0 ? jc[where] : 0);
+    TC_CHECK(r <= tol, "J v: normwise rel err %.3g on link %d (gpu %.17g cpu %.17g)", r, where,
+             where >= 0 ? jg[where] : 0, where >= 0 ? jc[where] : 0);
     TC_CHECK(st.t_phase[DS_PHASE_DERIV] >= 0, "deriv time");
     printf("# %s: flows rel err %.2g (per link), J v rel err %.2g (normwise)\n", name, e1, r);
     if (!device) {
@@ -182,8 +182,7 @@ static void divergence_case(const ds_network *net)
     if (cpu && g) {
         int rc_cpu = ds_loader_eval(cpu, x, f), rc_gpu = ds_gpu_loader_eval(g, x, f, &st);
         TC_CHECK(rc_cpu == 1, "CPU should find no fixed point at tau 0.01, got %d", rc_cpu);
-        TC_CHECK(rc_gpu == 1 && st.diverged_dest >= 0, "GPU path: rc %d diverged_dest %d", rc_gpu,
-                 st.diverged_dest);
+        TC_CHECK(rc_gpu == 1 && st.diverged_dest >= 0, "GPU path: rc %d diverged_dest %d", rc_gpu, st.diverged_dest);
         printf("# tau 0.01, exact solver: %s after %d iterations (scaled residual %.3g)\n",
                st.unconverged ? "unconverged" : "solved, no positive solution", st.bellman_passes, st.bellman_resid);
         TC_CHECK(ds_gpu_loader_jv(g, x, x, f, NULL) == -1 && strstr(ds_gpu_last_error(), "successful"),
@@ -229,8 +228,8 @@ static void unconverged_case(const ds_network *net)
                st.contraction);
         TC_CHECK(st.unconverged == 1 && st.diverged_dest >= 0 && st.diverged_dest < net->n_dest,
                  "must be reported as unconverged (unconverged %d, destination %d)", st.unconverged, st.diverged_dest);
-        TC_CHECK(st.bellman_passes >= 5 && st.bellman_passes <= 6 && st.bellman_resid > 1e-10 &&
-                     st.contraction > 0 && st.contraction < 1,
+        TC_CHECK(st.bellman_passes >= 5 && st.bellman_passes <= 6 && st.bellman_resid > 1e-10 && st.contraction > 0 &&
+                     st.contraction < 1,
                  "pass count %d, residual %.3g, contraction %.3g", st.bellman_passes, st.bellman_resid, st.contraction);
         TC_CHECK(ds_gpu_loader_jv(g, x, x, jg, NULL) == -1, "J v after an unconverged eval must fail");
         /* the exact solver, same loader, same point */

@@ -36,8 +36,8 @@ static ds_network *make_net(int n_nodes, int n_zones, int first_thru, int n_link
             if ((int)OD[i][0] == o)
                 k += snprintf(trips_buf + k, sizeof trips_buf - k, "%d : %.17g;\n", (int)OD[i][1], OD[i][2]);
     }
-    ds_network *net = ds_network_parse(net_buf, strlen(net_buf), "test_net", trips_buf, strlen(trips_buf),
-                                       "test_trips", &err);
+    ds_network *net =
+        ds_network_parse(net_buf, strlen(net_buf), "test_net", trips_buf, strlen(trips_buf), "test_trips", &err);
     if (!net) printf("# parse failed: %s:%ld: %s\n", err.file, err.line, err.msg);
     return net;
 }
@@ -92,8 +92,8 @@ typedef struct {
     double mu;
     int dest;
     int path[64], len;
-    double *num;   /* per link: sum of exp(-mu c) over paths using it */
-    double total;  /* sum over paths */
+    double *num;  /* per link: sum of exp(-mu c) over paths using it */
+    double total; /* sum over paths */
 } enum_ctx;
 
 static void dfs(enum_ctx *c, int u, double cost)
@@ -153,7 +153,8 @@ static void test_enumeration_dags(void)
                 }
         int nod = 0;
         for (int o = 1; o < n && nod < 16; o++)
-            if (urand() < 0.7 || o == 1) OD[nod][0] = o, OD[nod][1] = n - (urand() < 0.3 && n - 1 > o), OD[nod][2] = 10 * urand() + 1, nod++;
+            if (urand() < 0.7 || o == 1)
+                OD[nod][0] = o, OD[nod][1] = n - (urand() < 0.3 && n - 1 > o), OD[nod][2] = 10 * urand() + 1, nod++;
         ds_network *net = make_net(n, n, 1, m, (const double(*)[6])L, nod, (const double(*)[3])OD);
         if (!net) {
             TC_CHECK(0, "random network %d did not parse", trial);
@@ -172,8 +173,8 @@ static void test_enumeration_dags(void)
             double sc = 0;
             for (int e = 0; e < m; e++) sc = fmax(sc, g[e]);
             for (int e = 0; e < m; e++)
-                TC_CHECK(fabs(f[e] - g[e]) <= 1e-10 * fmax(1, sc), "DAG %d link %d: loader %.15g, paths %.15g",
-                         trial, e, f[e], g[e]);
+                TC_CHECK(fabs(f[e] - g[e]) <= 1e-10 * fmax(1, sc), "DAG %d link %d: loader %.15g, paths %.15g", trial,
+                         e, f[e], g[e]);
         }
         ds_loader_free(ld);
         free(x), free(t), free(f), free(g);
@@ -254,7 +255,8 @@ static void dense_flows(const ds_network *net, const double *t, double mu, doubl
         memcpy(z, b, sizeof z);
         memset(A, 0, sizeof A);
         for (int i = 0; i < n; i++) A[i * n + i] = 1, b[i] = 0;
-        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) b[net->od_orig[k]] += net->od_demand[k];
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+            b[net->od_orig[k]] += net->od_demand[k];
         for (int e = 0; e < m; e++)
             if (sp_link_usable(net, e, d)) {
                 double P = exp(-mu * t[e]) * z[net->head[e]] / z[net->tail[e]];
@@ -263,7 +265,8 @@ static void dense_flows(const ds_network *net, const double *t, double mu, doubl
         dense_solve(n, A, b);
         memcpy(phi, b, sizeof phi);
         for (int e = 0; e < m; e++)
-            if (sp_link_usable(net, e, d)) f[e] += exp(-mu * t[e]) * z[net->head[e]] / z[net->tail[e]] * phi[net->tail[e]];
+            if (sp_link_usable(net, e, d))
+                f[e] += exp(-mu * t[e]) * z[net->head[e]] / z[net->tail[e]] * phi[net->tail[e]];
     }
 }
 
@@ -491,11 +494,13 @@ static void check_dsp_structure(const char *name, const char *rel)
                 double eps = LD_TIE_REL * fmax(1.0, fabs(dist[u]));
                 int tight_tie = fabs(dist[v] - dist[u]) <= eps && ld->tff[e] <= eps;
                 if (dist[v] < dist[u] - eps)
-                    TC_CHECK(kept[e], "dest %d: link %d-%d has dFF(v) < dFF(u) (beyond the tie tolerance) but is not in the mask", d + 1, u + 1,
-                             v + 1);
+                    TC_CHECK(
+                        kept[e],
+                        "dest %d: link %d-%d has dFF(v) < dFF(u) (beyond the tie tolerance) but is not in the mask",
+                        d + 1, u + 1, v + 1);
                 else if (!tight_tie)
-                    TC_CHECK(!kept[e], "dest %d: link %d-%d kept with dFF(v) >= dFF(u) and not a zero-cost tie",
-                             d + 1, u + 1, v + 1);
+                    TC_CHECK(!kept[e], "dest %d: link %d-%d kept with dFF(v) >= dFF(u) and not a zero-cost tie", d + 1,
+                             u + 1, v + 1);
             }
             free(dist);
             free(kept);
@@ -673,8 +678,8 @@ static void check_solve(const char *name, const char *rel, ds_filter filt, ds_so
         TC_CHECK(st == DS_STATUS_CONVERGED, "status %s", ds_status_name(st));
         TC_CHECK(last.gap_rel < 1e-7, "final gap %.3g", last.gap_rel);
         /* the reported gap is the true one: recompute f at the returned flows */
-        ds_loader *ld = ds_loader_create(net, &cfg.cost, filt == DS_FILTER_EDSP ? DS_FILTER_DSP : filt,
-                                         ds_run_mu(run), 1, 50, 1e-13, NULL);
+        ds_loader *ld = ds_loader_create(net, &cfg.cost, filt == DS_FILTER_EDSP ? DS_FILTER_DSP : filt, ds_run_mu(run),
+                                         1, 50, 1e-13, NULL);
         if (filt != DS_FILTER_EDSP && ld) {
             int m = net->n_links;
             double *f = malloc(sizeof(double) * m), a = 0, b = 0;
@@ -683,7 +688,8 @@ static void check_solve(const char *name, const char *rel, ds_filter filt, ds_so
             ds_cost_params cp = cfg.cost;
             cp.toll_factor = net->toll_factor, cp.distance_factor = net->distance_factor;
             ds_loader_free(ld);
-            ld = ds_loader_create(net, &cp, filt, ds_run_mu(run), 1, 5000, 1e-15, NULL); /* passes: independent of the direct solve */
+            ld = ds_loader_create(net, &cp, filt, ds_run_mu(run), 1, 5000, 1e-15,
+                                  NULL); /* passes: independent of the direct solve */
             TC_CHECK(ds_loader_eval(ld, x, f) == 0, "re-eval");
             for (int e = 0; e < m; e++) a += (f[e] - x[e]) * (f[e] - x[e]), b += x[e] * x[e];
             TC_CHECK(sqrt(a / b) < 1.5e-7, "independent gap %.3g", sqrt(a / b));

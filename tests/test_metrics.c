@@ -71,8 +71,8 @@ int main(void)
     unsigned char fm[5];
     int k = ds_metrics_flow_dependent_mask(&net, fm);
     TC_CHECK(k == 3, "count %d, want 3", k);
-    TC_CHECK(fm[0] == 1 && fm[1] == 0 && fm[2] == 0 && fm[3] == 1 && fm[4] == 1, "mask %d%d%d%d%d", fm[0],
-             fm[1], fm[2], fm[3], fm[4]);
+    TC_CHECK(fm[0] == 1 && fm[1] == 0 && fm[2] == 0 && fm[3] == 1 && fm[4] == 1, "mask %d%d%d%d%d", fm[0], fm[1], fm[2],
+             fm[3], fm[4]);
     tc_end();
     return tc_exit();
 }

@@ -93,8 +93,8 @@ static void test_globalise(const ds_network *net, const char *name, ds_filter fi
                  h->step, sqrt(p->merit));
         TC_CHECK(h->forcing > 0 && h->forcing <= 0.5, "iter %d: forcing %g", h->iter, h->forcing);
     }
-    TC_CHECK(max_ls_iter <= 0 || (ls.nh > 0 && ls.h[ls.nh - 1].iter <= max_ls_iter), "line search took %d iterations, want <= %d",
-             ls.nh ? ls.h[ls.nh - 1].iter : -1, max_ls_iter);
+    TC_CHECK(max_ls_iter <= 0 || (ls.nh > 0 && ls.h[ls.nh - 1].iter <= max_ls_iter),
+             "line search took %d iterations, want <= %d", ls.nh ? ls.h[ls.nh - 1].iter : -1, max_ls_iter);
     if (ls.x && pp.x) {
         double d = rel_diff(ls.x, pp.x, net->n_links);
         TC_CHECK(d < 1e-6, "flows differ by %.3g (relative 2-norm)", d);
@@ -122,8 +122,7 @@ static void test_start(const ds_network *net, const char *name, double tau)
     run_one(net, &c, &d);
     TC_CHECK(a.st == DS_STATUS_CONVERGED && z.st == DS_STATUS_CONVERGED && d.st == DS_STATUS_CONVERGED,
              "auto %s / zero %s / dsp %s", ds_status_name(a.st), ds_status_name(z.st), ds_status_name(d.st));
-    TC_CHECK(strstr(d.reason, "start: ") && strstr(d.reason, "DSP solution"), "dsp start not reported: %s",
-             d.reason);
+    TC_CHECK(strstr(d.reason, "start: ") && strstr(d.reason, "DSP solution"), "dsp start not reported: %s", d.reason);
     if (a.x && z.x && d.x) {
         TC_CHECK(rel_diff(a.x, z.x, net->n_links) < 1e-6, "auto vs zero start: %.3g", rel_diff(a.x, z.x, net->n_links));
         TC_CHECK(rel_diff(d.x, z.x, net->n_links) < 1e-6, "dsp vs zero start: %.3g", rel_diff(d.x, z.x, net->n_links));

@@ -23,8 +23,7 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
         e->n_setup++;
         char label[128];
         double p;
-        if (ds_run_phase(run, &p, label, sizeof label) == 1 && label[0] && p == ev->progress)
-            e->phase_seen_in_setup++;
+        if (ds_run_phase(run, &p, label, sizeof label) == 1 && label[0] && p == ev->progress) e->phase_seen_in_setup++;
     } else if (ev->kind == DS_EVENT_ITER) {
         e->n_iter++;
     } else if (ev->kind == DS_EVENT_DONE) {
@@ -68,7 +67,8 @@ static void test_setup_and_certificate(const ds_network *net, const char *name, 
              ev.n_setup);
     TC_CHECK(ds_run_phase(run, NULL, NULL, 0) == 3, "phase after execute");
     TC_CHECK(ds_run_mu(run) > 0 && ds_run_cbar(run) > 0, "mu %g cbar %g", ds_run_mu(run), ds_run_cbar(run));
-    TC_NEAR(ds_run_cbar(run), ds_network_cbar(net, &ds_run_config(run)->cost), 0.0); /* same trees, same summation order */
+    TC_NEAR(ds_run_cbar(run), ds_network_cbar(net, &ds_run_config(run)->cost),
+            0.0); /* same trees, same summation order */
     ds_run_times tm;
     ds_run_times_get(run, &tm);
     TC_CHECK(tm.wall > 0 && tm.setup > 0 && tm.setup <= tm.wall, "wall %g setup %g", tm.wall, tm.setup);
@@ -80,8 +80,7 @@ static void test_setup_and_certificate(const ds_network *net, const char *name, 
     TC_CHECK(c.lost_pct >= 0 && c.lost_pct < 1e-9, "lost %g %%", c.lost_pct);
     TC_NEAR(c.demand_arrived, c.demand_loaded, 1e-9 * c.demand_total);
     /* at a fixed point to 1e-7 the iterate conserves flow to about gap x flow */
-    TC_CHECK(c.max_imbalance < 1e-4 * c.demand_total, "imbalance %g at node %d", c.max_imbalance,
-             c.imbalance_node);
+    TC_CHECK(c.max_imbalance < 1e-4 * c.demand_total, "imbalance %g at node %d", c.max_imbalance, c.imbalance_node);
     /* the last history row carries the same certificate */
     size_t nh = ds_run_history_count(run);
     ds_iter_record last;

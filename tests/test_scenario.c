@@ -71,7 +71,7 @@ static void test_base_and_reproducible(ds_network *base)
 
 static void test_ranges(ds_network *base)
 {
-    static const double cap_set[4] = { 0.5, 1.0, 2.0, 3.0 }, t0_set[4] = { 0.8, 1.0, 1.2, 1.4 };
+    static const double cap_set[4] = {0.5, 1.0, 2.0, 3.0}, t0_set[4] = {0.8, 1.0, 1.2, 1.4};
     tc_begin("scenario_multipliers_in_range");
     for (int k = 1; k <= 5; k++) {
         ds_network *a = ds_network_clone(base);
@@ -95,8 +95,8 @@ static void test_ranges(ds_network *base)
             cm += rc;
             tm += ds_scenario_t0_mult(k, 12345, e);
         }
-        TC_CHECK(nc == s.n_links_changed_cap && nt == s.n_links_changed_t0, "k %d change counts %d/%d vs %d/%d", k,
-                 nc, nt, s.n_links_changed_cap, s.n_links_changed_t0);
+        TC_CHECK(nc == s.n_links_changed_cap && nt == s.n_links_changed_t0, "k %d change counts %d/%d vs %d/%d", k, nc,
+                 nt, s.n_links_changed_cap, s.n_links_changed_t0);
         TC_NEAR(s.cap_mult_mean, cm / a->n_links, 1e-12);
         TC_NEAR(s.t0_mult_mean, tm / a->n_links, 1e-12);
         for (int i = 0; i < a->n_od; i++) {
@@ -126,16 +126,16 @@ static void test_distribution(ds_network *base)
         same_ab += a->od_demand[i] == b->od_demand[i];
         same_ac += a->od_demand[i] == c->od_demand[i];
     }
-    TC_CHECK(same_ab == 0 && same_ac == 0, "equal demands: %d (k 1 vs 2), %d (seed 42 vs 43) of %d", same_ab,
-             same_ac, a->n_od);
+    TC_CHECK(same_ab == 0 && same_ac == 0, "equal demands: %d (k 1 vs 2), %d (seed 42 vs 43) of %d", same_ab, same_ac,
+             a->n_od);
     ds_network_free(a);
     ds_network_free(b);
     ds_network_free(c);
 
     const int N = 200000;
     double s = 0.0, s2 = 0.0, lo = 10, hi = -10;
-    int cap_cnt[4] = { 0 }, t0_cnt[4] = { 0 };
-    static const double cap_set[4] = { 0.5, 1.0, 2.0, 3.0 }, t0_set[4] = { 0.8, 1.0, 1.2, 1.4 };
+    int cap_cnt[4] = {0}, t0_cnt[4] = {0};
+    static const double cap_set[4] = {0.5, 1.0, 2.0, 3.0}, t0_set[4] = {0.8, 1.0, 1.2, 1.4};
     for (int i = 0; i < N; i++) {
         double u = ds_scenario_demand_mult(1 + i % 7, 42, i / 7, i % 13);
         s += u;

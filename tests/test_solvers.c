@@ -241,8 +241,10 @@ static void test_edsp(const ds_network *net)
                          "iter %d: a refresh before the last must change the mask (+%d -%d)", h->iter, h->mask_added,
                          h->mask_removed);
                 /* the refresh is taken at a converged iterate of the previous mask */
-                TC_CHECK(i > 0 && r.h[i - 1].gap_rel < c.tol, "refresh at iter %d before convergence (gap %.3g)",
-                         h->iter, i > 0 ? r.h[i - 1].gap_rel : NAN);
+                TC_CHECK(
+                    i > 0 && r.h[i - 1].gap_rel<c.tol, "refresh at iter %d before convergence (gap %.3g)", h->iter, i> 0
+                        ? r.h[i - 1].gap_rel
+                        : NAN);
                 cur = h->mask_refresh;
                 n_rec++;
             } else {
@@ -353,8 +355,8 @@ static void test_telemetry(const ds_network *net)
             cfg_for(&c, 10, filt, (ds_solver_kind)s);
             if (s == DS_SOLVER_MSA) c.max_iter = 300; /* MSA never reaches 1e-7: watch it for a while */
             run(net, &c, &r);
-            TC_CHECK(r.st == DS_STATUS_CONVERGED || (s == DS_SOLVER_MSA && r.st == DS_STATUS_MAX_ITER),
-                     "ended %s: %s", ds_status_name(r.st), r.reason);
+            TC_CHECK(r.st == DS_STATUS_CONVERGED || (s == DS_SOLVER_MSA && r.st == DS_STATUS_MAX_ITER), "ended %s: %s",
+                     ds_status_name(r.st), r.reason);
             TC_CHECK(r.nh >= 2 && r.h[0].kind == DS_STEP_START && r.h[0].iter == 0, "no start record");
             int warm = 0, n_ok = 0;
             for (size_t i = 1; i < r.nh; i++) {
@@ -370,10 +372,10 @@ static void test_telemetry(const ds_network *net)
                 /* the run stops at the first iterate below tol */
                 TC_CHECK(p->gap_rel >= c.tol, "iter %d: the run went on after gap %.3g < tol", h->iter, p->gap_rel);
                 for (int ph = 0; ph < DS_PHASE_N; ph++)
-                    TC_CHECK(h->t_phase[ph] >= 0, "iter %d: negative %s time", h->iter,
-                             ds_phase_name((ds_phase)ph));
-                if (s != DS_SOLVER_NEWTON) TC_CHECK(h->jv == 0, "iter %d: J v products in a %s run", h->iter,
-                                                    ds_solver_name((ds_solver_kind)s));
+                    TC_CHECK(h->t_phase[ph] >= 0, "iter %d: negative %s time", h->iter, ds_phase_name((ds_phase)ph));
+                if (s != DS_SOLVER_NEWTON)
+                    TC_CHECK(h->jv == 0, "iter %d: J v products in a %s run", h->iter,
+                             ds_solver_name((ds_solver_kind)s));
                 switch (h->kind) {
                 case DS_STEP_SRA:
                     TC_CHECK(h->halvings >= 0 && h->halvings <= 8 && h->step == ldexp(1.0, -h->halvings),
@@ -389,8 +391,8 @@ static void test_telemetry(const ds_network *net)
                     n_ok += h->kind == DS_STEP_ANDERSON_OK;
                     break;
                 case DS_STEP_NEWTON_WARM:
-                    TC_CHECK(++warm <= c.newton_warm && h->iter == warm, "iter %d: warm-start step after the warm start",
-                             h->iter);
+                    TC_CHECK(++warm <= c.newton_warm && h->iter == warm,
+                             "iter %d: warm-start step after the warm start", h->iter);
                     break;
                 case DS_STEP_NEWTON_OK:
                     TC_CHECK(h->merit < p->merit, "iter %d: newton accepted a merit rise", h->iter);

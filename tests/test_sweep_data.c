@@ -70,7 +70,8 @@ int main(void)
         TC_CHECK(back == c, "cell %ld -> %d %d %d %d -> %ld", c, id.k, id.d, id.f, id.s, back);
     }
     sweep_cell_id last = sweep_grid_cell(&g, 35);
-    TC_CHECK(last.k == 2 && last.d == 1 && last.f == 1 && last.s == 2, "last cell %d %d %d %d", last.k, last.d, last.f, last.s);
+    TC_CHECK(last.k == 2 && last.d == 1 && last.f == 1 && last.s == 2, "last cell %d %d %d %d", last.k, last.d, last.f,
+             last.s);
     tc_end();
 
     tc_begin("sweep_conf_roundtrip");

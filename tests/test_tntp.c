@@ -224,43 +224,41 @@ static void test_valid_small(void)
  * demand, toll/distance factors. */
 static void test_quirks(void)
 {
-    static const char net[] =
-        "~ header comment\r\n"
-        "<NUMBER OF ZONES>\t\t\t2\t\t\r\n"
-        "<number  of\tnodes>   4 ~ trailing comment\r\n"
-        "< FIRST THRU NODE >\t3\r\n"
-        "<NUMBER OF LINKS> 5\r\n"
-        "<TOLL FACTOR>\t0.5\r\n"
-        "<DISTANCE FACTOR> 2.5e-1\r\n"
-        "<SOME UNKNOWN KEY> whatever\r\n"
-        "<END OF METADATA>\t\t\r\n"
-        "\r\n"
-        "\t1\t3\t1.5E3\t1\t0\t0.15\t4\t0\t2.5\t1\t;\t\r\n"
-        "  3 1 1500 1 0 0.15 4 0 0 1\r\n"
-        "\t3\t4\t2e+03\t1\t1.0e0\t0\t0\t0\t0\t1;\r\n"
-        "4 2 2000 1 1 0.15 4 0 0 1 ; ~ comment after the row\r\n"
-        "\t4\t2\t2000\t1\t1\t0.15\t4\t0\t0\t1\t;\t\t\r\n";
+    static const char net[] = "~ header comment\r\n"
+                              "<NUMBER OF ZONES>\t\t\t2\t\t\r\n"
+                              "<number  of\tnodes>   4 ~ trailing comment\r\n"
+                              "< FIRST THRU NODE >\t3\r\n"
+                              "<NUMBER OF LINKS> 5\r\n"
+                              "<TOLL FACTOR>\t0.5\r\n"
+                              "<DISTANCE FACTOR> 2.5e-1\r\n"
+                              "<SOME UNKNOWN KEY> whatever\r\n"
+                              "<END OF METADATA>\t\t\r\n"
+                              "\r\n"
+                              "\t1\t3\t1.5E3\t1\t0\t0.15\t4\t0\t2.5\t1\t;\t\r\n"
+                              "  3 1 1500 1 0 0.15 4 0 0 1\r\n"
+                              "\t3\t4\t2e+03\t1\t1.0e0\t0\t0\t0\t0\t1;\r\n"
+                              "4 2 2000 1 1 0.15 4 0 0 1 ; ~ comment after the row\r\n"
+                              "\t4\t2\t2000\t1\t1\t0.15\t4\t0\t0\t1\t;\t\t\r\n";
     static const char trips[] =
         "<NUMBER OF ZONES>  2 \r\n"
         "<TOTAL OD FLOW>\t1.5e2\r\n"
         "<END OF METADATA>\r\n"
         "\r\n"
         "Origin \t1 \r\n"
-        "1 : 7.0; 2:100.0\r\n"  /* diagonal (dropped, but counted in TOTAL OD FLOW), last entry without ';' */
+        "1 : 7.0; 2:100.0\r\n" /* diagonal (dropped, but counted in TOTAL OD FLOW), last entry without ';' */
         "ORIGIN 2\r\n"
         "\t1\t:\t43.0;\t2 : 0;\t\r\n"
         "\r\n";
     ds_error e;
     char buf[1024];
-    ds_network *n = ds_network_parse(net, sizeof net - 1, "quirks.net.tntp", trips, sizeof trips - 1,
-                                     "quirks.trips.tntp", &e);
+    ds_network *n =
+        ds_network_parse(net, sizeof net - 1, "quirks.net.tntp", trips, sizeof trips - 1, "quirks.trips.tntp", &e);
     tc_begin("tntp layout quirks (CRLF, tabs, exponents, odd keys, comments)");
     ds_error_format(&e, buf, sizeof buf);
     TC_CHECK(n != NULL, "parse failed: %s", buf);
     if (n) {
         TC_CHECK(n->n_nodes == 4 && n->n_links == 5 && n->n_zones == 2 && n->first_thru == 3, "counts");
-        TC_CHECK(n->capacity[0] == 1500 && n->capacity[2] == 2000 && n->t0[0] == 0 && n->t0[2] == 1,
-                 "exponent values");
+        TC_CHECK(n->capacity[0] == 1500 && n->capacity[2] == 2000 && n->t0[0] == 0 && n->t0[2] == 1, "exponent values");
         TC_CHECK(n->toll[0] == 2.5 && n->toll_factor == 0.5 && n->distance_factor == 0.25, "toll and factors");
         TC_CHECK(n->tail[3] == 3 && n->head[3] == 1 && n->tail[4] == 3 && n->head[4] == 1,
                  "parallel links 4->2 kept separate");
@@ -316,8 +314,8 @@ static void test_siblings_and_flows(void)
         TC_CHECK(!strcmp(n->name, "Mini"), "name '%s'", n->name);
         TC_CHECK(n->node_x && n->node_y && n->node_x[1] == 10 && n->node_y[2] == -5 && n->node_y[3] == 1.5,
                  "node coordinates");
-        TC_CHECK(n->ref_flow && n->ref_cost && n->ref_flow[0] == 10 && n->ref_flow[7] == 80 &&
-                     n->ref_cost[5] == 2.2 && n->ref_flow[6] == 70,
+        TC_CHECK(n->ref_flow && n->ref_cost && n->ref_flow[0] == 10 && n->ref_flow[7] == 80 && n->ref_cost[5] == 2.2 &&
+                     n->ref_flow[6] == 70,
                  "reference flows matched by (tail, head)");
     }
     tc_end();
@@ -615,8 +613,10 @@ static int same_network(const ds_network *a, const ds_network *b)
     return !memcmp(a->tail, b->tail, L * sizeof(int)) && !memcmp(a->head, b->head, L * sizeof(int)) &&
            !memcmp(a->capacity, b->capacity, L * sizeof(double)) && !memcmp(a->t0, b->t0, L * sizeof(double)) &&
            !memcmp(a->bpr_b, b->bpr_b, L * sizeof(double)) && !memcmp(a->length, b->length, L * sizeof(double)) &&
-           !memcmp(a->out_link, b->out_link, L * sizeof(int)) && !memcmp(a->in_start, b->in_start, (N + 1) * sizeof(int)) &&
-           !memcmp(a->od_orig, b->od_orig, Q * sizeof(int)) && !memcmp(a->od_demand, b->od_demand, Q * sizeof(double)) &&
+           !memcmp(a->out_link, b->out_link, L * sizeof(int)) &&
+           !memcmp(a->in_start, b->in_start, (N + 1) * sizeof(int)) &&
+           !memcmp(a->od_orig, b->od_orig, Q * sizeof(int)) &&
+           !memcmp(a->od_demand, b->od_demand, Q * sizeof(double)) &&
            !memcmp(a->dest_od_start, b->dest_od_start, ((size_t)a->n_dest + 1) * sizeof(int));
 }
 
@@ -630,8 +630,8 @@ static void test_clone_and_default(void)
     if (d) {
         TC_CHECK(!strcmp(d->name, "ringcity") && !strcmp(d->net_path, "<embedded>"), "name '%s' path '%s'", d->name,
                  d->net_path);
-        TC_CHECK(d->n_nodes == 37 && d->n_links == 144 && d->n_zones == 12 && d->first_thru == 13,
-                 "counts %d/%d/%d/%d", d->n_nodes, d->n_links, d->n_zones, d->first_thru);
+        TC_CHECK(d->n_nodes == 37 && d->n_links == 144 && d->n_zones == 12 && d->first_thru == 13, "counts %d/%d/%d/%d",
+                 d->n_nodes, d->n_links, d->n_zones, d->first_thru);
         TC_CHECK(d->n_od == 132 && d->n_dest == 12, "every zone pair has demand: n_od %d", d->n_od);
         TC_CHECK(check_invariants(d) == NULL, "%s", check_invariants(d));
         f = ds_network_load("data/ringcity.net.tntp", NULL, NULL, NULL, &e);
@@ -692,7 +692,8 @@ static void test_real_files(void)
                                 "Origin 700\n 500 : 5;\n";
     ds_error e = {0};
     ds_network *n = ds_network_parse(net, sizeof net - 1, "sparse.net.tntp", trips, sizeof trips - 1,
-                                     "sparse.trips.tntp", &e), *c;
+                                     "sparse.trips.tntp", &e),
+               *c;
     tc_begin("tntp real file: sparse ids, self-loop, BOM");
     TC_CHECK(n != NULL, "refused: %s:%ld: %s", e.file, e.line, e.msg);
     if (!n) {
@@ -715,8 +716,7 @@ static void test_real_files(void)
     TC_CHECK(ds_node_id(n, n->tail[2]) == 900 && ds_node_id(n, n->head[2]) == 2000000000, "link 3 mapped");
     TC_CHECK(n->n_od == 2 && n->od_orig[0] == 1 && n->od_dest[0] == 0, "OD mapped");
     c = ds_network_clone(n);
-    TC_CHECK(c && c->node_id != n->node_id && ds_node_index(c, 900) == 2 && c->n_loops == 1 &&
-                 c->loops[0].line == 7,
+    TC_CHECK(c && c->node_id != n->node_id && ds_node_index(c, 900) == 2 && c->n_loops == 1 && c->loops[0].line == 7,
              "clone");
     ds_network_free(c);
     ds_network_free(n);

@@ -25,7 +25,10 @@ static int has_problem(const tui_config *c, int line, const char *text)
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
-    if (f) { fputs(text, f); fclose(f); }
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
 }
 
 static char *read_all(const char *path)
@@ -75,8 +78,8 @@ static void test_key_table(void)
     for (int x = 1; x < ACT_N; x++)
         for (int j = 0; j < TUI_KEYS_PER_ACT && km.keys[x][j]; j++) {
             int k = km.keys[x][j];
-            TC_CHECK(keys_lookup(&km, k) == (tui_action)x, "key %s does not dispatch to %s", keys_name(k, name, sizeof name),
-                     keys_row((tui_action)x)->name);
+            TC_CHECK(keys_lookup(&km, k) == (tui_action)x, "key %s does not dispatch to %s",
+                     keys_name(k, name, sizeof name), keys_row((tui_action)x)->name);
             TC_CHECK(keys_parse(keys_name(k, name, sizeof name), &key) == 0 && key == k,
                      "key name %s does not read back", name);
         }
@@ -123,24 +126,24 @@ static void test_parse(void)
     tc_begin("tui_config_unset_stays_unset");
     config_init(&c);
     config_parse(&c, "tau=3\n");
-    TC_CHECK(c.tau == 3 && c.tol == 0 && c.filter < 0 && c.solver < 0 && c.threads < 0 && c.glyphs < 0 &&
-                 c.color < 0 && c.delay_ms < 0 && c.version == 0,
+    TC_CHECK(c.tau == 3 && c.tol == 0 && c.filter < 0 && c.solver < 0 && c.threads < 0 && c.glyphs < 0 && c.color < 0 &&
+                 c.delay_ms < 0 && c.version == 0,
              "fields the file does not set must stay unset");
     tc_end();
 
     tc_begin("tui_config_problems_with_lines");
     config_init(&c);
-    config_parse(&c, "version=1\n"             /* 1 */
-                     "# filter next\n"         /* 2 */
-                     "filter=dps\n"            /* 3 */
-                     "tau=30\n"                /* 4 */
-                     "tau=-1\n"                /* 5 */
-                     "frobnicate=1\n"          /* 6 */
-                     "just words\n"            /* 7 */
-                     "color=maybe\n"           /* 8 */
-                     "threads=\n"              /* 9 */
-                     "tol=1\n"                 /* 10 */
-                     "solver=sra\n");          /* 11 */
+    config_parse(&c, "version=1\n"     /* 1 */
+                     "# filter next\n" /* 2 */
+                     "filter=dps\n"    /* 3 */
+                     "tau=30\n"        /* 4 */
+                     "tau=-1\n"        /* 5 */
+                     "frobnicate=1\n"  /* 6 */
+                     "just words\n"    /* 7 */
+                     "color=maybe\n"   /* 8 */
+                     "threads=\n"      /* 9 */
+                     "tol=1\n"         /* 10 */
+                     "solver=sra\n");  /* 11 */
     TC_CHECK(c.n_problems == 7, "%d problems, want 7", c.n_problems);
     TC_CHECK(has_problem(&c, 3, "unknown filter 'dps' (full|dsp|bfs|edsp)"), "filter on line 3");
     TC_CHECK(has_problem(&c, 5, "tau must be a number > 0, got '-1'"), "tau on line 5");
@@ -379,8 +382,9 @@ static void test_paths(void)
     unsetenv("XDG_CONFIG_HOME");
     TC_CHECK(config_default_path(buf, sizeof buf) == 0 && !strcmp(buf, "/home/u/.config/dillsue/config"), "home: %s",
              buf);
-    TC_CHECK(!strcmp(config_display_path("/home/u/.config/dillsue/config", buf, sizeof buf), "~/.config/dillsue/config"),
-             "display %s", buf);
+    TC_CHECK(
+        !strcmp(config_display_path("/home/u/.config/dillsue/config", buf, sizeof buf), "~/.config/dillsue/config"),
+        "display %s", buf);
     TC_CHECK(!strcmp(config_display_path("/home/user2/c", buf, sizeof buf), "/home/user2/c"), "display %s", buf);
     unsetenv("HOME");
     TC_CHECK(config_default_path(buf, sizeof buf) == -1, "no HOME, no XDG: a path was made up");
@@ -423,12 +427,13 @@ static void test_solver_settings(void)
                  c.opts.cost.cap == 0 && c.opts.globalise == DS_GLOBALISE_PAPER && c.opts.start == DS_START_ZERO,
              "values not read");
     TC_CHECK(c.n_problems == 3 && c.problem[0].line == 8 && strstr(c.problem[0].text, "edsp_damping") &&
-                 c.problem[1].line == 9 && c.problem[2].line == 12 && strstr(c.problem[2].text, "mouse must be on or off"),
+                 c.problem[1].line == 9 && c.problem[2].line == 12 &&
+                 strstr(c.problem[2].text, "mouse must be on or off"),
              "%d problems: %s", c.n_problems, c.n_problems ? c.problem[0].text : "");
-    TC_CHECK(c.xaxis == XAXIS_LOGITER && c.notify == 1 && c.mouse == -1, "display: xaxis %d notify %d mouse %d", c.xaxis,
-             c.notify, c.mouse);
-    TC_CHECK((c.opts_set >> settings_find("inner_max") & 1) && !(c.opts_set >> settings_find("mu") & 1),
-             "set bits %lx", c.opts_set);
+    TC_CHECK(c.xaxis == XAXIS_LOGITER && c.notify == 1 && c.mouse == -1, "display: xaxis %d notify %d mouse %d",
+             c.xaxis, c.notify, c.mouse);
+    TC_CHECK((c.opts_set >> settings_find("inner_max") & 1) && !(c.opts_set >> settings_find("mu") & 1), "set bits %lx",
+             c.opts_set);
     c.tau = 10, c.tol = 1e-7, c.filter = 0, c.solver = 0, c.backend = 0, c.threads = 1, c.max_iter = 100;
     c.glyphs = 0, c.color = 1, c.delay_ms = 100, c.mouse = 0;
     snprintf(path, sizeof path, "%s/solver-settings", tmpdir);
@@ -436,8 +441,8 @@ static void test_solver_settings(void)
     config_init(&back);
     TC_CHECK(config_load(&back, path) == 0 && back.n_problems == 0, "reload: %d problems", back.n_problems);
     TC_CHECK(back.opts.inner == DS_INNER_PASSES && back.opts.inner_max == 7 && back.opts.edsp_damping == 0.25 &&
-                 back.opts.globalise == DS_GLOBALISE_PAPER && back.opts_set == c.opts_set && back.xaxis == XAXIS_LOGITER &&
-                 back.notify == 1 && back.mouse == 0,
+                 back.opts.globalise == DS_GLOBALISE_PAPER && back.opts_set == c.opts_set &&
+                 back.xaxis == XAXIS_LOGITER && back.notify == 1 && back.mouse == 0,
              "reloaded values differ (set %lx vs %lx)", back.opts_set, c.opts_set);
     tc_end();
 }
@@ -445,7 +450,10 @@ static void test_solver_settings(void)
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "%s/dillsue-cfg-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(tmpdir)) { printf("FAIL tui_config: cannot make a temporary directory\n"); return 1; }
+    if (!mkdtemp(tmpdir)) {
+        printf("FAIL tui_config: cannot make a temporary directory\n");
+        return 1;
+    }
     test_key_table();
     test_parse();
     test_bindings();

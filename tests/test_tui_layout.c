@@ -2,10 +2,7 @@
 #include "layout.h"
 #include "tcheck.h"
 
-static int inside(tui_rect r, int w, int h)
-{
-    return r.x >= 0 && r.y >= 0 && r.x + r.w <= w && r.y + r.h <= h;
-}
+static int inside(tui_rect r, int w, int h) { return r.x >= 0 && r.y >= 0 && r.x + r.w <= w && r.y + r.h <= h; }
 
 int main(void)
 {
@@ -19,11 +16,11 @@ int main(void)
                 tui_layout_compute(w, h, s, &lo);
                 TC_CHECK(lo.w == w && lo.h == h, "size not recorded at %dx%d", w, h);
                 for (i = 0; i < TUI_P_N; i++) {
-                    TC_CHECK(inside(lo.p[i], w, h), "panel %d outside %dx%d: %d,%d %dx%d", i, w, h,
-                             lo.p[i].x, lo.p[i].y, lo.p[i].w, lo.p[i].h);
+                    TC_CHECK(inside(lo.p[i], w, h), "panel %d outside %dx%d: %d,%d %dx%d", i, w, h, lo.p[i].x,
+                             lo.p[i].y, lo.p[i].w, lo.p[i].h);
                     for (j = i + 1; j < TUI_P_N; j++)
-                        TC_CHECK(!tui_rect_overlap(lo.p[i], lo.p[j]),
-                                 "panels %d and %d overlap at %dx%d side %d", i, j, w, h, s);
+                        TC_CHECK(!tui_rect_overlap(lo.p[i], lo.p[j]), "panels %d and %d overlap at %dx%d side %d", i, j,
+                                 w, h, s);
                 }
             }
     tc_end();
@@ -51,8 +48,8 @@ int main(void)
             tui_layout_compute(w, h, 0, &lo);
             TC_CHECK(lo.p[TUI_P_HEADER].w == w && lo.p[TUI_P_HEADER].h == 2, "header at %dx%d", w, h);
             TC_CHECK(lo.p[TUI_P_STATUS].w == w && lo.p[TUI_P_STATUS].y == h - 1, "status at %dx%d", w, h);
-            TC_CHECK(lo.p[TUI_P_RESIDUALS].w >= 36 && lo.p[TUI_P_RESIDUALS].h >= 10,
-                     "plot %dx%d at %dx%d", lo.p[TUI_P_RESIDUALS].w, lo.p[TUI_P_RESIDUALS].h, w, h);
+            TC_CHECK(lo.p[TUI_P_RESIDUALS].w >= 36 && lo.p[TUI_P_RESIDUALS].h >= 10, "plot %dx%d at %dx%d",
+                     lo.p[TUI_P_RESIDUALS].w, lo.p[TUI_P_RESIDUALS].h, w, h);
             TC_CHECK(lo.p[TUI_P_RUNS].h >= 7, "runs %d rows at %dx%d", lo.p[TUI_P_RUNS].h, w, h);
             int shown = 0;
             for (i = 0; i < TUI_SIDE_N; i++) {
@@ -62,8 +59,7 @@ int main(void)
                     TC_CHECK(r.w >= 32 && r.h >= 6, "side panel %d is %dx%d at %dx%d", i, r.w, r.h, w, h);
                 }
             }
-            TC_CHECK(shown == lo.side_slots, "%d side panels shown, %d slots at %dx%d", shown,
-                     lo.side_slots, w, h);
+            TC_CHECK(shown == lo.side_slots, "%d side panels shown, %d slots at %dx%d", shown, lo.side_slots, w, h);
         }
     tc_end();
 
@@ -79,8 +75,7 @@ int main(void)
                 if (lo.p[tui_side_panels[i]].w) seen[tui_side_panels[i]]++;
         }
         for (i = 0; i < TUI_SIDE_N; i++)
-            TC_CHECK(seen[tui_side_panels[i]] == 1, "side panel %d shown %d times", i,
-                     seen[tui_side_panels[i]]);
+            TC_CHECK(seen[tui_side_panels[i]] == 1, "side panel %d shown %d times", i, seen[tui_side_panels[i]]);
         tui_layout lo;
         tui_layout_compute(160, 48, 0, &lo);
         TC_CHECK(lo.side_slots == 4, "160x48 has %d side slots", lo.side_slots);

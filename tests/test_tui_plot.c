@@ -40,8 +40,8 @@ int main(void)
         }
         TC_CHECK(mono, "y mapping not monotone");
     }
-    TC_CHECK(plot_x_to_dot(0, 100, 81) == 0 && plot_x_to_dot(100, 100, 81) == 80 &&
-                 plot_x_to_dot(50, 100, 81) == 40, "x mapping");
+    TC_CHECK(plot_x_to_dot(0, 100, 81) == 0 && plot_x_to_dot(100, 100, 81) == 80 && plot_x_to_dot(50, 100, 81) == 40,
+             "x mapping");
     TC_NEAR(plot_nice_max(0), 1, 0);
     TC_NEAR(plot_nice_max(7), 10, 0);
     TC_NEAR(plot_nice_max(10), 10, 0);
@@ -117,10 +117,8 @@ int main(void)
         for (gs = 0; gs < PLOT_GLYPHSET_N; gs++) {
             const char *a = plot_special_glyph(PLOT_SP_NAN, gs), *b = plot_special_glyph(PLOT_SP_INF, gs),
                        *d = plot_special_glyph(PLOT_SP_NONPOS, gs);
-            TC_CHECK(strcmp(a, b) && strcmp(a, d) && strcmp(b, d), "specials alike in %s",
-                     plot_glyphset_name(gs));
-            TC_CHECK(strcmp(a, " ") && strcmp(b, " ") && strcmp(d, " "), "blank special in %s",
-                     plot_glyphset_name(gs));
+            TC_CHECK(strcmp(a, b) && strcmp(a, d) && strcmp(b, d), "specials alike in %s", plot_glyphset_name(gs));
+            TC_CHECK(strcmp(a, " ") && strcmp(b, " ") && strcmp(d, " "), "blank special in %s", plot_glyphset_name(gs));
         }
         TC_CHECK(strcmp(plot_cell_glyph(&c.cell[0 * 12 + 2], PLOT_ASCII, buf), "?") == 0, "NaN glyph");
         plot_canvas_free(&c);

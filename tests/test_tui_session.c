@@ -51,7 +51,10 @@ static double rss_mb(void)
 
 static void finish(tui_session *s)
 {
-    while (session_active(s)) { session_poll(s); nap(); }
+    while (session_active(s)) {
+        session_poll(s);
+        nap();
+    }
 }
 
 int main(void)
@@ -138,7 +141,10 @@ int main(void)
     r = session_start(&s, &err);
     TC_CHECK(r != NULL, "warm start: %s", err.msg);
     if (r) {
-        while (session_active(&s)) { session_poll(&s); nap(); }
+        while (session_active(&s)) {
+            session_poll(&s);
+            nap();
+        }
         TC_CHECK(r->warm && r->warm_from == 1, "not marked warm from run 1");
         TC_CHECK(r->status == DS_STATUS_CONVERGED, "status %s", ds_status_name(r->status));
         TC_CHECK(r->n < s.runs[0]->n, "warm run took %zu records, cold %zu", r->n, s.runs[0]->n);
@@ -168,7 +174,8 @@ int main(void)
     tc_begin("tui_session_warm_from_flow_file");
     {
         char path[256];
-        snprintf(path, sizeof path, "%s/dillsue-warm-%d.csv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+        snprintf(path, sizeof path, "%s/dillsue-warm-%d.csv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                 (int)getpid());
         tui_run *one = s.runs[0];
         TC_CHECK(ds_flows_write(path, s.net, one->flows, one->costs, &err) == 0, "write: %s", err.msg);
         TC_CHECK(session_warm_file(&s, "/nonexistent/w.csv", &err) != 0 && strstr(err.file, "w.csv") &&
@@ -202,7 +209,8 @@ int main(void)
         /* the same scenario from the scenario network is made from the base again: not compounded */
         TC_CHECK(session_scenario(&s, 2, 7, &err) == 0 && s.net->total_demand == sc->total_demand &&
                      !strcmp(s.net->name, sc->name),
-                 "scenario of a scenario compounded: %g vs %g (%s)", s.net->total_demand, sc->total_demand, s.net->name);
+                 "scenario of a scenario compounded: %g vs %g (%s)", s.net->total_demand, sc->total_demand,
+                 s.net->name);
         ds_network *ref = ds_network_clone(base);
         ds_scenario_apply(ref, 2, 7, NULL, &err);
         TC_CHECK(ref && ref->total_demand == sc->total_demand, "differs from ds_scenario_apply");
@@ -221,7 +229,10 @@ int main(void)
     r = session_start(&s, &err);
     TC_CHECK(r != NULL, "start: %s", err.msg);
     if (r) {
-        while (r->n < 3 && !atomic_load(&r->done)) { session_poll(&s); nap(); }
+        while (r->n < 3 && !atomic_load(&r->done)) {
+            session_poll(&s);
+            nap();
+        }
         session_stop(&s);
         TC_CHECK(r->joined && !session_active(&s), "not joined");
         TC_CHECK(r->status == DS_STATUS_CANCELLED, "status %s", ds_status_name(r->status));
@@ -258,12 +269,16 @@ int main(void)
         int full = 0, bad = 0;
         for (int i = 0; i < s.n_runs; i++) {
             tui_run *x = s.runs[i];
-            if (!x->retired) { full++; continue; }
-            if (x->run || x->n > 2 * TUI_THIN_POINTS || x->n_total < x->n || !x->flows || x->it[x->n - 1] != x->totals.iters)
+            if (!x->retired) {
+                full++;
+                continue;
+            }
+            if (x->run || x->n > 2 * TUI_THIN_POINTS || x->n_total < x->n || !x->flows ||
+                x->it[x->n - 1] != x->totals.iters)
                 bad++;
         }
-        TC_CHECK(full == TUI_KEEP_FULL && bad == 0, "%d runs keep everything (want %d), %d retired runs malformed", full,
-                 TUI_KEEP_FULL, bad);
+        TC_CHECK(full == TUI_KEEP_FULL && bad == 0, "%d runs keep everything (want %d), %d retired runs malformed",
+                 full, TUI_KEEP_FULL, bad);
         tui_run *last = s.runs[s.n_runs - 1];
         TC_CHECK(last->n == last->n_total && last->run, "the latest run was thinned");
     }

@@ -34,20 +34,35 @@ int main(void)
 
     tc_begin("tui_settings_solve_limits");
     {
-        static const struct { const char *name, *good, *bad; } t[] = {
-            {"tau", "3", "0"},        {"tau", "1e3", "abc"},     {"mu", "0.5", "-1"},
-            {"tol", "1e-9", "0"},     {"max_iter", "0", "-1"},   {"threads", "4096", "4097"},
-            {"cap", "0", "-0.5"},     {"inner_max", "1", "0"},   {"edsp_refresh", "0", "1000001"},
-            {"edsp_damping", "1", "0"}, {"edsp_damping", "0.5", "1.5"}, {"filter", "edsp", "dps"},
-            {"solver", "newton", "nweton"}, {"inner", "passes", "lu"}, {"globalise", "paper", "none"},
-            {"start", "capacity", "one"}, {"toll_factor", "net", "x"}, {"backend", "cpu", "gpu"},
+        static const struct {
+            const char *name, *good, *bad;
+        } t[] = {
+            {"tau", "3", "0"},
+            {"tau", "1e3", "abc"},
+            {"mu", "0.5", "-1"},
+            {"tol", "1e-9", "0"},
+            {"max_iter", "0", "-1"},
+            {"threads", "4096", "4097"},
+            {"cap", "0", "-0.5"},
+            {"inner_max", "1", "0"},
+            {"edsp_refresh", "0", "1000001"},
+            {"edsp_damping", "1", "0"},
+            {"edsp_damping", "0.5", "1.5"},
+            {"filter", "edsp", "dps"},
+            {"solver", "newton", "nweton"},
+            {"inner", "passes", "lu"},
+            {"globalise", "paper", "none"},
+            {"start", "capacity", "one"},
+            {"toll_factor", "net", "x"},
+            {"backend", "cpu", "gpu"},
         };
         for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
             int i = settings_find(t[k].name);
             TC_CHECK(i >= 0, "no setting %s", t[k].name);
             if (i < 0) continue;
             ds_config_default(&c);
-            TC_CHECK(settings_set(i, &c, t[k].good, msg, sizeof msg) == 0, "%s = %s refused: %s", t[k].name, t[k].good, msg);
+            TC_CHECK(settings_set(i, &c, t[k].good, msg, sizeof msg) == 0, "%s = %s refused: %s", t[k].name, t[k].good,
+                     msg);
             d = c;
             TC_CHECK(settings_set(i, &c, t[k].bad, msg, sizeof msg) != 0, "%s = %s accepted", t[k].name, t[k].bad);
             TC_CHECK(!memcmp(&c, &d, sizeof c), "%s = %s changed the config", t[k].name, t[k].bad);
@@ -110,8 +125,10 @@ int main(void)
             double vh = 0, fl = 0;
             for (int e = 0; e < net->n_links; e++) vh += x[e] * t[e], fl += x[e];
             TC_CHECK(fabs(ft.veh_hours - vh) <= 1e-9 * vh, "vehicle-time %g want %g", ft.veh_hours, vh);
-            TC_CHECK(fabs(ft.vc_max - 0.5) < 1e-12 && fabs(ft.vc_mean - 0.5) < 1e-12, "v/c %g %g", ft.vc_max, ft.vc_mean);
-            TC_CHECK(ft.flow_total == fl && ft.demand == net->total_demand, "flow %g demand %g", ft.flow_total, ft.demand);
+            TC_CHECK(fabs(ft.vc_max - 0.5) < 1e-12 && fabs(ft.vc_mean - 0.5) < 1e-12, "v/c %g %g", ft.vc_max,
+                     ft.vc_mean);
+            TC_CHECK(ft.flow_total == fl && ft.demand == net->total_demand, "flow %g demand %g", ft.flow_total,
+                     ft.demand);
             free(x);
             free(t);
             ds_network_free(net);

@@ -8,7 +8,7 @@ int main(void)
 {
     tc_begin("sweep_view_bins");
     TC_CHECK(sweep_view_bin(1, 1, 12) == 0, "1 -> %d", sweep_view_bin(1, 1, 12));
-    TC_CHECK(sweep_view_bin(3, 1, 12) == 0, "3 -> %d", sweep_view_bin(3, 1, 12));      /* [1, 3.16) */
+    TC_CHECK(sweep_view_bin(3, 1, 12) == 0, "3 -> %d", sweep_view_bin(3, 1, 12));       /* [1, 3.16) */
     TC_CHECK(sweep_view_bin(3.2, 1, 12) == 1, "3.2 -> %d", sweep_view_bin(3.2, 1, 12)); /* [3.16, 10) */
     TC_CHECK(sweep_view_bin(10, 1, 12) == 2, "10 -> %d", sweep_view_bin(10, 1, 12));
     TC_CHECK(sweep_view_bin(999, 1, 12) == 5, "999 -> %d", sweep_view_bin(999, 1, 12));

@@ -10,48 +10,43 @@
 /* Braess's paradox network (as in the TNTP Braess-Example, whose tiny
  * t0 * huge b encodes t = 10 x): 6 trips 1 -> 2. By symmetry and equal path
  * costs, the UE has 2 trips on each of the three paths, cost 92. */
-static const char braess_net[] =
-    "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 5\n"
-    "<END OF METADATA>\n"
-    "~ init term cap len fft b power speed toll type ;\n"
-    "1 3 1 100 0.00000001 1000000000 1 0 0 1 ;\n"
-    "1 4 1 100 50 0.02 1 0 0 1 ;\n"
-    "3 2 1 100 50 0.02 1 0 0 1 ;\n"
-    "3 4 1 100 10 0.1 1 0 0 1 ;\n"
-    "4 2 1 100 0.00000001 1000000000 1 0 0 1 ;\n";
-static const char braess_trips[] =
-    "<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 6.0\n<END OF METADATA>\n"
-    "Origin 1\n 2 : 6.0;\n";
+static const char braess_net[] = "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 5\n"
+                                 "<END OF METADATA>\n"
+                                 "~ init term cap len fft b power speed toll type ;\n"
+                                 "1 3 1 100 0.00000001 1000000000 1 0 0 1 ;\n"
+                                 "1 4 1 100 50 0.02 1 0 0 1 ;\n"
+                                 "3 2 1 100 50 0.02 1 0 0 1 ;\n"
+                                 "3 4 1 100 10 0.1 1 0 0 1 ;\n"
+                                 "4 2 1 100 0.00000001 1000000000 1 0 0 1 ;\n";
+static const char braess_trips[] = "<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 6.0\n<END OF METADATA>\n"
+                                   "Origin 1\n 2 : 6.0;\n";
 
 /* Two parallel roads 1 -> 2 via 3 and via 4. Road A (1-3-2): 1 + x/1 on its
  * first link, capped at x/c = 2 (cost 3 beyond). Road B (1-4-2): 3.5 flat.
  * 10 trips. Uncapped UE: 1 + x = 3.5, x_A = 2.5. With cap 2 road A never
  * costs more than 3 < 3.5: all 10 trips on A. */
-static const char par_net[] =
-    "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 4\n"
-    "<END OF METADATA>\n"
-    "1 3 1 1 1 1 1 0 0 1 ;\n"
-    "3 2 1 1 0 0 1 0 0 1 ;\n"
-    "1 4 1 1 3.5 0 1 0 0 1 ;\n"
-    "4 2 1 1 0 0 1 0 0 1 ;\n";
+static const char par_net[] = "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 4\n"
+                              "<END OF METADATA>\n"
+                              "1 3 1 1 1 1 1 0 0 1 ;\n"
+                              "3 2 1 1 0 0 1 0 0 1 ;\n"
+                              "1 4 1 1 3.5 0 1 0 0 1 ;\n"
+                              "4 2 1 1 0 0 1 0 0 1 ;\n";
 static const char par_trips[] = "<NUMBER OF ZONES> 2\n<END OF METADATA>\nOrigin 1\n 2 : 10;\n";
 
 /* Zones 1..3 (FIRST THRU NODE 4): the cheap way 1 -> 3 -> 2 runs through
  * zone 3 and is forbidden; the only legal route is 1 -> 4 -> 2. The second
  * net lacks node 4's links, so the OD pair has no legal path at all. */
-static const char cen_net[] =
-    "<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 4\n<NUMBER OF LINKS> 4\n"
-    "<END OF METADATA>\n"
-    "1 3 1 1 1 0.15 4 0 0 1 ;\n"
-    "3 2 1 1 1 0.15 4 0 0 1 ;\n"
-    "1 4 1 1 5 0.15 4 0 0 1 ;\n"
-    "4 2 1 1 5 0.15 4 0 0 1 ;\n";
-static const char cen_net_cut[] =
-    "<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 4\n<NUMBER OF LINKS> 3\n"
-    "<END OF METADATA>\n"
-    "1 3 1 1 1 0.15 4 0 0 1 ;\n"
-    "3 2 1 1 1 0.15 4 0 0 1 ;\n"
-    "1 4 1 1 5 0.15 4 0 0 1 ;\n";
+static const char cen_net[] = "<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 4\n<NUMBER OF LINKS> 4\n"
+                              "<END OF METADATA>\n"
+                              "1 3 1 1 1 0.15 4 0 0 1 ;\n"
+                              "3 2 1 1 1 0.15 4 0 0 1 ;\n"
+                              "1 4 1 1 5 0.15 4 0 0 1 ;\n"
+                              "4 2 1 1 5 0.15 4 0 0 1 ;\n";
+static const char cen_net_cut[] = "<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 4\n<NUMBER OF LINKS> 3\n"
+                                  "<END OF METADATA>\n"
+                                  "1 3 1 1 1 0.15 4 0 0 1 ;\n"
+                                  "3 2 1 1 1 0.15 4 0 0 1 ;\n"
+                                  "1 4 1 1 5 0.15 4 0 0 1 ;\n";
 static const char cen_trips[] = "<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n 2 : 4; 3 : 1;\n";
 
 static ds_network *parse(const char *net, const char *trips)
@@ -172,9 +167,9 @@ static void test_beckmann_matches_costs(void)
         net->toll[e] = 0.5 * e;
         net->length[e] = 1.0 + e;
     }
-    ds_cost_params cp = { 3.0, 0.7, 0.3 };
+    ds_cost_params cp = {3.0, 0.7, 0.3};
     double x[4], xp[4], xm[4], t[4];
-    const double probe[] = { 0.0, 0.4, 1.7, 2.9, 3.2, 8.0 }; /* x/c around the cap 3 */
+    const double probe[] = {0.0, 0.4, 1.7, 2.9, 3.2, 8.0}; /* x/c around the cap 3 */
     for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
         for (int e = 0; e < n; e++) x[e] = probe[i] * net->capacity[e];
         ds_costs_eval(net, &cp, x, t);
@@ -253,7 +248,8 @@ static void test_stops(void)
     rc = ds_ue_solve(net, &c, x, &r, NULL, NULL, NULL, &err);
     TC_CHECK(rc == DS_UE_ERROR && err.line > 0, "negative costs accepted (rc %d, line %ld)", rc, err.line);
     TC_CHECK(ds_ue_method_parse("cfw") == DS_UE_CFW && ds_ue_method_parse("bfw") == DS_UE_BFW &&
-                 ds_ue_method_parse("fw") == -1, "method names");
+                 ds_ue_method_parse("fw") == -1,
+             "method names");
     ds_network_free(net);
     tc_end();
 }
@@ -289,8 +285,7 @@ static void test_bestknown(const char *name, const char *rel, double gap, int me
         ds_metrics m;
         ds_metrics_compare(x, net->ref_flow, net->n_links, NULL, 1.0, &m);
         TC_CHECK(m.mape < 0.5, "MAPE %.4f%% over %d links", m.mape, m.n_mape);
-        printf("# %s: %d iterations, gap %.2e, %.3f s, MAPE %.4f%%\n", tname, r.iters, r.rel_gap,
-               r.seconds, m.mape);
+        printf("# %s: %d iterations, gap %.2e, %.3f s, MAPE %.4f%%\n", tname, r.iters, r.rel_gap, r.seconds, m.mape);
     }
     free(x);
     ds_network_free(net);
@@ -319,8 +314,7 @@ static void test_threads_bitwise(void)
     c.threads = 2;
     ds_ue_solve(net, &c, x2, &r2, NULL, NULL, NULL, &err);
     TC_CHECK(memcmp(x1, x2, sizeof(double) * n) == 0, "flows differ between 1 and 2 threads");
-    TC_CHECK(memcmp(&r1.rel_gap, &r2.rel_gap, sizeof(double)) == 0, "gaps %.17g vs %.17g", r1.rel_gap,
-             r2.rel_gap);
+    TC_CHECK(memcmp(&r1.rel_gap, &r2.rel_gap, sizeof(double)) == 0, "gaps %.17g vs %.17g", r1.rel_gap, r2.rel_gap);
     c.threads = 3; /* more threads than cores, still the same */
     ds_ue_solve(net, &c, x2, &r2, NULL, NULL, NULL, &err);
     TC_CHECK(memcmp(x1, x2, sizeof(double) * n) == 0, "flows differ between 1 and 3 threads");

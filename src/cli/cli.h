@@ -44,7 +44,7 @@ int cli_check_writable(const char *cmd, const char *opt, const char *path);
 /* Checks that no output of a command is one of its inputs or another of its
  * outputs (paths may be NULL: not given). Returns 0 or a usage error (2). */
 typedef struct cli_file {
-    const char *opt;  /* "--out", "--net", ... */
+    const char *opt; /* "--out", "--net", ... */
     const char *path;
     int output;
 } cli_file;
@@ -64,21 +64,54 @@ void cli_fputs_escaped(const char *s, FILE *fp);
 
 /* Commands as bits: a table row lists the commands that accept it. */
 enum {
-    CLI_SOLVE = 1u << 0, CLI_UE = 1u << 1, CLI_INFO = 1u << 2, CLI_COMPARE = 1u << 3,
-    CLI_LOAD = 1u << 4, CLI_TUI = 1u << 5, CLI_SWEEP = 1u << 6,
+    CLI_SOLVE = 1u << 0,
+    CLI_UE = 1u << 1,
+    CLI_INFO = 1u << 2,
+    CLI_COMPARE = 1u << 3,
+    CLI_LOAD = 1u << 4,
+    CLI_TUI = 1u << 5,
+    CLI_SWEEP = 1u << 6,
 };
 typedef enum { CLI_FLAG, CLI_PATH, CLI_NUM, CLI_CHOICE, CLI_SEED } cli_opt_kind;
 /* Adding an option: an id here and its row in cli_opts (opts.c). */
 typedef enum {
-    OPT_NET, OPT_TRIPS, OPT_TAU, OPT_MU, OPT_FILTER, OPT_SOLVER, OPT_TOL, OPT_MAX_ITER, OPT_THREADS,
-    OPT_BACKEND, OPT_CAP, OPT_WARM, OPT_TOLL_FACTOR, OPT_DIST_FACTOR, OPT_INNER, OPT_INNER_MAX,
-    OPT_EDSP_REFRESH, OPT_EDSP_DAMPING, OPT_SCENARIO, OPT_SEED, OPT_OUT, OPT_HISTORY, OPT_FLOWS,
-    OPT_GAP, OPT_METHOD, OPT_MIN_REF, OPT_FLOW_DEP, OPT_QUIET, OPT_HELP,
-    OPT_GLOBALISE, OPT_START, OPT_NEWTON_WARM, OPT_FACTOR_MEMORY,
+    OPT_NET,
+    OPT_TRIPS,
+    OPT_TAU,
+    OPT_MU,
+    OPT_FILTER,
+    OPT_SOLVER,
+    OPT_TOL,
+    OPT_MAX_ITER,
+    OPT_THREADS,
+    OPT_BACKEND,
+    OPT_CAP,
+    OPT_WARM,
+    OPT_TOLL_FACTOR,
+    OPT_DIST_FACTOR,
+    OPT_INNER,
+    OPT_INNER_MAX,
+    OPT_EDSP_REFRESH,
+    OPT_EDSP_DAMPING,
+    OPT_SCENARIO,
+    OPT_SEED,
+    OPT_OUT,
+    OPT_HISTORY,
+    OPT_FLOWS,
+    OPT_GAP,
+    OPT_METHOD,
+    OPT_MIN_REF,
+    OPT_FLOW_DEP,
+    OPT_QUIET,
+    OPT_HELP,
+    OPT_GLOBALISE,
+    OPT_START,
+    OPT_NEWTON_WARM,
+    OPT_FACTOR_MEMORY,
     OPT_N
 } cli_opt_id;
 typedef struct cli_opt {
-    const char *name;            /* long name without the dashes */
+    const char *name; /* long name without the dashes */
     cli_opt_kind kind;
     unsigned cmds;               /* CLI_* bits of the commands that take it */
     const char *setting;         /* CLI_NUM: the engine's rule (ds_setting_parse) */

@@ -40,8 +40,7 @@ int cmd_compare(int argc, char **argv)
     const char *net_path = v.str[OPT_NET];
     int dep_only = v.have[OPT_FLOW_DEP];
     double min_ref = v.have[OPT_MIN_REF] ? v.num[OPT_MIN_REF] : 1.0;
-    if (argc - first != 2)
-        return cli_usage(CMD, "needs two flow files A.csv B.csv, got %d", argc - first);
+    if (argc - first != 2) return cli_usage(CMD, "needs two flow files A.csv B.csv, got %d", argc - first);
     if (dep_only && !net_path) return cli_usage(CMD, "--flow-dependent-only needs --net");
     const char *pa = argv[first], *pb = argv[first + 1];
 
@@ -65,8 +64,8 @@ int cmd_compare(int argc, char **argv)
     for (int e = 0; e < na; e++)
         if (ia[e] != ib[e] || ta[e] != tb[e]) {
             /* Data row e is line e + 2 (after the header) in files without blank lines. */
-            fprintf(stderr, "dillsue: %s: data row %d is link (%d,%d) but in %s it is (%d,%d)\n", pb, e + 1,
-                    ib[e], tb[e], pa, ia[e], ta[e]);
+            fprintf(stderr, "dillsue: %s: data row %d is link (%d,%d) but in %s it is (%d,%d)\n", pb, e + 1, ib[e],
+                    tb[e], pa, ia[e], ta[e]);
             code = 2;
             goto done;
         }
@@ -92,7 +91,8 @@ int cmd_compare(int argc, char **argv)
     else
         printf("MAPE:          %.6g %% (%d links with reference flow >= %g)\n", m.mape, m.n_mape, min_ref);
     char num[64];
-    printf("R^2:           %s\n", cli_num(m.r2, "%.10g", "undefined (the reference flows do not vary)", num, sizeof num));
+    printf("R^2:           %s\n",
+           cli_num(m.r2, "%.10g", "undefined (the reference flows do not vary)", num, sizeof num));
     printf("max abs diff:  %s\n", cli_num(m.max_abs, "%.10g", "undefined (the difference overflows)", num, sizeof num));
 
 done:

@@ -65,8 +65,11 @@ int cmd_load(int argc, char **argv)
     {
         char sib[PATH_MAX];
         const cli_file io[] = {
-            {"--out", out, 1}, {"--net", net_path, 0}, {"--flows", flows_path, 0},
-            {"--trips", trips ? trips : (net_path && ds_tntp_sibling(net_path, "trips", sib, sizeof sib) ? sib : NULL), 0},
+            {"--out", out, 1},
+            {"--net", net_path, 0},
+            {"--flows", flows_path, 0},
+            {"--trips", trips ? trips : (net_path && ds_tntp_sibling(net_path, "trips", sib, sizeof sib) ? sib : NULL),
+             0},
         };
         if ((rc = cli_check_io(CMD, io, (int)(sizeof io / sizeof *io)))) return rc;
     }
@@ -125,8 +128,10 @@ int cmd_load(int argc, char **argv)
         goto done;
     }
     /* At x = 0 there is no relative gap: said so, never printed as inf. */
-    if (b > 0) printf("gap_rel %.17g\n", sqrt(a / b));
-    else printf("gap_rel undefined (x = 0)\n");
+    if (b > 0)
+        printf("gap_rel %.17g\n", sqrt(a / b));
+    else
+        printf("gap_rel undefined (x = 0)\n");
     printf("mu %.17g\ncbar %.17g\n", mu, cbar);
 done:
     ds_loader_free(ld);

@@ -22,8 +22,7 @@ static void names_list(char *buf, size_t n, const char *(*name)(int), int count)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < count && used < n; i++)
-        used += snprintf(buf + used, n - used, "%s%s", i ? "|" : "", name(i));
+    for (int i = 0; i < count && used < n; i++) used += snprintf(buf + used, n - used, "%s%s", i ? "|" : "", name(i));
 }
 static const char *filter_name_i(int i) { return ds_filter_name((ds_filter)i); }
 static const char *solver_name_i(int i) { return ds_solver_name((ds_solver_kind)i); }
@@ -91,9 +90,9 @@ static void print_help(void)
            "after the current iteration and still writes the outputs (twice: quit now).\n"
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
-           d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver),
-           d.tol, d.max_iter, ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh,
-           d.edsp_damping, ds_inner_name(d.inner), d.inner_max, d.factor_mb, d.threads, backends, ds_backend_name(d.backend),
+           d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver), d.tol, d.max_iter,
+           ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh, d.edsp_damping,
+           ds_inner_name(d.inner), d.inner_max, d.factor_mb, d.threads, backends, ds_backend_name(d.backend),
            DS_FLOWS_HEADER);
 }
 
@@ -107,36 +106,26 @@ static void step_details(const ds_iter_record *r, char *buf, size_t n)
 {
     size_t k = 0;
     switch (r->kind) {
-    case DS_STEP_START:
-        buf[0] = '\0';
-        break;
-    case DS_STEP_MSA:
-        k = snprintf(buf, n, "step %.3g", r->step);
-        break;
+    case DS_STEP_START: buf[0] = '\0'; break;
+    case DS_STEP_MSA: k = snprintf(buf, n, "step %.3g", r->step); break;
     case DS_STEP_SRA:
     case DS_STEP_SRA_HARMONIC:
-    case DS_STEP_NEWTON_WARM:
-        k = snprintf(buf, n, "step %.3g halvings %d", r->step, r->halvings);
-        break;
+    case DS_STEP_NEWTON_WARM: k = snprintf(buf, n, "step %.3g halvings %d", r->step, r->halvings); break;
     case DS_STEP_ANDERSON_OK:
     case DS_STEP_ANDERSON_REJ:
-        k = snprintf(buf, n, "m %d reg %.1e%s step %.3g", r->aa_used, r->aa_reg,
-                     r->aa_restart ? " restart" : "", r->step);
+        k = snprintf(buf, n, "m %d reg %.1e%s step %.3g", r->aa_used, r->aa_reg, r->aa_restart ? " restart" : "",
+                     r->step);
         break;
     case DS_STEP_NEWTON_OK:
     case DS_STEP_NEWTON_REJ:
     case DS_STEP_NEWTON_RECOVER:
-        k = snprintf(buf, n, "gmres %d resid %.1e eta %.1e step %.3g", r->gmres_iters, r->gmres_resid,
-                     r->forcing, r->step);
+        k = snprintf(buf, n, "gmres %d resid %.1e eta %.1e step %.3g", r->gmres_iters, r->gmres_resid, r->forcing,
+                     r->step);
         if (k < n && r->kind == DS_STEP_NEWTON_OK && r->halvings)
             k += snprintf(buf + k, n - k, " backtracks %d", r->halvings);
         break;
-    case DS_STEP_MASK_REFRESH:
-        k = snprintf(buf, n, "refresh %d", r->mask_refresh);
-        break;
-    default:
-        buf[0] = '\0';
-        break;
+    case DS_STEP_MASK_REFRESH: k = snprintf(buf, n, "refresh %d", r->mask_refresh); break;
+    default: buf[0] = '\0'; break;
     }
     if (k < n && (r->mask_added || r->mask_removed || r->mask_oscillation))
         snprintf(buf + k, n - k, "%smask +%d -%d%s", k ? " " : "", r->mask_added, r->mask_removed,
@@ -268,14 +257,16 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
 #undef NUM
     if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
     if (o->trips && !o->net) return cli_usage(CMD, "--trips needs --net");
-    if (o->have_scenario != o->have_seed)
-        return cli_usage(CMD, "--scenario and --seed go together");
+    if (o->have_scenario != o->have_seed) return cli_usage(CMD, "--scenario and --seed go together");
     if (o->out && (rc = cli_check_writable(CMD, "--out", o->out))) return rc;
     if (o->hist && (rc = cli_check_writable(CMD, "--history", o->hist))) return rc;
     char sib[PATH_MAX];
     const cli_file io[] = {
-        {"--out", o->out, 1}, {"--history", o->hist, 1}, {"--net", o->net, 0},
-        {"--trips", o->trips ? o->trips : (o->net && ds_tntp_sibling(o->net, "trips", sib, sizeof sib) ? sib : NULL), 0},
+        {"--out", o->out, 1},
+        {"--history", o->hist, 1},
+        {"--net", o->net, 0},
+        {"--trips", o->trips ? o->trips : (o->net && ds_tntp_sibling(o->net, "trips", sib, sizeof sib) ? sib : NULL),
+         0},
         {"--warm", o->warm, 0},
     };
     return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
@@ -449,12 +440,13 @@ int cmd_solve(int argc, char **argv)
     /* A history without its flows would look like a complete result. */
     if (o.hist && io_failed)
         fprintf(stderr, "dillsue: %s not written either: the flows could not be written\n", o.hist);
-    else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0) io_failed = cli_input_error(&err);
+    else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0)
+        io_failed = cli_input_error(&err);
     if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
         fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s %s the last iterate\n",
                 ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",
-                o.out && o.hist ? " and " : "", o.hist ? o.hist : "",
-                o.hist ? " (final_status column)" : "", o.out && o.hist ? "hold" : "holds");
+                o.out && o.hist ? " and " : "", o.hist ? o.hist : "", o.hist ? " (final_status column)" : "",
+                o.out && o.hist ? "hold" : "holds");
 
     if (!o.quiet && nrec > 0) {
         ds_totals tot;

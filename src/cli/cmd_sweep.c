@@ -103,20 +103,47 @@ static void print_help(void)
 }
 
 enum {
-    O_NET = 256, O_TRIPS, O_SCEN, O_SEED, O_TAU, O_MU, O_FILTER, O_SOLVER, O_TOL, O_MAXIT, O_CAP, O_UE,
-    O_UEGAP, O_UEMAXIT, O_THREADS, O_WORKERS, O_SHARD, O_RESUME, O_MERGE, O_OUT, O_FLOWS, O_QUIET, O_HELP
+    O_NET = 256,
+    O_TRIPS,
+    O_SCEN,
+    O_SEED,
+    O_TAU,
+    O_MU,
+    O_FILTER,
+    O_SOLVER,
+    O_TOL,
+    O_MAXIT,
+    O_CAP,
+    O_UE,
+    O_UEGAP,
+    O_UEMAXIT,
+    O_THREADS,
+    O_WORKERS,
+    O_SHARD,
+    O_RESUME,
+    O_MERGE,
+    O_OUT,
+    O_FLOWS,
+    O_QUIET,
+    O_HELP
 };
 
 static const struct option_s {
     const char *name;
     int arg, id;
 } opt_table[] = {
-    {"net", 1, O_NET}, {"trips", 1, O_TRIPS}, {"scenarios", 1, O_SCEN}, {"seed", 1, O_SEED},
-    {"tau", 1, O_TAU}, {"mu", 1, O_MU}, {"filter", 1, O_FILTER}, {"solver", 1, O_SOLVER},
-    {"tol", 1, O_TOL}, {"max-iter", 1, O_MAXIT}, {"cap", 1, O_CAP}, {"ue", 0, O_UE},
-    {"ue-gap", 1, O_UEGAP}, {"ue-max-iter", 1, O_UEMAXIT}, {"threads", 1, O_THREADS},
-    {"workers", 1, O_WORKERS}, {"shard", 1, O_SHARD}, {"resume", 0, O_RESUME}, {"merge", 0, O_MERGE},
-    {"out", 1, O_OUT}, {"flows", 0, O_FLOWS}, {"quiet", 0, O_QUIET}, {"help", 0, O_HELP},
+    {"net", 1, O_NET},         {"trips", 1, O_TRIPS},
+    {"scenarios", 1, O_SCEN},  {"seed", 1, O_SEED},
+    {"tau", 1, O_TAU},         {"mu", 1, O_MU},
+    {"filter", 1, O_FILTER},   {"solver", 1, O_SOLVER},
+    {"tol", 1, O_TOL},         {"max-iter", 1, O_MAXIT},
+    {"cap", 1, O_CAP},         {"ue", 0, O_UE},
+    {"ue-gap", 1, O_UEGAP},    {"ue-max-iter", 1, O_UEMAXIT},
+    {"threads", 1, O_THREADS}, {"workers", 1, O_WORKERS},
+    {"shard", 1, O_SHARD},     {"resume", 0, O_RESUME},
+    {"merge", 0, O_MERGE},     {"out", 1, O_OUT},
+    {"flows", 0, O_FLOWS},     {"quiet", 0, O_QUIET},
+    {"help", 0, O_HELP},
 };
 
 /* --name VALUE or --name=VALUE; no abbreviations (a sweep's options should
@@ -151,9 +178,12 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
             if (!strcmp(opt_table[j].name, name)) op = &opt_table[j];
         if (!op) return cli_usage(CMD, "unknown option '%s'", a);
         if (op->arg) {
-            if (eq) val = eq + 1;
-            else if (i + 1 < argc) val = argv[++i];
-            else return cli_usage(CMD, "option '--%s' needs an argument", name);
+            if (eq)
+                val = eq + 1;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else
+                return cli_usage(CMD, "option '--%s' needs an argument", name);
         } else if (eq) {
             return cli_usage(CMD, "option '--%s' takes no argument", name);
         }
@@ -184,8 +214,10 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
                     if (!strcmp(x, y)) rc = cli_usage(CMD, "--%s lists %s twice", name, x);
                     if (rc) break;
                 }
-            if (op->id == O_MU) o->have_mu = 1, o->g.use_mu = 1;
-            else o->have_tau = 1, o->g.use_mu = 0;
+            if (op->id == O_MU)
+                o->have_mu = 1, o->g.use_mu = 1;
+            else
+                o->have_tau = 1, o->g.use_mu = 0;
             break;
         case O_FILTER:
             if (sweep_grid_parse_list("filter", val, &o->g) != 0)
@@ -214,7 +246,9 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
             if (!rc && o->g.ue_gap < 0) rc = cli_usage(CMD, "--ue-gap must be >= 0, got %s", val);
             o->have_ue_gap = 1;
             break;
-        case O_UEMAXIT: rc = cli_int(CMD, "--ue-max-iter", val, 1, INT_MAX, &o->g.ue_max_iter), o->have_ue_maxit = 1; break;
+        case O_UEMAXIT:
+            rc = cli_int(CMD, "--ue-max-iter", val, 1, INT_MAX, &o->g.ue_max_iter), o->have_ue_maxit = 1;
+            break;
         case O_THREADS: rc = cli_int(CMD, "--threads", val, 0, 4096, &o->threads); break;
         case O_WORKERS: rc = cli_int(CMD, "--workers", val, 0, MAX_WORKERS, &o->workers); break;
         case O_SHARD: {
@@ -241,7 +275,8 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
     if ((o->have_ue_gap || o->have_ue_maxit) && !o->g.ue) return cli_usage(CMD, "--ue-gap and --ue-max-iter need --ue");
     if (o->g.trips[0] && !o->have_net) return cli_usage(CMD, "--trips needs --net");
     if (!o->have_net && !o->resume && !o->merge) return cli_usage(CMD, "--net NET is required");
-    if (o->have_net && (!o->have_scen || !o->have_seed)) return cli_usage(CMD, "--scenarios N and --seed S are required");
+    if (o->have_net && (!o->have_scen || !o->have_seed))
+        return cli_usage(CMD, "--scenarios N and --seed S are required");
     return 0;
 }
 
@@ -314,9 +349,9 @@ struct sweep {
     long n_done_total;
     sweep_job *jobs;
     long n_jobs, next_job, n_cells_todo, n_cells_now, n_failed_now;
-    double **ue_flows;   /* per scenario, NULL until known */
+    double **ue_flows; /* per scenario, NULL until known */
     unsigned char *ue_tried;
-    pending *waiting;    /* cells whose scenario's UE is not yet known */
+    pending *waiting; /* cells whose scenario's UE is not yet known */
     int journal_fd;
     char journal_path[PATH_MAX + 64];
     pthread_mutex_t lock;
@@ -425,8 +460,9 @@ static int record_ue(sweep *sw, const sweep_result *r, const double *flows, cons
         if (!sw->ue_flows[k]) return -1;
         memcpy(sw->ue_flows[k], flows, sizeof(double) * (size_t)sw->base->n_links);
     }
-    int len = snprintf(text, sizeof text, "scenario=%d\nstatus=%s\nrel_gap=%.17g\niterations=%d\nseconds=%.3f\nreason=%s\n",
-                       k, ds_status_name((ds_status)r->status), r->gap_rel, r->iterations, r->wall_s, r->reason);
+    int len =
+        snprintf(text, sizeof text, "scenario=%d\nstatus=%s\nrel_gap=%.17g\niterations=%d\nseconds=%.3f\nreason=%s\n",
+                 k, ds_status_name((ds_status)r->status), r->gap_rel, r->iterations, r->wall_s, r->reason);
     snprintf(path, sizeof path, "%s/ue/k%04d.txt", sw->dir, k);
     if (write_atomic(path, text, (size_t)len) != 0) {
         fprintf(stderr, "dillsue sweep: %s: %s\n", path, strerror(errno));
@@ -527,8 +563,9 @@ void sweep_compute(sweep *sw, const sweep_job *job, int rank, int worker, ds_net
         r->gap_rel = gap;
         r->iterations = iters;
         /* ds_ue_solve reports a ds_status, as the run API does */
-        r->status = rc == DS_STATUS_CONVERGED || rc == DS_STATUS_MAX_ITER || rc == DS_STATUS_CANCELLED ? (ds_status)rc
-                                                                                                   : DS_STATUS_ERROR;
+        r->status = rc == DS_STATUS_CONVERGED || rc == DS_STATUS_MAX_ITER || rc == DS_STATUS_CANCELLED
+                        ? (ds_status)rc
+                        : DS_STATUS_ERROR;
         if (r->status == DS_STATUS_ERROR) {
             char buf[1200];
             ds_error_format(&err, buf, sizeof buf);
@@ -541,8 +578,8 @@ void sweep_compute(sweep *sw, const sweep_job *job, int rank, int worker, ds_net
         return;
     }
     int slot = worker < MAX_WORKERS ? worker : MAX_WORKERS - 1;
-    sweep_cell_solve(*cache, &sw->g, sweep_grid_cell(&sw->g, job->index), sw->threads, &sw->running[slot], &sw->lock,
-                     r, flows, costs, have_flows);
+    sweep_cell_solve(*cache, &sw->g, sweep_grid_cell(&sw->g, job->index), sw->threads, &sw->running[slot], &sw->lock, r,
+                     flows, costs, have_flows);
     /* a stop that came between taking the job and starting the run */
     if (atomic_load(&sw->stop) && r->status != DS_STATUS_CONVERGED) r->status = DS_STATUS_CANCELLED;
 }
@@ -563,8 +600,10 @@ void sweep_work(sweep *sw, int rank, int worker)
         sweep_result r;
         int have = 0;
         sweep_compute(sw, &job, rank, worker, &cache, &cache_k, &r, flows, costs, &have);
-        if (r.status == DS_STATUS_CANCELLED) sweep_release(sw, &job);
-        else sweep_record(sw, &job, &r, have ? flows : NULL, have ? costs : NULL);
+        if (r.status == DS_STATUS_CANCELLED)
+            sweep_release(sw, &job);
+        else
+            sweep_record(sw, &job, &r, have ? flows : NULL, have ? costs : NULL);
     }
     ds_network_free(cache);
     free(flows);
@@ -575,10 +614,14 @@ void sweep_work(sweep *sw, int rank, int worker)
 
 static void fmt_secs(double s, char *buf, size_t n)
 {
-    if (!isfinite(s) || s < 0) snprintf(buf, n, "?");
-    else if (s < 60) snprintf(buf, n, "%.0fs", s);
-    else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
-    else snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+    if (!isfinite(s) || s < 0)
+        snprintf(buf, n, "?");
+    else if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
 }
 
 static void write_progress(sweep *sw, const char *state)
@@ -590,11 +633,12 @@ static void write_progress(sweep *sw, const char *state)
     int alive = sw->alive, alive_total = sw->alive_total;
     pthread_mutex_unlock(&sw->lock);
     double rate = el > 0 ? now / el : 0;
-    int len = snprintf(text, sizeof text,
-                       "state=%s\nmode=%s\npid=%ld\ndone=%ld\ntotal=%ld\nsession_done=%ld\nsession_todo=%ld\n"
-                       "session_not_converged=%ld\nelapsed_s=%.3f\ncells_per_s=%.6g\nalive=%d\nworkers=%d\nupdated=%ld\n",
-                       state, sw->mode, (long)getpid(), done, sw->total, now, todo, failed, el, rate, alive, alive_total,
-                       (long)time(NULL));
+    int len =
+        snprintf(text, sizeof text,
+                 "state=%s\nmode=%s\npid=%ld\ndone=%ld\ntotal=%ld\nsession_done=%ld\nsession_todo=%ld\n"
+                 "session_not_converged=%ld\nelapsed_s=%.3f\ncells_per_s=%.6g\nalive=%d\nworkers=%d\nupdated=%ld\n",
+                 state, sw->mode, (long)getpid(), done, sw->total, now, todo, failed, el, rate, alive, alive_total,
+                 (long)time(NULL));
     snprintf(path, sizeof path, "%s/progress", sw->dir);
     write_atomic(path, text, (size_t)len);
 }
@@ -611,9 +655,9 @@ static void progress_line(sweep *sw, int final)
     fmt_secs(rate > 0 ? (todo - now) / rate : NAN, eta, sizeof eta);
     fmt_secs(el, els, sizeof els);
     fprintf(stderr, "%ssweep: %ld/%ld cells (%.1f%%) | %.3g cells/s | %s %s | %d/%d %s | %ld not converged%s",
-            sw->progress_tty ? "\r" : "", now, todo, todo ? 100.0 * now / todo : 100.0, rate,
-            final ? "took" : "ETA", final ? els : eta, alive, total, sw->mode[0] == 'm' ? "ranks" : "workers",
-            failed, sw->progress_tty && !final ? "   " : "\n");
+            sw->progress_tty ? "\r" : "", now, todo, todo ? 100.0 * now / todo : 100.0, rate, final ? "took" : "ETA",
+            final ? els : eta, alive, total, sw->mode[0] == 'm' ? "ranks" : "workers", failed,
+            sw->progress_tty && !final ? "   " : "\n");
     fflush(stderr);
 }
 
@@ -622,8 +666,10 @@ void sweep_tick(sweep *sw)
     int sig = atomic_load(&g_signal);
     if (sig && !sweep_stopping(sw)) {
         if (!sw->quiet && sw->progress_tty) fputc('\n', stderr);
-        fprintf(stderr, "dillsue sweep: %s: stopping; the cells in flight are cancelled and --resume redoes them "
-                        "(again to quit now)\n", sig == SIGINT ? "interrupted" : "terminated");
+        fprintf(stderr,
+                "dillsue sweep: %s: stopping; the cells in flight are cancelled and --resume redoes them "
+                "(again to quit now)\n",
+                sig == SIGINT ? "interrupted" : "terminated");
         sweep_request_stop(sw);
     }
     double now = mono_s();
@@ -698,8 +744,10 @@ static void run_local(sweep *sw, int workers)
     atomic_init(&finished, 0);
     for (int w = 0; w < workers; w++) {
         args[w] = (worker_arg){sw, w, &finished};
-        if (pthread_create(&th[w], NULL, worker_main, &args[w]) == 0) started++;
-        else break;
+        if (pthread_create(&th[w], NULL, worker_main, &args[w]) == 0)
+            started++;
+        else
+            break;
     }
     if (!started) {
         fprintf(stderr, "dillsue sweep: cannot start a worker thread\n");
@@ -803,7 +851,10 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
         int l = sweep_result_format(g, &res[c], line, sizeof line);
         if (len + (size_t)l + 1 > cap) {
             char *nt = realloc(text, cap * 2);
-            if (!nt) { rc = 2; break; }
+            if (!nt) {
+                rc = 2;
+                break;
+            }
             text = nt;
             cap *= 2;
         }
@@ -817,8 +868,9 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
     }
 
     /* summary.csv and the table */
-    len = (size_t)snprintf(text, cap, "%s,filter,solver,cells,converged,ill_posed,failed,iter_p10,iter_median,iter_p90,"
-                                      "evals_p10,evals_median,evals_p90,time_p10_s,time_median_s,time_p90_s,mape_ue_median\n",
+    len = (size_t)snprintf(text, cap,
+                           "%s,filter,solver,cells,converged,ill_posed,failed,iter_p10,iter_median,iter_p90,"
+                           "evals_p10,evals_median,evals_p90,time_p10_s,time_median_s,time_p90_s,mape_ue_median\n",
                            g->use_mu ? "mu" : "tau");
     if (print_table) {
         printf("%-7s %-5s %-8s %5s %5s %4s %4s  %21s  %21s  %27s%s\n", g->use_mu ? "mu" : "tau", "filter", "solver",
@@ -831,19 +883,23 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
                 group_stats gs;
                 char m[32];
                 group_compute(g, res, done, d, f, s, &gs, buf);
-                if (isnan(gs.mape)) m[0] = '\0';
-                else snprintf(m, sizeof m, "%.6g", gs.mape);
+                if (isnan(gs.mape))
+                    m[0] = '\0';
+                else
+                    snprintf(m, sizeof m, "%.6g", gs.mape);
                 if (len + 512 > cap) break;
-                len += (size_t)snprintf(text + len, cap - len, "%.10g,%s,%s,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n",
-                                        g->disp[d], ds_filter_name((ds_filter)g->filter[f]),
-                                        ds_solver_name((ds_solver_kind)g->solver[s]), gs.n, gs.conv, gs.ill, gs.failed,
-                                        gs.it[0], gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2], gs.tm[0], gs.tm[1],
-                                        gs.tm[2], m);
+                len += (size_t)snprintf(
+                    text + len, cap - len, "%.10g,%s,%s,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n",
+                    g->disp[d], ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]),
+                    gs.n, gs.conv, gs.ill, gs.failed, gs.it[0], gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2],
+                    gs.tm[0], gs.tm[1], gs.tm[2], m);
                 if (print_table)
-                    printf("%-7.4g %-5s %-8s %5d %5d %4d %4d  %6.0f %6.0f %7.0f  %6.0f %6.0f %7.0f  %8.3g %8.3g %9.3g%s%s\n",
-                           g->disp[d], ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]),
-                           gs.n, gs.conv, gs.ill, gs.failed, gs.it[0], gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2],
-                           gs.tm[0], gs.tm[1], gs.tm[2], g->ue ? "  " : "", g->ue ? (m[0] ? m : "-") : "");
+                    printf("%-7.4g %-5s %-8s %5d %5d %4d %4d  %6.0f %6.0f %7.0f  %6.0f %6.0f %7.0f  %8.3g %8.3g "
+                           "%9.3g%s%s\n",
+                           g->disp[d], ds_filter_name((ds_filter)g->filter[f]),
+                           ds_solver_name((ds_solver_kind)g->solver[s]), gs.n, gs.conv, gs.ill, gs.failed, gs.it[0],
+                           gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2], gs.tm[0], gs.tm[1], gs.tm[2],
+                           g->ue ? "  " : "", g->ue ? (m[0] ? m : "-") : "");
             }
     snprintf(path, sizeof path, "%s/summary.csv", dir);
     if (write_atomic(path, text, len) != 0) {
@@ -890,8 +946,10 @@ static int setup_conf(sweep_opts *o, int *grid_from_conf)
         int same = !strcmp(old, text);
         free(old);
         if (!same && (o->resume || o->shard_m))
-            return cli_usage(CMD, "%s holds a sweep of another grid (%s differs from these options); "
-                                  "use --resume --out %s alone to finish it, or another --out", o->out, path, o->out);
+            return cli_usage(CMD,
+                             "%s holds a sweep of another grid (%s differs from these options); "
+                             "use --resume --out %s alone to finish it, or another --out",
+                             o->out, path, o->out);
         if (!o->resume && !o->shard_m)
             return cli_usage(CMD, "%s already holds a sweep: --resume finishes it, --merge summarises it", o->out);
         return 0;
@@ -1050,7 +1108,8 @@ static int merge_only(const sweep_opts *o)
     }
     long n = sweep_load_journals(o->out, &g, res, done, &bad);
     int rc = n < 0 ? 2 : write_outputs(o->out, &g, res, done, 1);
-    if (n >= 0 && bad) fprintf(stderr, "dillsue sweep: %ld journal lines were incomplete or of another grid and were skipped\n", bad);
+    if (n >= 0 && bad)
+        fprintf(stderr, "dillsue sweep: %ld journal lines were incomplete or of another grid and were skipped\n", bad);
     if (!rc && n >= 0 && n < total)
         fprintf(stderr, "dillsue sweep: %ld of %ld cells missing: run the missing shards or --resume --out %s\n",
                 total - n, total, o->out);
@@ -1182,7 +1241,8 @@ int cmd_sweep(int argc, char **argv)
         int stopped = sweep_stopping(sw);
         write_progress(sw, sw->io_error ? "failed" : stopped ? "stopped" : "finished");
         if (!o.quiet) progress_line(sw, 1);
-        if (sw->waiting) fprintf(stderr, "dillsue sweep: cells whose UE reference did not finish are redone by --resume\n");
+        if (sw->waiting)
+            fprintf(stderr, "dillsue sweep: cells whose UE reference did not finish are redone by --resume\n");
         int out_rc = 0;
         if (!o.shard_m || stopped) out_rc = write_outputs(sw->dir, &sw->g, sw->res, sw->done, !o.shard_m);
         if (o.shard_m && !stopped && !o.quiet)

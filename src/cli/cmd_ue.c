@@ -13,15 +13,14 @@
 #include "ds_metrics.h"
 #include "ds_ue.h"
 
-static const char ue_usage[] =
-    "usage: dillsue ue --net NET [--trips T] [--gap G] [--max-iter N] [--threads N]\n"
-    "                  [--cap 100] [--toll-factor F] [--distance-factor F]\n"
-    "                  [--method cfw|bfw] [--out FLOWS.csv] [--quiet] [--help]\n"
-    "Wardrop user equilibrium by conjugate (cfw) or bi-conjugate (bfw, default)\n"
-    "Frank-Wolfe to a relative gap G, 0 <= G < 1 (default 1e-6). Toll and\n"
-    "distance factors default to the net file's metadata. Exit 0 gap reached,\n"
-    "1 max iterations, 2 usage or input error, 4 interrupted (flows so far are\n"
-    "still written).\n";
+static const char ue_usage[] = "usage: dillsue ue --net NET [--trips T] [--gap G] [--max-iter N] [--threads N]\n"
+                               "                  [--cap 100] [--toll-factor F] [--distance-factor F]\n"
+                               "                  [--method cfw|bfw] [--out FLOWS.csv] [--quiet] [--help]\n"
+                               "Wardrop user equilibrium by conjugate (cfw) or bi-conjugate (bfw, default)\n"
+                               "Frank-Wolfe to a relative gap G, 0 <= G < 1 (default 1e-6). Toll and\n"
+                               "distance factors default to the net file's metadata. Exit 0 gap reached,\n"
+                               "1 max iterations, 2 usage or input error, 4 interrupted (flows so far are\n"
+                               "still written).\n";
 
 typedef struct {
     int quiet;
@@ -83,8 +82,10 @@ static void report_reference(const ds_network *net, const ds_ue_config *cfg, con
     for (int e = 0; e < n; e++)
         if (mask[e] && cfg->cost.cap > 0 && flows[e] > cfg->cost.cap * net->capacity[e]) capped++;
     if (capped)
-        fprintf(stderr, "note: x/c exceeds the cap %g on %d links; the reference flows were computed "
-                        "without a cap (compare with --cap 0)\n", cfg->cost.cap, capped);
+        fprintf(stderr,
+                "note: x/c exceeds the cap %g on %d links; the reference flows were computed "
+                "without a cap (compare with --cap 0)\n",
+                cfg->cost.cap, capped);
     free(mask);
 }
 
@@ -107,15 +108,16 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
     char sib[4096];
     const char *net = v->str[OPT_NET], *trips = v->str[OPT_TRIPS];
     const cli_file io[] = {
-        {"--out", v->str[OPT_OUT], 1}, {"--net", net, 0},
+        {"--out", v->str[OPT_OUT], 1},
+        {"--net", net, 0},
         {"--trips", trips ? trips : (ds_tntp_sibling(net, "trips", sib, sizeof sib) ? sib : NULL), 0},
     };
     if (v->str[OPT_OUT] && (rc = cli_check_writable(CMD, "--out", v->str[OPT_OUT]))) return rc;
     return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
 }
 
-static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quiet, double *flows,
-                        ds_ue_result *res, ds_error *err)
+static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quiet, double *flows, ds_ue_result *res,
+                        ds_error *err)
 {
     ue_progress pr = {quiet, mono_now(), 0.0, -1, NAN};
     pr.t_last = pr.t_start;
@@ -154,8 +156,9 @@ int cmd_ue(int argc, char **argv)
     }
     if ((rc = cli_check_costs(net, &cfg.cost))) goto done;
     if (!quiet)
-        fprintf(stderr, "ue: %s, %d nodes, %d links, %d OD pairs, demand %.6g; %s, gap %g, cap %g, "
-                        "toll factor %g, distance factor %g\n",
+        fprintf(stderr,
+                "ue: %s, %d nodes, %d links, %d OD pairs, demand %.6g; %s, gap %g, cap %g, "
+                "toll factor %g, distance factor %g\n",
                 net->name, net->n_nodes, n, net->n_od, net->total_demand, ds_ue_method_name(cfg.method), cfg.gap,
                 cfg.cost.cap, cfg.cost.toll_factor, cfg.cost.distance_factor);
 
@@ -168,7 +171,9 @@ int cmd_ue(int argc, char **argv)
     /* the final state, whether or not the throttle showed it */
     if (!quiet)
         fprintf(stderr, "ue iter %7d  rel_gap %.6e  %9.3f s  (%s)\n", res.iters, res.rel_gap, res.seconds,
-                st == DS_STATUS_CONVERGED ? "gap reached" : st == DS_STATUS_MAX_ITER ? "max iterations" : "interrupted");
+                st == DS_STATUS_CONVERGED  ? "gap reached"
+                : st == DS_STATUS_MAX_ITER ? "max iterations"
+                                           : "interrupted");
     printf("status %s\niterations %d\nrel_gap %.6e\nseconds %.3f\nbeckmann %.15g\n", ds_status_name(st), res.iters,
            res.rel_gap, res.seconds, res.beckmann);
     if (net->ref_flow) report_reference(net, &cfg, flows);

@@ -45,8 +45,10 @@ static const char usage_text[] =
 void cli_fputs_escaped(const char *s, FILE *fp)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f) fprintf(fp, "\\x%02x", *p);
-        else fputc(*p, fp);
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(fp, "\\x%02x", *p);
+        else
+            fputc(*p, fp);
     }
 }
 
@@ -89,8 +91,7 @@ int cli_int(const char *cmd, const char *opt, const char *arg, long lo, long hi,
     char *end;
     errno = 0;
     long v = strtol(arg, &end, 10);
-    if (end == arg || *end || errno == ERANGE)
-        return cli_usage(cmd, "%s needs an integer, got '%s'", opt, arg);
+    if (end == arg || *end || errno == ERANGE) return cli_usage(cmd, "%s needs an integer, got '%s'", opt, arg);
     if (v < lo || v > hi) {
         if (hi == INT_MAX) return cli_usage(cmd, "%s must be at least %ld, got %ld", opt, lo, v);
         return cli_usage(cmd, "%s must be between %ld and %ld, got %ld", opt, lo, hi, v);
@@ -113,7 +114,8 @@ ds_network *cli_load_network(const char *net_path, const char *trips_path, ds_er
     if (!net) return NULL;
     /* What the reader dropped is said once, where the network is loaded. */
     for (int i = 0; i < net->n_loops; i++)
-        fprintf(stderr, "dillsue: warning: %s:%ld: self-loop at node %d dropped (no route uses it; written with flow 0)\n",
+        fprintf(stderr,
+                "dillsue: warning: %s:%ld: self-loop at node %d dropped (no route uses it; written with flow 0)\n",
                 net->net_path, net->loops[i].line, net->loops[i].node_id);
     return net;
 }
@@ -173,7 +175,8 @@ int cli_check_io(const char *cmd, const cli_file *files, int n)
 
 int cli_check_costs(const ds_network *net, const ds_cost_params *cp)
 {
-    double *t = malloc(sizeof(double) * (size_t)(net->n_links + 1)), *x = calloc((size_t)net->n_links + 1, sizeof(double));
+    double *t = malloc(sizeof(double) * (size_t)(net->n_links + 1)),
+           *x = calloc((size_t)net->n_links + 1, sizeof(double));
     double sum = 0.0;
     int worst = -1, rc = 0;
     if (!t || !x) {
@@ -183,10 +186,12 @@ int cli_check_costs(const ds_network *net, const ds_cost_params *cp)
     ds_costs_eval(net, cp, x, t);
     for (int e = 0; e < net->n_links; e++) {
         if (!isfinite(t[e])) {
-            fprintf(stderr, "dillsue: %s:%ld: the free-flow cost of link %d->%d overflows (free-flow time %g, toll %g x "
-                    "%g, length %g x %g)\n", net->net_path, net->src_line ? net->src_line[e] : 0L,
-                    ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), net->t0[e], net->toll[e],
-                    cp->toll_factor, net->length[e], cp->distance_factor);
+            fprintf(stderr,
+                    "dillsue: %s:%ld: the free-flow cost of link %d->%d overflows (free-flow time %g, toll %g x "
+                    "%g, length %g x %g)\n",
+                    net->net_path, net->src_line ? net->src_line[e] : 0L, ds_node_id(net, net->tail[e]),
+                    ds_node_id(net, net->head[e]), net->t0[e], net->toll[e], cp->toll_factor, net->length[e],
+                    cp->distance_factor);
             rc = 2;
             goto out;
         }
@@ -195,9 +200,11 @@ int cli_check_costs(const ds_network *net, const ds_cost_params *cp)
     }
     /* Every path cost is at most the sum over all links: if that is finite, no sum can overflow. */
     if (!isfinite(sum) && worst >= 0) {
-        fprintf(stderr, "dillsue: %s:%ld: path costs can overflow: the free-flow costs sum past %g (largest: link "
-                "%d->%d, %g)\n", net->net_path, net->src_line ? net->src_line[worst] : 0L, DBL_MAX,
-                ds_node_id(net, net->tail[worst]), ds_node_id(net, net->head[worst]), t[worst]);
+        fprintf(stderr,
+                "dillsue: %s:%ld: path costs can overflow: the free-flow costs sum past %g (largest: link "
+                "%d->%d, %g)\n",
+                net->net_path, net->src_line ? net->src_line[worst] : 0L, DBL_MAX, ds_node_id(net, net->tail[worst]),
+                ds_node_id(net, net->head[worst]), t[worst]);
         rc = 2;
     }
 out:
@@ -222,9 +229,10 @@ void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp)
                 }
         }
         if (n_lost)
-            fprintf(stderr, "dillsue: %s: no path from zone %d to zone %d (demand %g) without passing through a "
-                    "centroid; %d OD pairs (demand %g) have none\n", net->net_path, ds_node_id(net, fo),
-                    ds_node_id(net, fd), fq, n_lost, lost);
+            fprintf(stderr,
+                    "dillsue: %s: no path from zone %d to zone %d (demand %g) without passing through a "
+                    "centroid; %d OD pairs (demand %g) have none\n",
+                    net->net_path, ds_node_id(net, fo), ds_node_id(net, fd), fq, n_lost, lost);
     }
     free(t), free(x), free(dist);
 }

@@ -113,7 +113,8 @@ static int set_value(const char *cmd, int id, const char *arg, cli_values *v)
         return 0;
     }
     case CLI_SEED:
-        if (parse_seed(arg, &v->seed)) return cli_usage(cmd, "--%s needs a non-negative integer, got '%s'", o->name, arg);
+        if (parse_seed(arg, &v->seed))
+            return cli_usage(cmd, "--%s needs a non-negative integer, got '%s'", o->name, arg);
         return 0;
     }
     return 0;
@@ -149,7 +150,9 @@ int cli_parse(const char *cmd, int argc, char **argv, cli_values *v, int *first_
         }
         if ((rc = set_value(cmd, c - 256, optarg, v))) return rc;
     }
-    if (first_arg) *first_arg = optind;
-    else if (optind < argc) return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+    if (first_arg)
+        *first_arg = optind;
+    else if (optind < argc)
+        return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
     return 0;
 }

@@ -45,21 +45,30 @@ int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *
     for (size_t i = 0; i < sizeof num / sizeof *num; i++) {
         if (strcmp(num[i].key, key)) continue;
         if (ds_setting_parse(key, value, &v, msg, sizeof msg)) return ds_error_set(err, "", 0, "%s %s", key, msg);
-        if (num[i].integer) *(int *)((char *)cfg + num[i].off) = (int)v;
-        else *(double *)((char *)cfg + num[i].off) = v;
+        if (num[i].integer)
+            *(int *)((char *)cfg + num[i].off) = (int)v;
+        else
+            *(double *)((char *)cfg + num[i].off) = v;
         if (!strcmp(key, "tau")) cfg->mu = 0; /* the last of tau and mu given wins */
         return 0;
     }
-    if (!strcmp(key, "filter") && (c = ds_filter_parse(value)) >= 0) cfg->filter = (ds_filter)c;
-    else if (!strcmp(key, "solver") && (c = ds_solver_parse(value)) >= 0) cfg->solver = (ds_solver_kind)c;
-    else if (!strcmp(key, "backend") && (c = ds_backend_parse(value)) >= 0) cfg->backend = (ds_backend)c;
-    else if (!strcmp(key, "inner") && (c = ds_inner_parse(value)) >= 0) cfg->inner = (ds_inner)c;
-    else if (!strcmp(key, "globalise") && (c = ds_globalise_parse(value)) >= 0) cfg->globalise = (ds_globalise)c;
-    else if (!strcmp(key, "start") && (c = ds_start_parse(value)) >= 0) cfg->start = (ds_start)c;
+    if (!strcmp(key, "filter") && (c = ds_filter_parse(value)) >= 0)
+        cfg->filter = (ds_filter)c;
+    else if (!strcmp(key, "solver") && (c = ds_solver_parse(value)) >= 0)
+        cfg->solver = (ds_solver_kind)c;
+    else if (!strcmp(key, "backend") && (c = ds_backend_parse(value)) >= 0)
+        cfg->backend = (ds_backend)c;
+    else if (!strcmp(key, "inner") && (c = ds_inner_parse(value)) >= 0)
+        cfg->inner = (ds_inner)c;
+    else if (!strcmp(key, "globalise") && (c = ds_globalise_parse(value)) >= 0)
+        cfg->globalise = (ds_globalise)c;
+    else if (!strcmp(key, "start") && (c = ds_start_parse(value)) >= 0)
+        cfg->start = (ds_start)c;
     else if (!strcmp(key, "filter") || !strcmp(key, "solver") || !strcmp(key, "backend") || !strcmp(key, "inner") ||
              !strcmp(key, "globalise") || !strcmp(key, "start"))
         return ds_error_set(err, "", 0, "unknown %s '%.40s'", key, value);
-    else return ds_error_set(err, "", 0, "unknown setting '%.40s'", key);
+    else
+        return ds_error_set(err, "", 0, "unknown setting '%.40s'", key);
     return 0;
 }
 
@@ -81,17 +90,23 @@ void ds_network_link_ids(const ds_network *net, int *init_id, int *term_id)
 
 const char *ds_network_name(const ds_network *net) { return net ? net->name : ""; }
 
-#define F(name, type) {#name, offsetof(ds_iter_record, name), type}
+#define F(name, type)                                                                                                  \
+    {                                                                                                                  \
+#name, offsetof(ds_iter_record, name), type                                                                    \
+    }
 static const struct {
     const char *name;
     size_t off;
     char type; /* 'd' double, 'i' int */
 } columns[] = {
-    F(iter, 'i'),          F(gap_rel, 'd'),     F(merit, 'd'),         F(kind, 'i'),        F(step, 'd'),
-    F(halvings, 'i'),      F(aa_used, 'i'),     F(aa_restart, 'i'),    F(aa_reg, 'd'),      F(gmres_iters, 'i'),
-    F(gmres_resid, 'd'),   F(forcing, 'd'),     F(inner_passes, 'i'),  F(inner_resid, 'd'), F(absorb_passes, 'i'),
-    F(evals, 'i'),         F(jv, 'i'),          F(mask_refresh, 'i'),  F(mask_added, 'i'),  F(mask_removed, 'i'),
-    F(mask_oscillation, 'i'), F(backend, 'i'), F(t_run, 'd'),         F(timestamp, 'd'),
+    F(iter, 'i'),         F(gap_rel, 'd'),      F(merit, 'd'),
+    F(kind, 'i'),         F(step, 'd'),         F(halvings, 'i'),
+    F(aa_used, 'i'),      F(aa_restart, 'i'),   F(aa_reg, 'd'),
+    F(gmres_iters, 'i'),  F(gmres_resid, 'd'),  F(forcing, 'd'),
+    F(inner_passes, 'i'), F(inner_resid, 'd'),  F(absorb_passes, 'i'),
+    F(evals, 'i'),        F(jv, 'i'),           F(mask_refresh, 'i'),
+    F(mask_added, 'i'),   F(mask_removed, 'i'), F(mask_oscillation, 'i'),
+    F(backend, 'i'),      F(t_run, 'd'),        F(timestamp, 'd'),
 };
 #undef F
 

@@ -97,8 +97,9 @@ int ds_output_check(const char *path, char *real, size_t real_n, char *note, siz
             /* Follow a symlink to the file it names, which stays a link. */
             if (!realpath(path, buf)) {
                 if (errno == ENOENT)
-                    return ds_error_set(err, path, 0, "is a symbolic link to a missing file; refusing to write "
-                                                      "through it (give the target's path)");
+                    return ds_error_set(err, path, 0,
+                                        "is a symbolic link to a missing file; refusing to write "
+                                        "through it (give the target's path)");
                 return ds_error_set(err, path, 0, "cannot follow the symbolic link: %s", strerror(errno));
             }
             if (stat(buf, &st) != 0) return ds_error_set(err, path, 0, "cannot stat %s: %s", buf, strerror(errno));
@@ -217,8 +218,7 @@ static int atomic_write(const char *path, body_fn body, const void *ctx, ds_erro
 static void put_field(FILE *fp, const char *s, int last)
 {
     size_t len = strlen(s);
-    if (strpbrk(s, ",\"\r\n") || (len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
-                                           s[len - 1] == '\t')))
+    if (strpbrk(s, ",\"\r\n") || (len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t')))
         csv_fwrite(fp, s, len);
     else
         fputs(s, fp);
@@ -272,8 +272,7 @@ static int flows_body(FILE *fp, const void *vctx, ds_error *err)
     return ferror(fp) ? -1 : 0;
 }
 
-int ds_flows_write(const char *path, const ds_network *net, const double *flows,
-                   const double *costs, ds_error *err)
+int ds_flows_write(const char *path, const ds_network *net, const double *flows, const double *costs, ds_error *err)
 {
     if (!net || !flows || !costs)
         return ds_error_set(err, path ? path : "", 0, "no flows or costs to write; nothing written");
@@ -283,8 +282,7 @@ int ds_flows_write(const char *path, const ds_network *net, const double *flows,
                                 "link %d (%d,%d) has a non-finite %s (%g); nothing written, old file "
                                 "(if any) untouched",
                                 e + 1, ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]),
-                                isfinite(flows[e]) ? "cost" : "flow",
-                                isfinite(flows[e]) ? costs[e] : flows[e]);
+                                isfinite(flows[e]) ? "cost" : "flow", isfinite(flows[e]) ? costs[e] : flows[e]);
     struct flows_ctx c = {net, flows, costs};
     return atomic_write(path, flows_body, &c, err);
 }
@@ -311,8 +309,8 @@ static void iso8601_ms(double ts, char *buf, size_t n)
     if (ms >= 1000) t += 1, ms -= 1000;
     struct tm tm;
     gmtime_r(&t, &tm);
-    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+             tm.tm_min, tm.tm_sec, ms);
 }
 
 struct hist_ctx {
@@ -375,8 +373,8 @@ int ds_history_write(const char *path, const ds_iter_record *recs, size_t n, ds_
     return atomic_write(path, history_body, &c, err);
 }
 
-int ds_history_write_final(const char *path, const ds_iter_record *recs, size_t n,
-                           ds_status final_status, ds_error *err)
+int ds_history_write_final(const char *path, const ds_iter_record *recs, size_t n, ds_status final_status,
+                           ds_error *err)
 {
     struct hist_ctx c = {recs, n, 1, final_status};
     return atomic_write(path, history_body, &c, err);
@@ -391,9 +389,9 @@ struct reader {
     const ds_network *net;
     ds_error *err;
     int failed;
-    long line;         /* physical line being fed to the parser */
-    int nf;            /* fields seen in the current row */
-    int nonempty;      /* the current row has a non-blank field */
+    long line;    /* physical line being fed to the parser */
+    int nf;       /* fields seen in the current row */
+    int nonempty; /* the current row has a non-blank field */
     char field[NFIELD][128];
     int header_done;
     int loop; /* dropped self-loops of net passed so far */
@@ -402,8 +400,7 @@ struct reader {
     double *flow, *cost;
 };
 
-static int rd_fail(struct reader *r, long line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int rd_fail(struct reader *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int rd_fail(struct reader *r, long line, const char *fmt, ...)
 {
     if (r->failed++) return -1;
@@ -431,15 +428,9 @@ static void on_field(void *s, size_t len, void *data)
     r->nf++;
 }
 
-static int parse_long(const char *s, long *v)
-{
-    return ds_parse_long(s, v) == 0;
-}
+static int parse_long(const char *s, long *v) { return ds_parse_long(s, v) == 0; }
 
-static int parse_double(const char *s, double *v)
-{
-    return ds_parse_double(s, v) == 0;
-}
+static int parse_double(const char *s, double *v) { return ds_parse_double(s, v) == 0; }
 
 static void on_row(int c, void *data)
 {
@@ -486,8 +477,7 @@ static void on_row(int c, void *data)
         const ds_network *net = r->net;
         int e = r->n;
         /* A dropped self-loop's row (written with flow 0) belongs to no link. */
-        if (r->loop < net->n_loops && net->loops[r->loop].before == e && a == b &&
-            a == net->loops[r->loop].node_id) {
+        if (r->loop < net->n_loops && net->loops[r->loop].before == e && a == b && a == net->loops[r->loop].node_id) {
             r->loop++;
             return;
         }
@@ -524,8 +514,8 @@ static void on_row(int c, void *data)
     r->n++;
 }
 
-int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term,
-                     double **flows, double **costs, int *n, ds_error *err)
+int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
+                     int *n, ds_error *err)
 {
     struct reader r = {0};
     r.path = path;
@@ -555,8 +545,7 @@ int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **
     free(buf);
     fclose(fp);
     if (!r.failed && read_err) rd_fail(&r, r.line, "read error: %s", strerror(errno));
-    if (!r.failed && csv_fini(&p, on_field, on_row, &r) != 0)
-        rd_fail(&r, r.line, "malformed CSV");
+    if (!r.failed && csv_fini(&p, on_field, on_row, &r) != 0) rd_fail(&r, r.line, "malformed CSV");
     if (!r.failed && csv_error(&p) != CSV_SUCCESS)
         rd_fail(&r, r.line, "malformed CSV (%s)", csv_strerror(csv_error(&p)));
     csv_free(&p);
@@ -568,16 +557,27 @@ int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **
         free(r.init), free(r.term), free(r.flow), free(r.cost);
         return -1;
     }
-    if (init) *init = r.init; else free(r.init);
-    if (term) *term = r.term; else free(r.term);
-    if (flows) *flows = r.flow; else free(r.flow);
-    if (costs) *costs = r.cost; else free(r.cost);
+    if (init)
+        *init = r.init;
+    else
+        free(r.init);
+    if (term)
+        *term = r.term;
+    else
+        free(r.term);
+    if (flows)
+        *flows = r.flow;
+    else
+        free(r.flow);
+    if (costs)
+        *costs = r.cost;
+    else
+        free(r.cost);
     if (n) *n = r.n;
     return 0;
 }
 
-int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs,
-                  int *n, ds_error *err)
+int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs, int *n, ds_error *err)
 {
     return ds_flows_read_ex(path, net, NULL, NULL, flows, costs, n, err);
 }

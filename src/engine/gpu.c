@@ -39,10 +39,10 @@
 #include "gpu.h"
 #include "loader_int.h"
 
-#define DSG_CHECK 4     /* Jacobi passes between convergence checks */
-#define DSG_KCHECK 4    /* BiCGSTAB iterations between true-residual checks */
-#define DSG_KMAX 2000   /* BiCGSTAB iterations per solve at most */
-#define DSG_KSTALL 16   /* checks without halving the residual: restart; twice that: give up */
+#define DSG_CHECK 4   /* Jacobi passes between convergence checks */
+#define DSG_KCHECK 4  /* BiCGSTAB iterations between true-residual checks */
+#define DSG_KMAX 2000 /* BiCGSTAB iterations per solve at most */
+#define DSG_KSTALL 16 /* checks without halving the residual: restart; twice that: give up */
 #define LIB_NAME "libdillsue_cuda.so"
 
 static _Thread_local char last_err[768];
@@ -121,8 +121,7 @@ static void lib_load(void)
         }
     }
     if (try_open(LIB_NAME, &found) == 0) return;
-    if (!found)
-        snprintf(lib_why, sizeof lib_why, "%s not found next to the program: built without nvcc", LIB_NAME);
+    if (!found) snprintf(lib_why, sizeof lib_why, "%s not found next to the program: built without nvcc", LIB_NAME);
 }
 
 static const dsg_ops *cuda_ops(void)
@@ -155,18 +154,18 @@ struct ds_gpu_loader {
     void *ctx;
     int emulate, full, n, m, nd, inner_max, absorb_max;
     double mu, inner_tol;
-    dsg_k k;                 /* every device pointer, the base of each launch */
+    dsg_k k;                     /* every device pointer, the base of each launch */
     double *V[2], *R[2], *dV[2]; /* double buffers of the Jacobi passes */
     int vcur, warm, jv_ok;
     /* exact inner solves (full graph) */
-    int krylov;                  /* 1: BiCGSTAB (--inner direct), 0: Jacobi passes */
-    int phi_ok;                  /* phi holds the last solution (warm start) */
-    double *D[2], *Z;            /* Bellman-Ford buffers, z */
+    int krylov;       /* 1: BiCGSTAB (--inner direct), 0: Jacobi passes */
+    int phi_ok;       /* phi holds the last solution (warm start) */
+    double *D[2], *Z; /* Bellman-Ford buffers, z */
     double *kr, *krh, *kp, *kv, *ks, *kt, *kb, *ksc, *dpart, *dred;
-    double *kph, *ksh;           /* preconditioned p, s */
+    double *kph, *ksh; /* preconditioned p, s */
     int *kact;
-    int *h_act, *h_it, *h_stall; /* [nd] host */
-    double *h_res, *h_best;      /* [nd] host */
+    int *h_act, *h_it, *h_stall;   /* [nd] host */
+    double *h_res, *h_best;        /* [nd] host */
     double *h_red, *h_prev, *qtot; /* [nd] host */
     double *v_cold;                /* [nd * n] host: full-graph start values */
     dag_host dh;
@@ -229,8 +228,7 @@ static int reduce(ds_gpu_loader *g, const double *src, long len, int mode)
     k.red_mode = mode;
     if (g->ops->launch(g->ctx, DSG_KID_red1, g->nd, &k) != 0) return gfail(g, "kernel launch");
     if (launch(g, DSG_KID_red2, g->nd, &k) != 0) return -1;
-    if (g->ops->get(g->ctx, g->h_red, k.red, sizeof(double) * (size_t)g->nd) != 0)
-        return gfail(g, "copy from device");
+    if (g->ops->get(g->ctx, g->h_red, k.red, sizeof(double) * (size_t)g->nd) != 0) return gfail(g, "copy from device");
     return 0;
 }
 
@@ -373,7 +371,8 @@ static int dag_upload(ds_gpu_loader *g, const ld_dag *dag)
             !(k->it_l0 = dup_dev(g, it_l0, bi)) || !(k->it_l1 = dup_dev(g, it_l1, bi)) ||
             !(k->it_i0 = dup_dev(g, it_i0, bi)) || !(k->it_i1 = dup_dev(g, it_i1, bi)) ||
             !(k->fl_link = dup_dev(g, fl_link, bf)) || !(k->fl_dest = dup_dev(g, fl_dest, bf)) ||
-            !(k->in_k = dup_dev(g, in_k, bf)) || !(k->red_start = dup_dev(g, red_start, sizeof(int) * (size_t)(m + 1))) ||
+            !(k->in_k = dup_dev(g, in_k, bf)) ||
+            !(k->red_start = dup_dev(g, red_start, sizeof(int) * (size_t)(m + 1))) ||
             !(k->red_k = dup_dev(g, red_k, bf)))
             goto out;
         /* the filtered variants keep A, P, dP per DAG link; the full graph per (destination, link) */
@@ -502,8 +501,8 @@ static int upload_network(ds_gpu_loader *g)
         if (!usable) goto oom;
         for (int di = 0; di < nd; di++)
             for (int q = 0; q < m; q++)
-                usable[(size_t)di * (size_t)m + (size_t)q] = (unsigned char)sp_link_usable(net, net->out_link[q],
-                                                                                           net->dest_node[di]);
+                usable[(size_t)di * (size_t)m + (size_t)q] =
+                    (unsigned char)sp_link_usable(net, net->out_link[q], net->dest_node[di]);
         g->v_cold = malloc(bnd);
         if (!g->v_cold) goto oom;
         if (!(pc_dag = calloc((size_t)nd, sizeof(ld_dag))) || !(order = malloc(sizeof(int) * (size_t)n)) ||
@@ -804,8 +803,7 @@ static int precond(ds_gpu_loader *g, dsg_k *k, int tr, const double *r, double *
  * stops when its true scaled residual
  * max_u |r(u)| / (|x(u)| + DSG_RES_FLOOR max|x|) is <= tol; one that stalls
  * is restarted, then given up. Returns 0 (all <= tol), 1 (some not) or -1. */
-static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rhs, double *x, double tol,
-                  ksolve *out)
+static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rhs, double *x, double tol, ksolve *out)
 {
     dsg_k k = g->k;
     int nd = g->nd, it = 0, left = 0;
@@ -819,7 +817,8 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
         g->h_act[d] = g->h_red[d] <= tol || g->h_red[d] != g->h_red[d] ? DSG_ACT_DONE : DSG_ACT_RESTART;
         left += g->h_act[d] != DSG_ACT_DONE;
     }
-    if (left && (put_act(g) != 0 || launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
+    if (left &&
+        (put_act(g) != 0 || launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
         return -1;
     while (left > 0 && it < DSG_KMAX) {
         int restarts = 0;
@@ -899,8 +898,9 @@ static int distances(ds_gpu_loader *g)
         double dmax = 0;
         for (int d = 0; d < g->nd; d++) dmax = dsk_max_nan(dmax, g->h_red[d]);
         if (dmax == 0) return c;
-        if (pass > g->n) return set_err("%s backend: shortest distances still change after %d passes (negative costs?)",
-                                        g->ops->name, pass);
+        if (pass > g->n)
+            return set_err("%s backend: shortest distances still change after %d passes (negative costs?)",
+                           g->ops->name, pass);
     }
 }
 

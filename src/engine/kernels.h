@@ -79,10 +79,7 @@ DSK_FN int dsk_link_usable(int u, int v, int dest, int first_thru)
 /* Reduced weight exp(-mu (t + D(v) - D(u))), in (0,1] when D is the shortest
  * distance at cost t: the exponentiated Bellman recursion then needs no exp per
  * pass and cannot overflow. */
-DSK_FN double dsk_reduced_weight(double mu, double t, double dv, double du)
-{
-    return exp(-mu * (t + dv - du));
-}
+DSK_FN double dsk_reduced_weight(double mu, double t, double dv, double du) { return exp(-mu * (t + dv - du)); }
 
 /* Start value of the exponentiated recursion z = exp(V + mu D) from log-domain
  * values v (the previous evaluation's) and the current distance D: at least 1
@@ -135,10 +132,7 @@ DSK_FN double dsk_choice_prob(double wred, double zv, double zu) { return wred *
 DSK_FN double dsk_dv_term(double p, double dvv, double mu, double dt) { return p * (dvv - mu * dt); }
 
 /* the derivative of a choice probability, dP_e = P_e (dV(v) - dV(u) - mu dt_e); */
-DSK_FN double dsk_dprob(double p, double dvv, double dvu, double mu, double dt)
-{
-    return p * (dvv - dvu - mu * dt);
-}
+DSK_FN double dsk_dprob(double p, double dvv, double dvu, double mu, double dt) { return p * (dvv - dvu - mu * dt); }
 
 /* the derivative of a link flow P_e phi(u): dP_e phi(u) + P_e dphi(u). */
 DSK_FN double dsk_dflow(double p, double dp, double phi, double dphi) { return dp * phi + p * dphi; }

@@ -195,8 +195,8 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
     ld->st_bpass[di] = 1;
     ld->st_bres[di] = 0;
     ld->st_diverged[di] = 0;
-    ld->st_apass[di] = absorb(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->r, s->phi, flow,
-                              &ld->st_ares[di], 1);
+    ld->st_apass[di] =
+        absorb(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->r, s->phi, flow, &ld->st_ares[di], 1);
     if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->phi) != 0) ld->keep_failed = 1;
     s->t_absorb += ds_clock_now() - t1;
 }
@@ -276,8 +276,8 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     }
     t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
-    ld->st_apass[di] = absorb(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->r, s->phi, flow, &ld->st_ares[di],
-                              ld->absorb_max);
+    ld->st_apass[di] =
+        absorb(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->r, s->phi, flow, &ld->st_ares[di], ld->absorb_max);
     /* demand still in transit after the sweep budget: f would miss it */
     if (ld->st_ares[di] > LD_TRUST_TOL) ld->st_diverged[di] = 2;
     if (ld->keep && ld_keep_store(ld, di, R, s->order, s->ls, s->lk, s->vi, w, s->phi) != 0) ld->keep_failed = 1;
@@ -364,7 +364,8 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
             ld->stats.lu_reused += ld->st_lu[di] >= 2;
             ld->stats.lu_refined += ld->st_lu[di] == 3;
         }
-        if (ld->st_diverged[di] && (ld->stats.diverged_dest < 0 || (ld->stats.unconverged && ld->st_diverged[di] == 1))) {
+        if (ld->st_diverged[di] &&
+            (ld->stats.diverged_dest < 0 || (ld->stats.unconverged && ld->st_diverged[di] == 1))) {
             ld->stats.diverged_dest = di;
             ld->stats.unconverged = ld->st_diverged[di] == 2;
             ld->stats.contraction = ld->st_ratio[di];
@@ -425,8 +426,8 @@ static int scratch_init(ld_scratch *s, int n, int m)
     s->vi = malloc(sizeof(int) * (size_t)(m + 1));
     s->lk = malloc(sizeof(int) * (size_t)(m + 1));
     s->link_tmp = malloc(sizeof(int) * (size_t)(m + 1));
-    return (s->dist && s->z && s->r && s->phi && s->hops && s->order && s->rank && s->ls && s->w && s->a &&
-            s->vi && s->lk && s->link_tmp)
+    return (s->dist && s->z && s->r && s->phi && s->hops && s->order && s->rank && s->ls && s->w && s->a && s->vi &&
+            s->lk && s->link_tmp)
                ? 0
                : -1;
 }
@@ -557,8 +558,8 @@ void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived)
     if (arrived) *arrived = a;
 }
 
-ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu,
-                            int threads, int inner_max, double inner_tol, ds_error *err)
+ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu, int threads,
+                            int inner_max, double inner_tol, ds_error *err)
 {
     ds_loader *ld;
     int m = net->n_links, n = net->n_nodes;
@@ -607,8 +608,8 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->st_loaded = calloc((size_t)ld->n_dest, sizeof(double));
     ld->od_ffcost = malloc(sizeof(double) * (size_t)(net->n_od + 1));
     if (!ld->st_arrived || !ld->st_loaded || !ld->od_ffcost) goto oom;
-    if (!ld->partial || !ld->tbuf || !ld->tff || !ld->reach_ok || !ld->st_bpass || !ld->st_apass ||
-        !ld->st_diverged || !ld->st_lu || !ld->st_bres || !ld->st_ares || !ld->st_ratio)
+    if (!ld->partial || !ld->tbuf || !ld->tff || !ld->reach_ok || !ld->st_bpass || !ld->st_apass || !ld->st_diverged ||
+        !ld->st_lu || !ld->st_bres || !ld->st_ares || !ld->st_ratio)
         goto oom;
     {
         double *zero = calloc((size_t)m + 1, sizeof(double));

@@ -25,9 +25,9 @@
 
 typedef struct ld_direct {
     int nn, nl, nnz;
-    int *node;       /* [nn] index -> node */
-    int *Ap, *Ai;    /* CSC of I - W~, [nn+1], [nnz] */
-    int *dpos;       /* [nn] position of the diagonal entry of each column */
+    int *node;               /* [nn] index -> node */
+    int *Ap, *Ai;            /* CSC of I - W~, [nn+1], [nnz] */
+    int *dpos;               /* [nn] position of the diagonal entry of each column */
     int *lk, *pos, *ti, *hi; /* [nl] link, its entry (-1: head is d), tail index, head index (-1: d) */
     klu_symbolic *sym;
     /* kept for J v */
@@ -36,10 +36,10 @@ typedef struct ld_direct {
 } ld_direct;
 
 struct ld_direct_all {
-    ld_direct *d;   /* [n_dest] */
-    klu_common *common; /* per worker */
+    ld_direct *d;               /* [n_dest] */
+    klu_common *common;         /* per worker */
     double **Ax, **b, **y, **w; /* per worker scratch: [max nnz], [max nn], [max nn], [max nl] */
-    int **idx;      /* per worker: node -> index, [n] */
+    int **idx;                  /* per worker: node -> index, [n] */
     int max_nn, max_nnz, max_nl;
     unsigned char *keep_num; /* [n_dest] keep this destination's factors between evaluations
                                 (refactor with its pivot order; J v from them) */
@@ -347,8 +347,10 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     if (!ok) {
         ld->st_diverged[di] = 1;
         /* keep the factors: their pivot order serves the next point */
-        if (num && a->keep_num[di]) g->num = num;
-        else if (num) klu_free_numeric(&num, c);
+        if (num && a->keep_num[di])
+            g->num = num;
+        else if (num)
+            klu_free_numeric(&num, c);
         s->t_bellman += ds_clock_now() - t0;
         return;
     }
@@ -383,8 +385,10 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         ld->st_loaded[di] = loaded;
         ld->st_arrived[di] = arrived;
     }
-    if (a->keep_num[di]) g->num = num;
-    else klu_free_numeric(&num, c);
+    if (a->keep_num[di])
+        g->num = num;
+    else
+        klu_free_numeric(&num, c);
     if (ld->keep) {
         if (!g->z) g->z = malloc(sizeof(double) * (size_t)nn);
         if (!g->phi) g->phi = malloc(sizeof(double) * (size_t)nn);

@@ -16,10 +16,10 @@
 #define LD_TIE_REL 1e-12
 
 typedef struct ld_dag {
-    int n;        /* reachable nodes, topological (increasing key), dest first */
-    int *node;    /* [n] */
-    int *lstart;  /* [n+1] links of node[i] are link[lstart[i] .. lstart[i+1]) */
-    int *link;    /* link ids */
+    int n;       /* reachable nodes, topological (increasing key), dest first */
+    int *node;   /* [n] */
+    int *lstart; /* [n+1] links of node[i] are link[lstart[i] .. lstart[i+1]) */
+    int *link;   /* link ids */
     int n_links;
 } ld_dag;
 
@@ -32,8 +32,8 @@ typedef struct ld_scratch {
     int *vi, *lk, *link_tmp;    /* [m] */
     double t_bellman, t_absorb, t_deriv;
     /* derivative passes */
-    double *dv, *dr, *dphi;     /* [n] */
-    double *dp;                 /* [m] */
+    double *dv, *dr, *dphi; /* [n] */
+    double *dp;             /* [m] */
 } ld_scratch;
 
 /* Converged inner state of one destination, kept for J*v (Newton). */
@@ -53,15 +53,15 @@ struct ds_loader {
     int n_dest, blk, n_blocks;
     ds_pool *pool;
     ld_scratch *scr;
-    double *partial;       /* [n_blocks * m] */
-    double *tbuf, *tff;    /* current and free-flow costs */
-    const double *t;       /* costs of the eval in progress */
-    double *V;             /* full: warm-start values [n_dest * n] */
-    ld_dag *dag;           /* filtered variants: per destination */
+    double *partial;         /* [n_blocks * m] */
+    double *tbuf, *tff;      /* current and free-flow costs */
+    const double *t;         /* costs of the eval in progress */
+    double *V;               /* full: warm-start values [n_dest * n] */
+    ld_dag *dag;             /* filtered variants: per destination */
     unsigned char *reach_ok; /* per OD pair: has a path */
     int lost_od;
     double lost_demand;
-    double *od_ffcost;     /* per OD pair: free-flow shortest-path cost (+inf: no path), for cbar */
+    double *od_ffcost; /* per OD pair: free-flow shortest-path cost (+inf: no path), for cbar */
     int have_ffcost;
     double *st_arrived, *st_loaded; /* per destination: demand absorbed at d / injected, last eval */
     int *st_bpass, *st_apass, *st_diverged;
@@ -69,12 +69,12 @@ struct ds_loader {
     double *st_bres, *st_ares, *st_ratio;
     ds_load_stats stats;
     int keep, keep_failed, kept_valid; /* store inner state for J*v */
-    int quick_reject;      /* direct: trust a refactored solve's failed existence test */
-    double factor_budget;  /* direct: bytes of LU factors kept between evaluations */
-    int jv_failed;         /* set by a worker whose J v part could not be formed */
-    ld_keep *kept;         /* [n_dest] */
-    double *dtv;           /* dt * v for J*v [m] */
-    struct ld_direct_all *direct; /* full graph, exact sparse LU inner solves (loader_direct.c) */
+    int quick_reject;                  /* direct: trust a refactored solve's failed existence test */
+    double factor_budget;              /* direct: bytes of LU factors kept between evaluations */
+    int jv_failed;                     /* set by a worker whose J v part could not be formed */
+    ld_keep *kept;                     /* [n_dest] */
+    double *dtv;                       /* dt * v for J*v [m] */
+    struct ld_direct_all *direct;      /* full graph, exact sparse LU inner solves (loader_direct.c) */
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);

@@ -254,8 +254,8 @@ static double cw_bound(const ds_network *net, const double *w, int d, const doub
 }
 
 /* y <- (I + W_S) y normalised, `iters` times; returns the last growth factor - 1. */
-static double power_steps(const ds_network *net, const double *w, int d, double *y, double *y2,
-                          const unsigned char *in, int iters, double tol)
+static double power_steps(const ds_network *net, const double *w, int d, double *y, double *y2, const unsigned char *in,
+                          int iters, double tol)
 {
     double lam = 0;
     for (int it = 0; it < iters; it++) {
@@ -302,8 +302,10 @@ static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, doub
         int removed = 0, left = 0;
         for (int i = 0; i < n; i++)
             if (in[i]) {
-                if (ratio[i] < thr) in[i] = 0, removed++;
-                else left++;
+                if (ratio[i] < thr)
+                    in[i] = 0, removed++;
+                else
+                    left++;
             }
         if (!removed || !left) break;
         power_steps(net, w, d, y, y2, in, 100, 1e-13);
@@ -327,10 +329,10 @@ struct rho_job {
     ds_loader *ld;
     const double *w;
     int d0;
-    double *lb, *est;   /* [n_dest] */
+    double *lb, *est;          /* [n_dest] */
     double **y, **y2, **ratio; /* per worker [n] */
     unsigned char **in;
-    int *todo;          /* destinations of this chunk to compute, -1 = skip */
+    int *todo; /* destinations of this chunk to compute, -1 = skip */
 };
 
 static void rho_fn(void *ctx, int worker, int k)

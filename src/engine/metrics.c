@@ -3,8 +3,8 @@
 
 #include <math.h>
 
-int ds_metrics_compare(const double *x, const double *ref, int n, const unsigned char *mask,
-                       double min_ref, ds_metrics *m)
+int ds_metrics_compare(const double *x, const double *ref, int n, const unsigned char *mask, double min_ref,
+                       ds_metrics *m)
 {
     double sum_ref = 0.0, ape = 0.0, max_abs = 0.0;
     int used = 0, n_mape = 0, bad = 0;

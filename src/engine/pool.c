@@ -15,7 +15,7 @@ struct ds_pool {
     pthread_cond_t go, done;
     long generation; /* bumped for every job */
     int quit;
-    int busy;        /* workers still in the current job */
+    int busy; /* workers still in the current job */
     ds_pool_fn fn;
     void *ctx;
     int n_items;

@@ -73,7 +73,8 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
         return ds_error_set(err, NULL, 0, "tau must be positive and finite, got %g", cfg->tau), NULL;
     if ((int)cfg->filter < 0 || cfg->filter >= DS_FILTER_N || !solver_table(cfg->solver))
         return ds_error_set(err, NULL, 0, "unknown filter or solver"), NULL;
-    if ((int)cfg->backend < 0 || cfg->backend >= DS_BACKEND_N) return ds_error_set(err, NULL, 0, "unknown backend"), NULL;
+    if ((int)cfg->backend < 0 || cfg->backend >= DS_BACKEND_N)
+        return ds_error_set(err, NULL, 0, "unknown backend"), NULL;
     if (cfg->backend == DS_BACKEND_CUDA) {
         char info[512];
         if (!ds_gpu_info(info, sizeof info))
@@ -493,7 +494,8 @@ static int capacity_search(ds_run *run, const double *base, const char *why)
         for (int e = 0; e < run->n; e++) run->xt[e] = (base ? base[e] : 0) + s * run->net->capacity[e];
         rc = run_eval(run, run->xt, run->ft, &run->merit);
         if (rc == EV_OK) {
-            snprintf(run->start_desc, sizeof run->start_desc, "%s%g x capacity (%s; spectral radius of exp(-mu t) ~ %.4g at the point tried first)",
+            snprintf(run->start_desc, sizeof run->start_desc,
+                     "%s%g x capacity (%s; spectral radius of exp(-mu t) ~ %.4g at the point tried first)",
                      base ? "the DSP solution + " : "", s, why, est);
             run_accept(run, run->xt, run->ft, run->merit);
             return EV_OK;
@@ -555,8 +557,8 @@ static int cycle_search(ds_run *run, const char *why)
         if (!added) s *= 2; /* the cycles are loaded, not enough */
         {
             char buf[96];
-            snprintf(buf, sizeof buf, "start point: %d cycle links at %g x capacity, spectral radius ~ %.3g", marked,
-                     s, est);
+            snprintf(buf, sizeof buf, "start point: %d cycle links at %g x capacity, spectral radius ~ %.3g", marked, s,
+                     est);
             run_setup_step(run, 0.85, buf);
         }
     }
@@ -747,7 +749,11 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     int full = run->cfg.filter == DS_FILTER_FULL, cpu = run->cfg.backend == DS_BACKEND_CPU;
     int direct = full && cpu && run->cfg.inner == DS_INNER_DIRECT, lost_od = 0;
     double lost = 0;
-#define FAIL_WITH(st, ...) do { snprintf(run->reason, sizeof run->reason, __VA_ARGS__); return st; } while (0)
+#define FAIL_WITH(st, ...)                                                                                             \
+    do {                                                                                                               \
+        snprintf(run->reason, sizeof run->reason, __VA_ARGS__);                                                        \
+        return st;                                                                                                     \
+    } while (0)
     run_setup_step(run, 0.0, full ? "reachability" : "filter DAGs");
     /* mu is needed by the evaluations only, so the loader is built first and
      * its free-flow trees give cbar when mu is derived from tau */
@@ -764,7 +770,8 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         run->cbar = ds_loader_cbar(run->ld);
         run->mu = run->cfg.tau / run->cbar;
         if (!(run->mu > 0) || !isfinite(run->mu))
-            FAIL_WITH(DS_STATUS_ERROR, "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
+            FAIL_WITH(DS_STATUS_ERROR,
+                      "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
                       run->cfg.tau, run->cbar, ds_filter_name(run->cfg.filter));
         ds_loader_set_mu(run->ld, run->mu);
     }
@@ -854,8 +861,8 @@ static ds_status run_start(ds_run *run)
 static ds_status at_tolerance(ds_run *run, edsp_state *es, const solver_ops *ops, void *state)
 {
     if (run->cfg.filter != DS_FILTER_EDSP) {
-        snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations", run->gap,
-                 run->cfg.tol, run->iter);
+        snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations", run->gap, run->cfg.tol,
+                 run->iter);
         return DS_STATUS_CONVERGED;
     }
     memset(&run->cur, 0, sizeof run->cur);
@@ -877,11 +884,13 @@ static ds_status at_tolerance(ds_run *run, edsp_state *es, const solver_ops *ops
         return DS_STATUS_RUNNING;
     }
     publish(run, &run->cur); /* the refresh that ends the loop is in the history too */
-    snprintf(run->reason, sizeof run->reason, "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes",
-             run->gap, run->cfg.tol, run->iter,
-             ch == EDSP_OSCILLATES ? "oscillates (a rebuild repeats an earlier mask; flows are those of the last solved mask)"
-             : ch == EDSP_LIMIT    ? "still changing at the refresh limit (no repeat seen)"
-                                   : "unchanged",
+    snprintf(run->reason, sizeof run->reason,
+             "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes", run->gap, run->cfg.tol,
+             run->iter,
+             ch == EDSP_OSCILLATES
+                 ? "oscillates (a rebuild repeats an earlier mask; flows are those of the last solved mask)"
+             : ch == EDSP_LIMIT ? "still changing at the refresh limit (no repeat seen)"
+                                : "unchanged",
              es->refresh);
     return DS_STATUS_CONVERGED;
 }

@@ -20,17 +20,17 @@ struct ds_run {
     double mu, cbar;
     ds_loader *ld;
     struct ds_gpu_loader *gpu; /* backend cuda: mirrors ld on the device */
-    int n;                   /* links */
+    int n;                     /* links */
     /* the iterate */
-    double *x, *fx, *r;      /* x_l, f(x_l), f(x_l) - x_l */
+    double *x, *fx, *r; /* x_l, f(x_l), f(x_l) - x_l */
     double merit, gap;
-    int iter;                /* l */
-    double *xt, *ft;         /* trial point and its image (line searches) */
-    double *tcost;           /* scratch costs */
+    int iter;        /* l */
+    double *xt, *ft; /* trial point and its image (line searches) */
+    double *tcost;   /* scratch costs */
     /* per-iteration accounting, filled by run_eval and the solvers */
     ds_iter_record cur;
     int evals, jvs;
-    int last_unconverged;    /* why the last EV_UNDEFINED happened */
+    int last_unconverged; /* why the last EV_UNDEFINED happened */
     double last_contraction;
     /* control */
     atomic_int status, cancel, paused;
@@ -51,16 +51,16 @@ struct ds_run {
     double t_start, t_iter0;
     /* the engine's clock (see ds_run_times): guarded by pause_mu */
     double t_setup_end, t_end, t_paused, t_pause_began, t_tol;
-    atomic_int phase;          /* 0 not started, 1 setting up, 2 iterating, 3 done */
-    double setup_progress;     /* guarded by snap_mu, with setup_label */
+    atomic_int phase;      /* 0 not started, 1 setting up, 2 iterating, 3 done */
+    double setup_progress; /* guarded by snap_mu, with setup_label */
     char setup_label[128];
     /* certificate: demand of the last accepted evaluation */
     double ev_loaded, ev_arrived, acc_loaded, acc_arrived;
     int have_acc;
-    double *node_bal;          /* [n_nodes] scratch for the imbalance */
-    char start_desc[320];      /* which start point was used and why */
+    double *node_bal;     /* [n_nodes] scratch for the imbalance */
+    char start_desc[320]; /* which start point was used and why */
     int start_sub_iters;
-    _Atomic(ds_run *) child;   /* a sub-run (the DSP start), cancelled with this run */
+    _Atomic(ds_run *) child; /* a sub-run (the DSP start), cancelled with this run */
     /* results */
     double *res_flows, *res_costs;
 };

@@ -40,20 +40,19 @@ double ds_scenario_demand_mult(int k, uint64_t seed, int orig, int dest)
 
 double ds_scenario_cap_mult(int k, uint64_t seed, int link)
 {
-    static const double m[4] = { 0.5, 1.0, 2.0, 3.0 };
+    static const double m[4] = {0.5, 1.0, 2.0, 3.0};
     if (k == 0) return 1.0;
     return m[draw(seed, k, KIND_CAP, (uint64_t)(uint32_t)link) >> 62];
 }
 
 double ds_scenario_t0_mult(int k, uint64_t seed, int link)
 {
-    static const double m[4] = { 0.8, 1.0, 1.2, 1.4 };
+    static const double m[4] = {0.8, 1.0, 1.2, 1.4};
     if (k == 0) return 1.0;
     return m[draw(seed, k, KIND_T0, (uint64_t)(uint32_t)link) >> 62];
 }
 
-int ds_scenario_apply(ds_network *net, int k, uint64_t seed, ds_scenario_summary *sum,
-                      ds_error *err)
+int ds_scenario_apply(ds_network *net, int k, uint64_t seed, ds_scenario_summary *sum, ds_error *err)
 {
     if (!net || k < 0) {
         ds_error_set(err, "", 0, "scenario number must be >= 0 (got %d)", k);

@@ -18,8 +18,7 @@ static int decimal_text(const char *s)
 {
     if (!*s) return 0;
     for (const char *q = s; *q; q++)
-        if (!((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-'))
-            return 0;
+        if (!((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-')) return 0;
     return 1;
 }
 
@@ -86,9 +85,12 @@ const ds_setting_rule *ds_setting_find(const char *name)
 
 static void fmt_bound(double v, char *buf, size_t n)
 {
-    if (v >= DBL_MAX) snprintf(buf, n, "inf");
-    else if (v <= -DBL_MAX) snprintf(buf, n, "-inf");
-    else snprintf(buf, n, "%.15g", v);
+    if (v >= DBL_MAX)
+        snprintf(buf, n, "inf");
+    else if (v <= -DBL_MAX)
+        snprintf(buf, n, "-inf");
+    else
+        snprintf(buf, n, "%.15g", v);
 }
 
 int ds_setting_parse(const char *name, const char *text, double *out, char *msg, size_t n)
@@ -130,8 +132,8 @@ int ds_setting_parse(const char *name, const char *text, double *out, char *msg,
         else if (r->lo <= -DBL_MAX)
             snprintf(msg, n, "must be %s %s, got '%.40s'", r->hi_open ? "<" : "<=", hi, text);
         else
-            snprintf(msg, n, "must be in %s%s, %s%s, got '%.40s'", r->lo_open ? "(" : "[", lo, hi, r->hi_open ? ")" : "]",
-                     text);
+            snprintf(msg, n, "must be in %s%s, %s%s, got '%.40s'", r->lo_open ? "(" : "[", lo, hi,
+                     r->hi_open ? ")" : "]", text);
         return -1;
     }
     *out = v;

@@ -42,9 +42,9 @@
 typedef struct nt_state {
     int warm_left;
     double eta, prev_norm;
-    double pred_norm;    /* ||F + l (J - I) d|| bound of the last accepted step, for choice 1 */
-    int recovered;       /* the last step was a recovery: solve the next direction tighter */
-    double last_step;    /* length l of the last accepted step */
+    double pred_norm; /* ||F + l (J - I) d|| bound of the last accepted step, for choice 1 */
+    int recovered;    /* the last step was a recovery: solve the next direction tighter */
+    double last_step; /* length l of the last accepted step */
     double last_eta_l;
     double *delta;
 } nt_state;

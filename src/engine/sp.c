@@ -61,8 +61,8 @@ static void heap_down(int *heap, int *pos, const double *dist, const int *hops, 
     pos[x] = i;
 }
 
-int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops_out,
-                   int *order, sp_work *w)
+int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops_out, int *order,
+                   sp_work *w)
 {
     int n = net->n_nodes, nh = 0, settled = 0;
     int *heap = w->heap, *pos = w->pos;

@@ -18,8 +18,7 @@ void sp_work_free(sp_work *w);
  * passes through a centroid other than dest. Fills dist (+INF unreachable),
  * hops (-1 unreachable; may be NULL) and order (settled nodes, dest first, in
  * increasing key; may be NULL). Returns the number of settled nodes. */
-int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops,
-                   int *order, sp_work *w);
+int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops, int *order, sp_work *w);
 
 /* Reverse BFS by link count with the same centroid rule; order = BFS order. */
 int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue);

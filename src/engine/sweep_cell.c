@@ -148,8 +148,8 @@ void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id 
     ds_run_free(run);
 }
 
-int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, double *flows, double *gap,
-                   int *iters, volatile int *cancel, ds_error *err)
+int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, double *flows, double *gap, int *iters,
+                   volatile int *cancel, ds_error *err)
 {
     ds_ue_config c;
     ds_ue_result res;

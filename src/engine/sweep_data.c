@@ -11,10 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-long sweep_grid_total(const sweep_grid *g)
-{
-    return (long)g->scenarios * g->n_disp * g->n_filter * g->n_solver;
-}
+long sweep_grid_total(const sweep_grid *g) { return (long)g->scenarios * g->n_disp * g->n_filter * g->n_solver; }
 
 sweep_cell_id sweep_grid_cell(const sweep_grid *g, long index)
 {
@@ -79,8 +76,10 @@ static int parse_numbers(const char *v, double *out, int max)
 
 int sweep_grid_parse_list(const char *kind, const char *v, sweep_grid *g)
 {
-    if (!strcmp(kind, "filter")) return (g->n_filter = parse_names(v, g->filter, DS_FILTER_N, ds_filter_parse)) < 0 ? -1 : 0;
-    if (!strcmp(kind, "solver")) return (g->n_solver = parse_names(v, g->solver, DS_SOLVER_N, ds_solver_parse)) < 0 ? -1 : 0;
+    if (!strcmp(kind, "filter"))
+        return (g->n_filter = parse_names(v, g->filter, DS_FILTER_N, ds_filter_parse)) < 0 ? -1 : 0;
+    if (!strcmp(kind, "solver"))
+        return (g->n_solver = parse_names(v, g->solver, DS_SOLVER_N, ds_solver_parse)) < 0 ? -1 : 0;
     return (g->n_disp = parse_numbers(v, g->disp, SWEEP_MAX_LIST)) < 0 ? -1 : 0;
 }
 
@@ -106,24 +105,38 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         const char *k = line, *v = eq + 1;
         char *end = NULL;
         int bad = 0;
-        if (!strcmp(k, "version")) bad = strcmp(v, "1") != 0;
-        else if (!strcmp(k, "net")) snprintf(g->net, sizeof g->net, "%s", v);
-        else if (!strcmp(k, "trips")) snprintf(g->trips, sizeof g->trips, "%s", v);
-        else if (!strcmp(k, "scenarios")) g->scenarios = (int)strtol(v, &end, 10), bad = *end || g->scenarios < 1;
-        else if (!strcmp(k, "seed")) g->seed = strtoull(v, &end, 10), bad = *end || !*v;
+        if (!strcmp(k, "version"))
+            bad = strcmp(v, "1") != 0;
+        else if (!strcmp(k, "net"))
+            snprintf(g->net, sizeof g->net, "%s", v);
+        else if (!strcmp(k, "trips"))
+            snprintf(g->trips, sizeof g->trips, "%s", v);
+        else if (!strcmp(k, "scenarios"))
+            g->scenarios = (int)strtol(v, &end, 10), bad = *end || g->scenarios < 1;
+        else if (!strcmp(k, "seed"))
+            g->seed = strtoull(v, &end, 10), bad = *end || !*v;
         else if (!strcmp(k, "tau") || !strcmp(k, "mu")) {
             g->use_mu = !strcmp(k, "mu");
             bad = sweep_grid_parse_list("tau", v, g) != 0;
             seen_grid |= 1;
-        } else if (!strcmp(k, "filter")) bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 2;
-        else if (!strcmp(k, "solver")) bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 4;
-        else if (!strcmp(k, "tol")) g->tol = strtod(v, &end), bad = *end || !(g->tol > 0);
-        else if (!strcmp(k, "max_iter")) g->max_iter = (int)strtol(v, &end, 10), bad = *end || g->max_iter < 0;
-        else if (!strcmp(k, "cap")) g->cap = strtod(v, &end), bad = *end || g->cap < 0;
-        else if (!strcmp(k, "ue")) g->ue = (int)strtol(v, &end, 10), bad = *end;
-        else if (!strcmp(k, "ue_gap")) g->ue_gap = strtod(v, &end), bad = *end || g->ue_gap < 0;
-        else if (!strcmp(k, "ue_max_iter")) g->ue_max_iter = (int)strtol(v, &end, 10), bad = *end || g->ue_max_iter < 1;
-        else return ds_error_set(err, path, lineno, "unknown key '%s'", k);
+        } else if (!strcmp(k, "filter"))
+            bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 2;
+        else if (!strcmp(k, "solver"))
+            bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 4;
+        else if (!strcmp(k, "tol"))
+            g->tol = strtod(v, &end), bad = *end || !(g->tol > 0);
+        else if (!strcmp(k, "max_iter"))
+            g->max_iter = (int)strtol(v, &end, 10), bad = *end || g->max_iter < 0;
+        else if (!strcmp(k, "cap"))
+            g->cap = strtod(v, &end), bad = *end || g->cap < 0;
+        else if (!strcmp(k, "ue"))
+            g->ue = (int)strtol(v, &end, 10), bad = *end;
+        else if (!strcmp(k, "ue_gap"))
+            g->ue_gap = strtod(v, &end), bad = *end || g->ue_gap < 0;
+        else if (!strcmp(k, "ue_max_iter"))
+            g->ue_max_iter = (int)strtol(v, &end, 10), bad = *end || g->ue_max_iter < 1;
+        else
+            return ds_error_set(err, path, lineno, "unknown key '%s'", k);
         if (bad) return ds_error_set(err, path, lineno, "bad value '%s' for %s", v, k);
     }
     if (!g->net[0] || g->scenarios < 1 || seen_grid != 7)
@@ -139,8 +152,10 @@ const char sweep_cells_header[] =
 
 static const char *num(char *b, size_t n, double v)
 {
-    if (isnan(v)) b[0] = '\0';
-    else snprintf(b, n, "%.17g", v);
+    if (isnan(v))
+        b[0] = '\0';
+    else
+        snprintf(b, n, "%.17g", v);
     return b;
 }
 
@@ -156,13 +171,13 @@ int sweep_result_format(const sweep_grid *g, const sweep_result *r, char *buf, s
     }
     *q++ = '"';
     *q = '\0';
-    int len = snprintf(buf, n, "%ld,%d,%llu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%s,%d,%s,%s,%s,%s,%.6f,%.6f,%d,%d\n", r->cell,
-                       id.k, g->seed, num(a[0], 32, r->tau), num(a[1], 32, r->mu),
-                       ds_filter_name((ds_filter)g->filter[id.f]), ds_solver_name((ds_solver_kind)g->solver[id.s]),
-                       ds_status_name((ds_status)r->status), reason, r->iterations, r->evals, r->jv,
-                       num(a[2], 32, r->gap_rel), r->lost_od, num(a[3], 32, r->lost_demand),
-                       num(a[4], 32, r->total_flow), num(a[5], 32, r->veh_time), num(a[6], 32, r->mape_ue),
-                       r->wall_s, r->t_end, r->rank, r->worker);
+    int len =
+        snprintf(buf, n, "%ld,%d,%llu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%s,%d,%s,%s,%s,%s,%.6f,%.6f,%d,%d\n", r->cell, id.k,
+                 g->seed, num(a[0], 32, r->tau), num(a[1], 32, r->mu), ds_filter_name((ds_filter)g->filter[id.f]),
+                 ds_solver_name((ds_solver_kind)g->solver[id.s]), ds_status_name((ds_status)r->status), reason,
+                 r->iterations, r->evals, r->jv, num(a[2], 32, r->gap_rel), r->lost_od, num(a[3], 32, r->lost_demand),
+                 num(a[4], 32, r->total_flow), num(a[5], 32, r->veh_time), num(a[6], 32, r->mape_ue), r->wall_s,
+                 r->t_end, r->rank, r->worker);
     return len < 0 ? 0 : (len < (int)n ? len : (int)n - 1);
 }
 
@@ -176,8 +191,12 @@ static const char *field(const char *p, char *out, size_t n, int *last)
         for (;;) {
             if (!*p || *p == '\n') return NULL;
             if (*p == '"') {
-                if (p[1] == '"') p++;
-                else { p++; break; }
+                if (p[1] == '"')
+                    p++;
+                else {
+                    p++;
+                    break;
+                }
             }
             if (k + 1 < n) out[k++] = *p;
             p++;
@@ -189,7 +208,10 @@ static const char *field(const char *p, char *out, size_t n, int *last)
         }
     }
     out[k] = '\0';
-    if (*p == ',') { *last = 0; return p + 1; }
+    if (*p == ',') {
+        *last = 0;
+        return p + 1;
+    }
     *last = 1;
     return *p == '\n' ? p + 1 : p;
 }
@@ -197,7 +219,10 @@ static const char *field(const char *p, char *out, size_t n, int *last)
 static int to_d(const char *s, double *v)
 {
     char *end;
-    if (!*s) { *v = NAN; return 0; }
+    if (!*s) {
+        *v = NAN;
+        return 0;
+    }
     *v = strtod(s, &end);
     return *end ? -1 : 0;
 }
@@ -231,10 +256,9 @@ int sweep_result_parse(const sweep_grid *g, const char *line, sweep_result *r)
     for (int s = DS_STATUS_PENDING; s <= DS_STATUS_ERROR; s++)
         if (!strcmp(f[7], ds_status_name((ds_status)s))) st = s;
     if (to_i(f[0], &v[0]) || to_i(f[1], &v[1]) || to_d(f[3], &d[0]) || to_d(f[4], &d[1]) || st < 0 ||
-        to_i(f[9], &v[2]) || to_i(f[10], &v[3]) || to_i(f[11], &v[4]) || to_d(f[12], &d[2]) ||
-        to_i(f[13], &v[5]) || to_d(f[14], &d[3]) || to_d(f[15], &d[4]) || to_d(f[16], &d[5]) ||
-        to_d(f[17], &d[6]) || to_d(f[18], &r->wall_s) || to_d(f[19], &r->t_end) || to_i(f[20], &v[6]) ||
-        to_i(f[21], &v[7]))
+        to_i(f[9], &v[2]) || to_i(f[10], &v[3]) || to_i(f[11], &v[4]) || to_d(f[12], &d[2]) || to_i(f[13], &v[5]) ||
+        to_d(f[14], &d[3]) || to_d(f[15], &d[4]) || to_d(f[16], &d[5]) || to_d(f[17], &d[6]) ||
+        to_d(f[18], &r->wall_s) || to_d(f[19], &r->t_end) || to_i(f[20], &v[6]) || to_i(f[21], &v[7]))
         return -1;
     if (v[0] < 0 || v[0] >= sweep_grid_total(g)) return -1;
     sweep_cell_id id = sweep_grid_cell(g, v[0]);
@@ -290,7 +314,6 @@ void sweep_copy_text(char *dst, size_t n, const char *src)
     dst[l] = '\0';
 }
 
-
 char *sweep_read_file(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
@@ -302,7 +325,11 @@ char *sweep_read_file(const char *path, size_t *len)
         n += got;
         if (cap - n - 1 == 0) {
             char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); buf = NULL; break; }
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
             buf = nb;
             cap *= 2;
         }
@@ -319,8 +346,7 @@ int sweep_is_journal(const char *name)
     return !strncmp(name, "journal", 7) && n >= 11 && !strcmp(name + n - 4, ".csv");
 }
 
-long sweep_load_journals(const char *dir, const sweep_grid *g, sweep_result *res, unsigned char *done,
-                         long *bad_lines)
+long sweep_load_journals(const char *dir, const sweep_grid *g, sweep_result *res, unsigned char *done, long *bad_lines)
 {
     DIR *dp = opendir(dir);
     long n_done = 0;
@@ -337,7 +363,10 @@ long sweep_load_journals(const char *dir, const sweep_grid *g, sweep_result *res
         while (*p) {
             char *e = strchr(p, '\n');
             char save = 0;
-            if (e) { save = e[1]; e[1] = '\0'; }
+            if (e) {
+                save = e[1];
+                e[1] = '\0';
+            }
             sweep_result r;
             if (!strncmp(p, "cell,", 5)) {
                 /* header */

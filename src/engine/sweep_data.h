@@ -19,15 +19,15 @@ typedef struct sweep_grid {
     char net[1024], trips[1024]; /* trips "" = the sibling of net */
     int scenarios;
     unsigned long long seed;
-    int use_mu;                      /* the list holds mu values, not tau */
+    int use_mu; /* the list holds mu values, not tau */
     int n_disp;
-    double disp[SWEEP_MAX_LIST];     /* tau (or mu) values */
+    double disp[SWEEP_MAX_LIST]; /* tau (or mu) values */
     int n_filter, filter[DS_FILTER_N];
     int n_solver, solver[DS_SOLVER_N];
     double tol;
     int max_iter;
     double cap;
-    int ue;                          /* compute a UE reference per scenario */
+    int ue; /* compute a UE reference per scenario */
     double ue_gap;
     int ue_max_iter;
 } sweep_grid;
@@ -49,16 +49,16 @@ int sweep_grid_parse_list(const char *kind, const char *v, sweep_grid *g);
 
 /* The outcome of one cell: a fixed-size record (MPI sends it as bytes). */
 typedef struct sweep_result {
-    long cell;               /* grid index */
-    int status;              /* ds_status */
+    long cell;  /* grid index */
+    int status; /* ds_status */
     char reason[240];
     int iterations, evals, jv;
     double gap_rel, tau, mu;
     int lost_od;
     double lost_demand, total_flow, veh_time;
-    double mape_ue;          /* percent, NaN if none */
-    double wall_s;           /* create + execute of the run */
-    double t_end;            /* epoch seconds when it finished */
+    double mape_ue; /* percent, NaN if none */
+    double wall_s;  /* create + execute of the run */
+    double t_end;   /* epoch seconds when it finished */
     int rank, worker;
 } sweep_result;
 
@@ -76,12 +76,12 @@ void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_co
  * says whether it did. cancel_slot (may be NULL) holds the run while it runs
  * so that another thread can cancel it (under *lock). */
 void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id id, int threads,
-                      ds_run *volatile *cancel_slot, pthread_mutex_t *lock, sweep_result *r,
-                      double *flows, double *costs, int *have_flows);
+                      ds_run *volatile *cancel_slot, pthread_mutex_t *lock, sweep_result *r, double *flows,
+                      double *costs, int *have_flows);
 /* The UE reference of a network (flows n_links). Returns ds_ue_solve's code;
  * *gap and *iters are what it reached. */
-int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, double *flows, double *gap,
-                   int *iters, volatile int *cancel, ds_error *err);
+int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, double *flows, double *gap, int *iters,
+                   volatile int *cancel, ds_error *err);
 
 /* Journal / cells.csv rows. */
 extern const char sweep_cells_header[];
@@ -100,8 +100,7 @@ int sweep_is_journal(const char *name);
  * total) for each complete row; rows cut short or of another grid are
  * counted in *bad_lines (may be NULL). Returns the cells done, -1 if dir
  * cannot be read. */
-long sweep_load_journals(const char *dir, const sweep_grid *g, sweep_result *res, unsigned char *done,
-                         long *bad_lines);
+long sweep_load_journals(const char *dir, const sweep_grid *g, sweep_result *res, unsigned char *done, long *bad_lines);
 
 /* Statistics: p-th percentile (0..100) of v[0..n) by linear interpolation
  * between order statistics (sorts v in place); NaN if n == 0. */

@@ -30,17 +30,14 @@
 /* ------------------------------------------------------------ text lines */
 
 typedef struct text {
-    char *buf;        /* private NUL-terminated copy; lines are cut in place */
+    char *buf; /* private NUL-terminated copy; lines are cut in place */
     char *p, *end;
     const char *name; /* file name used in errors */
     long line;        /* number of the line last returned */
     long n_lines;
 } text;
 
-static int is_ws(int c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
+static int is_ws(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 static char *trim(char *s)
 {
@@ -56,10 +53,14 @@ static size_t utf8_len(const unsigned char *s, size_t avail)
 {
     size_t n, i;
     unsigned c = s[0];
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) n = 3;
-    else if (c >= 0xF0 && c <= 0xF4) n = 4;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4;
+    else
+        return 0;
     if (n > avail) return 0;
     for (i = 1; i < n; i++)
         if ((s[i] & 0xC0) != 0x80) return 0;
@@ -96,11 +97,13 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
         } else if (c == 0) {
             return ds_error_set(err, name, line, "binary data: NUL byte at offset %zu; not a TNTP text file", i);
         } else if (c < 0x20 && !is_ws((int)c)) {
-            return ds_error_set(err, name, line, "binary data: control byte 0x%02x at offset %zu; not a TNTP text file", c, i);
+            return ds_error_set(err, name, line, "binary data: control byte 0x%02x at offset %zu; not a TNTP text file",
+                                c, i);
         } else if (c >= 0x80) {
             size_t n = utf8_len(s + i, len - i);
             if (!n)
-                return ds_error_set(err, name, line, "binary data: invalid byte 0x%02x at offset %zu (not UTF-8 text)", c, i);
+                return ds_error_set(err, name, line, "binary data: invalid byte 0x%02x at offset %zu (not UTF-8 text)",
+                                    c, i);
             i += n - 1;
             any = 1;
         } else if (!is_ws((int)c)) {
@@ -196,16 +199,10 @@ static int cut_semicolon(text *t, char *s, ds_error *err)
 
 /* The shared parsers (settings.c): decimal only, hexadecimal refused (no
  * TNTP file writes it and "0x" in a data file is more likely corruption). */
-static int parse_long(const char *s, long *out)
-{
-    return ds_parse_long(s, out) ? -1 : 0;
-}
+static int parse_long(const char *s, long *out) { return ds_parse_long(s, out) ? -1 : 0; }
 
 /* 0 ok, -1 not a number, -2 not finite. */
-static int parse_double(const char *s, double *out)
-{
-    return ds_parse_double(s, out);
-}
+static int parse_double(const char *s, double *out) { return ds_parse_double(s, out); }
 
 /* A number field of a row, with the file/line/field named on failure. */
 static int field_double(text *t, const char *what, const char *tok, double *out, ds_error *err)
@@ -221,8 +218,10 @@ static int field_double(text *t, const char *what, const char *tok, double *out,
 static int field_node_id(text *t, const char *what, const char *tok, long n_nodes, int *out, ds_error *err)
 {
     long v;
-    if (parse_long(tok, &v)) return ds_error_set(err, t->name, t->line, "%s: expected a node number, got '%.40s'", what, tok);
-    if (v < 1) return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%ld (<NUMBER OF NODES>)", what, v, n_nodes);
+    if (parse_long(tok, &v))
+        return ds_error_set(err, t->name, t->line, "%s: expected a node number, got '%.40s'", what, tok);
+    if (v < 1)
+        return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%ld (<NUMBER OF NODES>)", what, v, n_nodes);
     if (v > INT_MAX) return ds_error_set(err, t->name, t->line, "%s %ld is too large (ids up to %d)", what, v, INT_MAX);
     *out = (int)v;
     return 0;
@@ -233,12 +232,13 @@ static int field_node(text *t, const char *what, const char *tok, const ds_netwo
 {
     long v;
     int i;
-    if (parse_long(tok, &v)) return ds_error_set(err, t->name, t->line, "%s: expected a node number, got '%.40s'", what, tok);
+    if (parse_long(tok, &v))
+        return ds_error_set(err, t->name, t->line, "%s: expected a node number, got '%.40s'", what, tok);
     i = ds_node_index(net, v);
     if (i < 0) {
-        if (net->ids_mapped)
-            return ds_error_set(err, t->name, t->line, "%s %ld is not a node of the network", what, v);
-        return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%d (<NUMBER OF NODES>)", what, v, net->n_nodes);
+        if (net->ids_mapped) return ds_error_set(err, t->name, t->line, "%s %ld is not a node of the network", what, v);
+        return ds_error_set(err, t->name, t->line, "%s %ld out of range 1..%d (<NUMBER OF NODES>)", what, v,
+                            net->n_nodes);
     }
     *out = i;
     return 0;
@@ -258,8 +258,10 @@ int ds_node_index(const ds_network *net, long id)
     hi = net->n_nodes;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (net->node_id[net->node_by_id[mid]] < id) lo = mid + 1;
-        else hi = mid;
+        if (net->node_id[net->node_by_id[mid]] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return (lo < net->n_nodes && net->node_id[net->node_by_id[lo]] == id) ? net->node_by_id[lo] : -1;
 }
@@ -269,7 +271,7 @@ int ds_node_index(const ds_network *net, long id)
 enum { MK_ZONES, MK_NODES, MK_FIRST_THRU, MK_LINKS, MK_TOTAL_OD, MK_TOLL, MK_DIST, MK_N };
 static const char *const meta_key_name[MK_N] = {
     "NUMBER OF ZONES", "NUMBER OF NODES", "FIRST THRU NODE", "NUMBER OF LINKS",
-    "TOTAL OD FLOW", "TOLL FACTOR", "DISTANCE FACTOR",
+    "TOTAL OD FLOW",   "TOLL FACTOR",     "DISTANCE FACTOR",
 };
 
 typedef struct meta {
@@ -349,10 +351,7 @@ static int meta_require(text *t, const meta *m, int k, ds_error *err)
 
 /* ------------------------------------------------------------ network memory */
 
-static void *xcalloc(size_t n, size_t sz)
-{
-    return calloc(n ? n : 1, sz);
-}
+static void *xcalloc(size_t n, size_t sz) { return calloc(n ? n : 1, sz); }
 
 static void *dup_array(const void *src, size_t n, size_t sz)
 {
@@ -437,16 +436,15 @@ ds_network *ds_network_clone(const ds_network *src)
     n->node_by_id = dup_array(src->node_by_id, N, sizeof(int));
     n->loops = dup_array(src->loops, (size_t)src->n_loops, sizeof(ds_dropped_loop));
     ok = (!src->node_id || n->node_id) && (!src->node_by_id || n->node_by_id) && (!src->loops || n->loops) &&
-          (!src->tail || n->tail) && (!src->head || n->head) && (!src->capacity || n->capacity) &&
+         (!src->tail || n->tail) && (!src->head || n->head) && (!src->capacity || n->capacity) &&
          (!src->length || n->length) && (!src->t0 || n->t0) && (!src->bpr_b || n->bpr_b) &&
          (!src->bpr_power || n->bpr_power) && (!src->speed || n->speed) && (!src->toll || n->toll) &&
-         (!src->link_type || n->link_type) && (!src->src_line || n->src_line) &&
-         (!src->out_start || n->out_start) && (!src->out_link || n->out_link) &&
-         (!src->in_start || n->in_start) && (!src->in_link || n->in_link) &&
-         (!src->od_orig || n->od_orig) && (!src->od_dest || n->od_dest) &&
-         (!src->od_demand || n->od_demand) && (!src->dest_node || n->dest_node) &&
-         (!src->dest_od_start || n->dest_od_start) && (!src->node_x || n->node_x) &&
-         (!src->node_y || n->node_y) && (!src->ref_flow || n->ref_flow) && (!src->ref_cost || n->ref_cost);
+         (!src->link_type || n->link_type) && (!src->src_line || n->src_line) && (!src->out_start || n->out_start) &&
+         (!src->out_link || n->out_link) && (!src->in_start || n->in_start) && (!src->in_link || n->in_link) &&
+         (!src->od_orig || n->od_orig) && (!src->od_dest || n->od_dest) && (!src->od_demand || n->od_demand) &&
+         (!src->dest_node || n->dest_node) && (!src->dest_od_start || n->dest_od_start) &&
+         (!src->node_x || n->node_x) && (!src->node_y || n->node_y) && (!src->ref_flow || n->ref_flow) &&
+         (!src->ref_cost || n->ref_cost);
     if (!ok) {
         ds_network_free(n);
         return NULL;
@@ -532,7 +530,8 @@ static int net_row(text *t, ds_network *net, char **tok, long n_nodes, long L, d
         field_double(t, "capacity", tok[2], &net->capacity[L], err) ||
         field_double(t, "length", tok[3], &net->length[L], err) ||
         field_double(t, "free-flow time", tok[4], &net->t0[L], err) ||
-        field_double(t, "b", tok[5], &net->bpr_b[L], err) || field_double(t, "power", tok[6], &net->bpr_power[L], err) ||
+        field_double(t, "b", tok[5], &net->bpr_b[L], err) ||
+        field_double(t, "power", tok[6], &net->bpr_power[L], err) ||
         field_double(t, "speed", tok[7], &net->speed[L], err) || field_double(t, "toll", tok[8], &net->toll[L], err))
         return -1;
     if (parse_long(tok[9], &type) || type < INT_MIN || type > INT_MAX)
@@ -590,8 +589,8 @@ static int parse_net(text *t, ds_network *net, meta *m, ds_error *err)
     net->toll = xcalloc((size_t)cap, sizeof(double));
     net->link_type = xcalloc((size_t)cap, sizeof(int));
     net->src_line = xcalloc((size_t)cap, sizeof(long));
-    if (!net->tail || !net->head || !net->capacity || !net->length || !net->t0 || !net->bpr_b ||
-        !net->bpr_power || !net->speed || !net->toll || !net->link_type || !net->src_line)
+    if (!net->tail || !net->head || !net->capacity || !net->length || !net->t0 || !net->bpr_b || !net->bpr_power ||
+        !net->speed || !net->toll || !net->link_type || !net->src_line)
         return ds_error_set(err, t->name, 0, "out of memory for %ld links", n_links);
 
     while ((s = text_next(t))) {
@@ -642,8 +641,10 @@ static int find_sorted(const int *v, size_t n, int x)
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x) lo = mid + 1;
-        else hi = mid;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return (lo < n && v[lo] == x) ? (int)lo : -1;
 }
@@ -760,9 +761,10 @@ static int map_nodes(text *t, ds_network *net, const meta *m, const zone_scan *z
             n_zones = z->declared ? z->declared : z->max;
             net->zones_inferred = 1;
             if (n_zones > n_decl) {
-                ds_error_set(err, t->name, m->end_line,
-                             "no <NUMBER OF ZONES> here, and the trips file's zones (1..%ld) exceed <NUMBER OF NODES> %ld",
-                             n_zones, n_decl);
+                ds_error_set(
+                    err, t->name, m->end_line,
+                    "no <NUMBER OF ZONES> here, and the trips file's zones (1..%ld) exceed <NUMBER OF NODES> %ld",
+                    n_zones, n_decl);
                 goto out;
             }
         }
@@ -791,8 +793,8 @@ static int map_nodes(text *t, ds_network *net, const meta *m, const zone_scan *z
                          net->tail[i] > n_decl ? "init" : "term", net->tail[i] > n_decl ? net->tail[i] : net->head[i],
                          n_decl, n_ids);
         else
-            ds_error_set(err, t->name, m->line[MK_NODES], "the links use %zu distinct node ids, <NUMBER OF NODES> says %ld",
-                         n_ids, n_decl);
+            ds_error_set(err, t->name, m->line[MK_NODES],
+                         "the links use %zu distinct node ids, <NUMBER OF NODES> says %ld", n_ids, n_decl);
         goto out;
     }
     /* Sparse ids: zones first. slot[k] = node index of ids[k]. */
@@ -857,7 +859,7 @@ typedef struct trips_state {
     long origin_id;    /* the origin's id as the file writes it */
     od_entry *od;
     size_t n_od, cap_od;
-    double sum_all;    /* every entry, diagonal included: what TOTAL OD FLOW counts */
+    double sum_all; /* every entry, diagonal included: what TOTAL OD FLOW counts */
 } trips_state;
 
 /* Zone index of the id a trips file writes, or -1 with err filled. */
@@ -904,8 +906,8 @@ static int trips_entry(text *t, const ds_network *net, trips_state *st, char *se
         return ds_error_set(err, t->name, t->line, "demand from %ld to %ld must be finite, got '%.40s'", st->origin_id,
                             d, qs);
     if (q < 0)
-        return ds_error_set(err, t->name, t->line, "demand from %ld to %ld must be non-negative, got %s",
-                            st->origin_id, d, qs);
+        return ds_error_set(err, t->name, t->line, "demand from %ld to %ld must be non-negative, got %s", st->origin_id,
+                            d, qs);
     if (st->dest_block[di] == st->block)
         return ds_error_set(err, t->name, t->line, "duplicate destination %ld for origin %ld (first at line %ld)", d,
                             st->origin_id, st->dest_line[di]);
@@ -1006,7 +1008,8 @@ static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error 
     }
     if (trips_lines(t, net, &st, err)) goto out;
     if (!isfinite(st.sum_all)) {
-        ds_error_set(err, t->name, 0, "the demand entries sum past the largest double (%g): demand too large", st.sum_all);
+        ds_error_set(err, t->name, 0, "the demand entries sum past the largest double (%g): demand too large",
+                     st.sum_all);
         goto out;
     }
     if (m.line[MK_TOTAL_OD]) {
@@ -1060,13 +1063,10 @@ out:
 
 /* ------------------------------------------------------------ public parse */
 
-static ds_network *network_new(void)
-{
-    return calloc(1, sizeof(ds_network));
-}
+static ds_network *network_new(void) { return calloc(1, sizeof(ds_network)); }
 
-ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *net_name,
-                             const char *trips_text, size_t trips_len, const char *trips_name, ds_error *err)
+ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *net_name, const char *trips_text,
+                             size_t trips_len, const char *trips_name, ds_error *err)
 {
     ds_network *net = network_new();
     text t;
@@ -1192,8 +1192,7 @@ int ds_tntp_sibling(const char *net_path, const char *kind, char *out, size_t n)
     const size_t sl = strlen("_net.tntp");
     if (len < sl) return 0;
     if (strcmp(net_path + len - sl, "_net.tntp") && strcmp(net_path + len - sl, ".net.tntp")) return 0;
-    if ((size_t)snprintf(out, n, "%.*s%c%s.tntp", (int)(len - sl), net_path, net_path[len - sl], kind) >= n)
-        return 0;
+    if ((size_t)snprintf(out, n, "%.*s%c%s.tntp", (int)(len - sl), net_path, net_path[len - sl], kind) >= n) return 0;
     return 1;
 }
 
@@ -1311,8 +1310,7 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
             goto fail;
         }
         if (net->n_loops && !strcmp(tok[0], tok[1])) continue; /* a dropped self-loop's row */
-        if (field_node(t, "From node", tok[0], net, &u, err) ||
-            field_node(t, "To node", tok[1], net, &v, err) ||
+        if (field_node(t, "From node", tok[0], net, &u, err) || field_node(t, "To node", tok[1], net, &v, err) ||
             field_double(t, "volume", tok[2], &vol, err) || field_double(t, "cost", tok[3], &c, err))
             goto fail;
         if (vol < 0) {
@@ -1323,8 +1321,10 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
         hi = L;
         while (lo < hi) {
             int mid = lo + (hi - lo) / 2;
-            if (order[mid].tail < u || (order[mid].tail == u && order[mid].head < v)) lo = mid + 1;
-            else hi = mid;
+            if (order[mid].tail < u || (order[mid].tail == u && order[mid].head < v))
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         for (k = lo; k < L && order[k].tail == u && order[k].head == v && used[order[k].id]; k++) {}
         if (k >= L || order[k].tail != u || order[k].head != v) {
@@ -1343,7 +1343,8 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
     for (e = 0; e < L; e++)
         if (!used[e]) {
             ds_error_set(err, t->name, t->line, "no flow row for link %d -> %d (network line %ld)",
-                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), net->src_line ? net->src_line[e] : 0L);
+                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]),
+                         net->src_line ? net->src_line[e] : 0L);
             goto fail;
         }
     free(order);
@@ -1385,8 +1386,8 @@ int ds_network_load_flows(ds_network *net, const char *flow_path, ds_error *err)
     return load_optional(net, flow_path, "flow file", 1, parse_flows, err);
 }
 
-ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path,
-                            const char *flow_path, ds_error *err)
+ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path, const char *flow_path,
+                            ds_error *err)
 {
     char sib[1024];
     char *net_text = NULL, *trips_text = NULL;

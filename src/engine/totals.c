@@ -31,7 +31,10 @@ void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t)
 void ds_totals_format(const ds_totals *t, char *buf, size_t n)
 {
     size_t k = 0;
-#define ADD(...) do { if (k < n) k += (size_t)snprintf(buf + k, n - k, __VA_ARGS__); } while (0)
+#define ADD(...)                                                                                                       \
+    do {                                                                                                               \
+        if (k < n) k += (size_t)snprintf(buf + k, n - k, __VA_ARGS__);                                                 \
+    } while (0)
     const int *s = t->steps;
     ADD("steps:");
     if (s[DS_STEP_MSA]) ADD(" msa %d", s[DS_STEP_MSA]);
@@ -42,12 +45,12 @@ void ds_totals_format(const ds_totals *t, char *buf, size_t n)
             t->aa_restarts);
     if (s[DS_STEP_NEWTON_WARM]) ADD(" newton-warm %d", s[DS_STEP_NEWTON_WARM]);
     if (s[DS_STEP_NEWTON_OK] || s[DS_STEP_NEWTON_REJ] || s[DS_STEP_NEWTON_RECOVER])
-        ADD(" newton %d accepted / %d rejected / %d recovered (gmres %ld)", s[DS_STEP_NEWTON_OK],
-            s[DS_STEP_NEWTON_REJ], s[DS_STEP_NEWTON_RECOVER], t->gmres_iters);
+        ADD(" newton %d accepted / %d rejected / %d recovered (gmres %ld)", s[DS_STEP_NEWTON_OK], s[DS_STEP_NEWTON_REJ],
+            s[DS_STEP_NEWTON_RECOVER], t->gmres_iters);
     ADD(" | halvings %ld", t->halvings);
     if (t->mask_refreshes)
-        ADD(" | mask changed %d times (+%ld -%ld links, oscillations %d)", t->mask_refreshes, t->mask_added, t->mask_removed,
-            t->mask_oscillations);
+        ADD(" | mask changed %d times (+%ld -%ld links, oscillations %d)", t->mask_refreshes, t->mask_added,
+            t->mask_removed, t->mask_oscillations);
     if (t->lu_fresh || t->lu_reused) ADD(" | LU fresh %ld / reused %ld", t->lu_fresh, t->lu_reused);
     ADD(" | evals %d | J*v %d | s: costs %.3g bellman %.3g absorb %.3g deriv %.3g other %.3g", t->evals, t->jv,
         t->t_phase[DS_PHASE_COSTS], t->t_phase[DS_PHASE_BELLMAN], t->t_phase[DS_PHASE_ABSORB],

@@ -78,8 +78,7 @@ static double link_beckmann(double x, double t0, double b, double p, double c, d
     }
     double xc = cap > 0.0 ? cap * c : INFINITY;
     if (x <= xc) return v + t0 * x + t0 * b * c / (p + 1.0) * pow(x / c, p + 1.0);
-    return v + t0 * xc + t0 * b * c / (p + 1.0) * pow(cap, p + 1.0) +
-           t0 * (1.0 + b * pow(cap, p)) * (x - xc);
+    return v + t0 * xc + t0 * b * c / (p + 1.0) * pow(cap, p + 1.0) + t0 * (1.0 + b * pow(cap, p)) * (x - xc);
 }
 
 double ds_ue_beckmann(const ds_network *net, const ds_cost_params *cp, const double *x)
@@ -87,8 +86,7 @@ double ds_ue_beckmann(const ds_network *net, const ds_cost_params *cp, const dou
     double z = 0.0;
     for (int e = 0; e < net->n_links; e++) {
         double lin = dsk_cost_fixed(cp->toll_factor, net->toll[e], cp->distance_factor, net->length[e]);
-        z += link_beckmann(x[e], net->t0[e], net->bpr_b[e], net->bpr_power[e], net->capacity[e],
-                           cp->cap, lin);
+        z += link_beckmann(x[e], net->t0[e], net->bpr_b[e], net->bpr_power[e], net->capacity[e], cp->cap, lin);
     }
     return z;
 }
@@ -102,31 +100,31 @@ typedef struct {
 
 typedef struct {
     double *dist;
-    int *pred;       /* link into the node on the shortest-path tree */
-    heap_item *heap; /* binary min-heap; keys stored inline for locality */
-    int *pos;        /* node's index in heap, -1 if never reached, -2 settled */
-    int *order;      /* nodes in the order settled */
-    double *nf;      /* demand still to be pushed up the tree */
+    int *pred;                /* link into the node on the shortest-path tree */
+    heap_item *heap;          /* binary min-heap; keys stored inline for locality */
+    int *pos;                 /* node's index in heap, -1 if never reached, -2 settled */
+    int *order;               /* nodes in the order settled */
+    double *nf;               /* demand still to be pushed up the tree */
     unsigned char *is_target; /* destinations of the current origin */
 } sp_work;
 
 typedef struct {
     const ds_network *net;
     int n_orig;
-    int *orig;        /* [n_orig] origin nodes with demand, ascending */
-    int *o_start;     /* [n_orig+1] into o_dest/o_q */
+    int *orig;    /* [n_orig] origin nodes with demand, ascending */
+    int *o_start; /* [n_orig+1] into o_dest/o_q */
     int *o_dest;
     double *o_q;
     int chunk, n_chunks;
-    double *cy;       /* [n_chunks * n_links] per-chunk loadings */
-    double *csp;      /* [n_chunks] per-chunk sum q * SP */
-    int *cbad;        /* [n_chunks] first OD (index into o_*) with no path, or -1 */
+    double *cy;  /* [n_chunks * n_links] per-chunk loadings */
+    double *csp; /* [n_chunks] per-chunk sum q * SP */
+    int *cbad;   /* [n_chunks] first OD (index into o_*) with no path, or -1 */
     /* out-links in CSR order, so the scan of a node's links reads memory
      * sequentially: link id, head node and (per call) cost */
     int *csr_link, *csr_head;
     double *csr_t;
     int n_threads;
-    sp_work *ws;      /* [n_threads] */
+    sp_work *ws; /* [n_threads] */
     ds_pool *pool;
 } aon_ctx;
 
@@ -163,8 +161,7 @@ static void heap_down(heap_item *heap, int *pos, int n, int i)
 /* Dijkstra from o until every destination of o is settled. Centroids other
  * than the origin are settled (they may be destinations) but never expanded.
  * Returns the number of nodes settled (in w->order). */
-static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned char *is_target,
-                         sp_work *w)
+static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned char *is_target, sp_work *w)
 {
     const ds_network *net = a->net;
     int n = net->n_nodes, hn = 0, m = 0, left = n_targets;
@@ -174,7 +171,7 @@ static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned 
     }
     w->dist[o] = 0.0;
     w->pred[o] = -1;
-    w->heap[hn++] = (heap_item){ 0.0, o };
+    w->heap[hn++] = (heap_item){0.0, o};
     w->pos[o] = 0;
     while (hn > 0) {
         int u = w->heap[0].node;
@@ -200,7 +197,7 @@ static int dijkstra_from(const aon_ctx *a, int o, int n_targets, const unsigned 
                     pv = hn++;
                     w->pos[v] = pv;
                 }
-                w->heap[pv] = (heap_item){ nd, v };
+                w->heap[pv] = (heap_item){nd, v};
                 heap_up(w->heap, w->pos, pv);
             }
         }
@@ -370,8 +367,7 @@ static int aon_init(aon_ctx *a, const ds_network *net, int threads)
         w->order = malloc(sizeof(int) * (size_t)n);
         w->nf = calloc((size_t)n, sizeof(double));
         w->is_target = calloc((size_t)n, 1);
-        if (!w->dist || !w->pred || !w->heap || !w->pos || !w->order || !w->nf || !w->is_target)
-            return -1;
+        if (!w->dist || !w->pred || !w->heap || !w->pos || !w->order || !w->nf || !w->is_target) return -1;
     }
     a->pool = ds_pool_create(threads);
     if (!a->pool) return -1;
@@ -461,8 +457,8 @@ static ds_status fail_od(const ds_network *net, const aon_ctx *a, int k, ds_erro
     for (int i = 0; i < a->n_orig; i++)
         if (k >= a->o_start[i] && k < a->o_start[i + 1]) o = a->orig[i];
     ds_error_set(err, net->net_path, 0,
-                 "no path from zone %d to zone %d (demand %g) without passing through a centroid",
-                 ds_node_id(net, o), ds_node_id(net, a->o_dest[k]), a->o_q[k]);
+                 "no path from zone %d to zone %d (demand %g) without passing through a centroid", ds_node_id(net, o),
+                 ds_node_id(net, a->o_dest[k]), a->o_q[k]);
     return DS_STATUS_ERROR;
 }
 
@@ -476,8 +472,8 @@ static int costs_finite(const ds_network *net, const ds_cost_params *cp, const d
             ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
                          "the cost of link %d->%d overflowed at flow %g (free-flow time %g, b %g, power %g, "
                          "capacity %g, cap %g)",
-                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), x[e], net->t0[e],
-                         net->bpr_b[e], net->bpr_power[e], net->capacity[e], cp->cap);
+                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), x[e], net->t0[e], net->bpr_b[e],
+                         net->bpr_power[e], net->capacity[e], cp->cap);
             return -1;
         }
     return 0;
@@ -651,8 +647,10 @@ ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *fl
         if ((ar = aon_load(&u.A, u.t, u.y, &sptt))) goto aon_failed;
         double tstt = dot(u.t, flows, u.n);
         if (!isfinite(tstt) || !isfinite(sptt)) {
-            ds_error_set(err, net->net_path, 0, "the total travel time overflowed at iteration %d (%g, shortest "
-                         "paths %g): costs too large for doubles", iter, tstt, sptt);
+            ds_error_set(err, net->net_path, 0,
+                         "the total travel time overflowed at iteration %d (%g, shortest "
+                         "paths %g): costs too large for doubles",
+                         iter, tstt, sptt);
             goto out;
         }
         gap = tstt > 0.0 ? (tstt - sptt) / tstt : 0.0;

@@ -101,7 +101,7 @@ void sweep_mpi_master(sweep *sw, int size)
     pthread_t th;
     int active = size - 1;
     int *outstanding = calloc((size_t)size, sizeof *outstanding); /* jobs sent, results not back */
-    if (!buf || !outstanding) { /* the other ranks wait for answers: end the job */
+    if (!buf || !outstanding) {                                   /* the other ranks wait for answers: end the job */
         fprintf(stderr, "dillsue sweep: out of memory on rank 0\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -121,12 +121,13 @@ void sweep_mpi_master(sweep *sw, int size)
                 sweep_msg m;
                 int src = st.MPI_SOURCE;
                 MPI_Recv(&m, (int)sizeof m, MPI_BYTE, src, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                if (m.have_flows)
-                    MPI_Recv(buf, 2 * n, MPI_DOUBLE, src, TAG_FLOWS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (m.have_flows) MPI_Recv(buf, 2 * n, MPI_DOUBLE, src, TAG_FLOWS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 if (m.job.type != SWEEP_JOB_NONE) {
                     /* a rank stops only when interrupted: stop the sweep */
-                    if (m.r.status == DS_STATUS_CANCELLED) sweep_release(sw, &m.job), sweep_request_stop(sw);
-                    else sweep_record(sw, &m.job, &m.r, m.have_flows ? buf : NULL, m.have_flows ? buf + n : NULL);
+                    if (m.r.status == DS_STATUS_CANCELLED)
+                        sweep_release(sw, &m.job), sweep_request_stop(sw);
+                    else
+                        sweep_record(sw, &m.job, &m.r, m.have_flows ? buf : NULL, m.have_flows ? buf + n : NULL);
                 }
                 /* keep PREFETCH jobs at each rank: the next one is there when a
                  * cell ends, so no rank waits for this loop to wake up */

@@ -26,10 +26,7 @@ void app_message(tui_app *app, int error, const char *fmt, ...)
     session_log(&app->s, 0, error, "%s", app->msg);
 }
 
-tui_run *app_latest_run(const tui_app *app)
-{
-    return app->s.n_runs ? app->s.runs[app->s.n_runs - 1] : NULL;
-}
+tui_run *app_latest_run(const tui_app *app) { return app->s.n_runs ? app->s.runs[app->s.n_runs - 1] : NULL; }
 
 tui_run *app_focus_run(const tui_app *app)
 {
@@ -88,7 +85,10 @@ static void do_export(tui_app *app, const char *path)
     char hist[600], msg[700];
     if (app->export_run < 0 || app->export_run >= app->s.n_runs) return;
     r = app->s.runs[app->export_run];
-    if (!*path) { app_message(app, 1, "export: empty file name, nothing written"); return; }
+    if (!*path) {
+        app_message(app, 1, "export: empty file name, nothing written");
+        return;
+    }
     if (ds_flows_write(path, r->net, r->flows, r->costs, &err) != 0) {
         ds_error_format(&err, msg, sizeof msg);
         app_message(app, 1, "export failed, nothing written: %s", msg);
@@ -98,8 +98,10 @@ static void do_export(tui_app *app, const char *path)
     char what[900], logmsg[1100] = "";
     int bad = 0;
     if (r->n < r->n_total) {
-        snprintf(what, sizeof what, "history not written: thinned to %zu of %zu records (only the %d latest runs keep "
-                 "all)", r->n, r->n_total, TUI_KEEP_FULL);
+        snprintf(what, sizeof what,
+                 "history not written: thinned to %zu of %zu records (only the %d latest runs keep "
+                 "all)",
+                 r->n, r->n_total, TUI_KEEP_FULL);
         bad = 1;
     } else if (ds_history_write_final(hist, r->rec, r->n, r->status, &err) != 0) {
         ds_error_format(&err, msg, sizeof msg);
@@ -126,8 +128,14 @@ static void open_ref(tui_app *app, const char *path)
     ds_error err = {0};
     double *ref;
     char msg[700];
-    if (!r || !r->flows) { app_message(app, 1, "the selected run has no flows to compare"); return; }
-    if (!*path) { app_message(app, 1, "no file given; nothing compared"); return; }
+    if (!r || !r->flows) {
+        app_message(app, 1, "the selected run has no flows to compare");
+        return;
+    }
+    if (!*path) {
+        app_message(app, 1, "no file given; nothing compared");
+        return;
+    }
     if (flowstat_read_ref(r->net, path, &ref, &err) != 0) {
         ds_error_format(&err, msg, sizeof msg);
         app_message(app, 1, "cannot read the reference: %s", msg);
@@ -167,12 +175,16 @@ static void queue_parse(tui_app *app, const char *b)
                 app_message(app, 1, "queue: %s", msg);
                 return;
             }
-            if (n == 64) { app_message(app, 1, "queue: at most 64 runs; nothing queued"); return; }
+            if (n == 64) {
+                app_message(app, 1, "queue: at most 64 runs; nothing queued");
+                return;
+            }
             app->queue_cfg[n++] = c;
         }
     }
     if (!n) {
-        app_message(app, 1, "queue: say \"tau 1,3,10,30,100\", \"solvers\" or \"clear\", got \"%.60s\"; nothing queued", b);
+        app_message(app, 1, "queue: say \"tau 1,3,10,30,100\", \"solvers\" or \"clear\", got \"%.60s\"; nothing queued",
+                    b);
         return;
     }
     app->queue_n = n;
@@ -194,8 +206,8 @@ static void prompt_accept(tui_app *app)
     case PROMPT_TOL:
     case PROMPT_MAXITER:
     case PROMPT_THREADS: {
-        static const char *const name[] = {[PROMPT_TAU] = "tau", [PROMPT_TOL] = "tol", [PROMPT_MAXITER] = "max_iter",
-                                           [PROMPT_THREADS] = "threads"};
+        static const char *const name[] = {
+            [PROMPT_TAU] = "tau", [PROMPT_TOL] = "tol", [PROMPT_MAXITER] = "max_iter", [PROMPT_THREADS] = "threads"};
         char msg[300];
         int rc = settings_set(settings_find(name[kind]), c, b, msg, sizeof msg);
         if (rc == 0 && kind == PROMPT_TAU) snprintf(msg, sizeof msg, "tau = %g for the next run", c->tau);
@@ -206,15 +218,18 @@ static void prompt_accept(tui_app *app)
     case PROMPT_NET: {
         ds_error err = {0};
         char msg[700];
-        if (!*b) { app_message(app, 1, "no path given; network unchanged"); break; }
+        if (!*b) {
+            app_message(app, 1, "no path given; network unchanged");
+            break;
+        }
         app_message(app, 0, "loading %s ...", b);
         if (session_open(&app->s, b, NULL, &err) != 0) {
             ds_error_format(&err, msg, sizeof msg);
             app_message(app, 1, "cannot open network (unchanged): %s", msg);
         } else {
             app->s.warm_next = 0;
-            app_message(app, 0, "network %s: %d nodes, %d links, %d OD pairs", app->s.net->name,
-                        app->s.net->n_nodes, app->s.net->n_links, app->s.net->n_od);
+            app_message(app, 0, "network %s: %d nodes, %d links, %d OD pairs", app->s.net->name, app->s.net->n_nodes,
+                        app->s.net->n_links, app->s.net->n_od);
         }
         break;
     }
@@ -275,8 +290,10 @@ static void prompt_accept(tui_app *app)
             break;
         }
         if (l < 0 || l > s_n_runs(app)) {
-            app_message(app, 1, "warm start: a run number 1..%d, 0 for the latest finished, or a flow CSV, got \"%s\"; "
-                        "unchanged", s_n_runs(app), b);
+            app_message(app, 1,
+                        "warm start: a run number 1..%d, 0 for the latest finished, or a flow CSV, got \"%s\"; "
+                        "unchanged",
+                        s_n_runs(app), b);
             break;
         }
         int keep = app->s.warm_from_id;
@@ -287,7 +304,8 @@ static void prompt_accept(tui_app *app)
             break;
         }
         app->s.warm_next = 1;
-        app_message(app, 0, "warm start on: the next run starts from the flows of run #%d%s", w->id, l ? "" : " (latest)");
+        app_message(app, 0, "warm start on: the next run starts from the flows of run #%d%s", w->id,
+                    l ? "" : " (latest)");
         break;
     }
     default: break;
@@ -296,13 +314,24 @@ static void prompt_accept(tui_app *app)
 
 void app_prompt_key(tui_app *app, int ch)
 {
-    if (ch == 27) { app->prompt = PROMPT_NONE; app_message(app, 0, "cancelled; nothing changed"); return; }
-    if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) { prompt_accept(app); return; }
+    if (ch == 27) {
+        app->prompt = PROMPT_NONE;
+        app_message(app, 0, "cancelled; nothing changed");
+        return;
+    }
+    if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+        prompt_accept(app);
+        return;
+    }
     if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (app->prompt_len > 0) app->prompt_buf[--app->prompt_len] = 0;
         return;
     }
-    if (ch == 21) { app->prompt_len = 0; app->prompt_buf[0] = 0; return; } /* Ctrl-U */
+    if (ch == 21) {
+        app->prompt_len = 0;
+        app->prompt_buf[0] = 0;
+        return;
+    } /* Ctrl-U */
     if (ch >= 32 && ch < 127 && app->prompt_len < (int)sizeof app->prompt_buf - 1) {
         app->prompt_buf[app->prompt_len++] = (char)ch;
         app->prompt_buf[app->prompt_len] = 0;
@@ -312,10 +341,21 @@ void app_prompt_key(tui_app *app, int ch)
 static void toggle_compare(tui_app *app)
 {
     int i = app->sel;
-    if (i < 0 || i >= app->s.n_runs) { app_message(app, 1, "no run selected"); return; }
-    if (app->cmp[0] == i) { app->cmp[0] = app->cmp[1]; app->cmp[1] = -1; return; }
-    if (app->cmp[1] == i) { app->cmp[1] = -1; return; }
-    if (app->cmp[0] < 0) app->cmp[0] = i;
+    if (i < 0 || i >= app->s.n_runs) {
+        app_message(app, 1, "no run selected");
+        return;
+    }
+    if (app->cmp[0] == i) {
+        app->cmp[0] = app->cmp[1];
+        app->cmp[1] = -1;
+        return;
+    }
+    if (app->cmp[1] == i) {
+        app->cmp[1] = -1;
+        return;
+    }
+    if (app->cmp[0] < 0)
+        app->cmp[0] = i;
     else {
         app->cmp[1] = i;
         app->show_compare = 1;
@@ -400,7 +440,8 @@ void app_tick(tui_app *app)
             snprintf(pos, sizeof pos, " [queue %d/%d]", app->queue_pos, app->queue_n);
         app_message(app, r->status != DS_STATUS_CONVERGED && r->status != DS_STATUS_CANCELLED,
                     "run #%d %s: %d iterations, gap %s, %s%s%s", r->id, ds_status_name(r->status),
-                    r->n ? r->rec[r->n - 1].iter : 0, gap, el, r->status == DS_STATUS_CONVERGED ? "" : " (v: why)", pos);
+                    r->n ? r->rec[r->n - 1].iter : 0, gap, el, r->status == DS_STATUS_CONVERGED ? "" : " (v: why)",
+                    pos);
         if (app->notify) {
             char title[160];
             beep();
@@ -428,17 +469,25 @@ void app_action(tui_app *app, tui_action act)
     case ACT_QUIT: app->quit = 1; break;
     case ACT_START: start_run(app); break;
     case ACT_PAUSE:
-        if (!active) { app_message(app, 1, "no run is going"); break; }
+        if (!active) {
+            app_message(app, 1, "no run is going");
+            break;
+        }
         ds_run_pause(active->run, !ds_run_is_paused(active->run));
-        app_message(app, 0, "run #%d %s", active->id, ds_run_is_paused(active->run) ? "paused (its clock stops too)" : "resumed");
+        app_message(app, 0, "run #%d %s", active->id,
+                    ds_run_is_paused(active->run) ? "paused (its clock stops too)" : "resumed");
         break;
     case ACT_ABORT:
-        if (!active) { app_message(app, 1, "no run is going"); break; }
+        if (!active) {
+            app_message(app, 1, "no run is going");
+            break;
+        }
         ds_run_cancel(active->run);
         ds_run_pause(active->run, 0);
         app_message(app, 0, "run #%d: cancel requested", active->id);
         if (app->queue_n) {
-            app_message(app, 0, "run #%d: cancel requested; queue of %d cleared", active->id, app->queue_n - app->queue_pos);
+            app_message(app, 0, "run #%d: cancel requested; queue of %d cleared", active->id,
+                        app->queue_n - app->queue_pos);
             app->queue_n = app->queue_pos = 0;
         }
         break;
@@ -487,29 +536,45 @@ void app_action(tui_app *app, tui_action act)
         break;
     case ACT_RERUN: {
         tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r) { app_message(app, 1, "no run selected"); break; }
-        if (r->net != s->net) { app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name); break; }
+        if (!r) {
+            app_message(app, 1, "no run selected");
+            break;
+        }
+        if (r->net != s->net) {
+            app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name);
+            break;
+        }
         start_with(app, &r->cfg);
         break;
     }
     case ACT_COPY: {
         tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r) { app_message(app, 1, "no run selected"); break; }
+        if (!r) {
+            app_message(app, 1, "no run selected");
+            break;
+        }
         *c = r->cfg;
         app_message(app, 0, "next run: the settings of run #%d", r->id);
         break;
     }
     case ACT_REF: {
         tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r || !r->flows) { app_message(app, 1, "select a finished run first"); break; }
+        if (!r || !r->flows) {
+            app_message(app, 1, "select a finished run first");
+            break;
+        }
         /* X_net.tntp -> X_flow.tntp, the TNTP reference next to the network */
         const char *np = r->net->net_path, *suf = strstr(np, "_net.tntp");
-        if (suf) snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
-        else buf[0] = 0;
+        if (suf)
+            snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
+        else
+            buf[0] = 0;
         prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
         break;
     }
-    case ACT_SCENARIO: prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1"); break;
+    case ACT_SCENARIO:
+        prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1");
+        break;
     case ACT_QUEUE:
         prompt_open(app, PROMPT_QUEUE, "queue (tau 1,3,10,30,100 | solvers | clear)", "tau 1,3,10,30,100");
         break;
@@ -527,12 +592,13 @@ void app_action(tui_app *app, tui_action act)
     case ACT_MOUSE:
         app->mouse = !app->mouse;
         mousemask(app->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
-        app_message(app, 0, app->mouse ? "mouse on: click a run to select it, a legend entry to hide its curve "
-                                         "(Shift+drag still selects text in most terminals)"
-                                       : "mouse off: the terminal's own selection works again");
+        app_message(app, 0,
+                    app->mouse ? "mouse on: click a run to select it, a legend entry to hide its curve "
+                                 "(Shift+drag still selects text in most terminals)"
+                               : "mouse off: the terminal's own selection works again");
         break;
-    case ACT_PGUP: case ACT_PGDN: break;
-        break;
+    case ACT_PGUP:
+    case ACT_PGDN: break; break;
     case ACT_BACKEND:
         c->backend = (ds_backend)((c->backend + 1) % DS_BACKEND_N);
         app_message(app, 0, "backend = %s", ds_backend_name(c->backend));
@@ -549,25 +615,42 @@ void app_action(tui_app *app, tui_action act)
         const char *why;
         tui_run *w;
         s->warm_next = !s->warm_next;
-        if (!s->warm_next) app_message(app, 0, "warm start off");
-        else if (s->warm_from_id < 0) app_message(app, 0, "warm start on: from the flows in %s", s->warm_file_path);
-        else if (!(w = session_warm_source(s, &why))) app_message(app, 0, "warm start on, but %s yet", why);
-        else app_message(app, 0, "warm start on: from the flows of run #%d (W chooses another)", w->id);
+        if (!s->warm_next)
+            app_message(app, 0, "warm start off");
+        else if (s->warm_from_id < 0)
+            app_message(app, 0, "warm start on: from the flows in %s", s->warm_file_path);
+        else if (!(w = session_warm_source(s, &why)))
+            app_message(app, 0, "warm start on, but %s yet", why);
+        else
+            app_message(app, 0, "warm start on: from the flows of run #%d (W chooses another)", w->id);
         break;
     }
     case ACT_NET: prompt_open(app, PROMPT_NET, "network file", s->net ? s->net->net_path : ""); break;
     case ACT_EXPORT: {
         tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r) { app_message(app, 1, "no run to export"); break; }
-        if (!r->joined) { app_message(app, 1, "run #%d has not finished", r->id); break; }
-        if (!r->flows) { app_message(app, 1, "run #%d has no flows (%s)", r->id, ds_status_name(r->status)); break; }
+        if (!r) {
+            app_message(app, 1, "no run to export");
+            break;
+        }
+        if (!r->joined) {
+            app_message(app, 1, "run #%d has not finished", r->id);
+            break;
+        }
+        if (!r->flows) {
+            app_message(app, 1, "run #%d has no flows (%s)", r->id, ds_status_name(r->status));
+            break;
+        }
         app->export_run = app->sel;
         default_export_name(app, r, buf, sizeof buf);
         prompt_open(app, PROMPT_EXPORT, "export flows to", buf);
         break;
     }
-    case ACT_UP: if (app->sel > 0) app->sel--; break;
-    case ACT_DOWN: if (app->sel < s->n_runs - 1) app->sel++; break;
+    case ACT_UP:
+        if (app->sel > 0) app->sel--;
+        break;
+    case ACT_DOWN:
+        if (app->sel < s->n_runs - 1) app->sel++;
+        break;
     case ACT_SHOW:
         if (app->sel >= 0 && app->sel < s->n_runs) s->runs[app->sel]->shown ^= 1;
         break;
@@ -586,8 +669,12 @@ void app_action(tui_app *app, tui_action act)
     case ACT_CLOSE:
         app->show_help = 0;
         app->view = VIEW_NONE;
-        if (app->show_compare) { app->show_compare = 0; app->cmp[0] = app->cmp[1] = -1; }
+        if (app->show_compare) {
+            app->show_compare = 0;
+            app->cmp[0] = app->cmp[1] = -1;
+        }
         break;
-    case ACT_NONE: case ACT_N: break;
+    case ACT_NONE:
+    case ACT_N: break;
     }
 }

@@ -69,7 +69,8 @@ static const char *choices(const char *(*name)(int), int n, char *buf, size_t le
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < n && used < len; i++) used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "|" : "", name(i));
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "|" : "", name(i));
     return buf;
 }
 static const char *filter_name(int i) { return ds_filter_name((ds_filter)i); }
@@ -91,7 +92,7 @@ static int glyphs_parse(const char *s)
 
 typedef struct config_bind {
     int keys[TUI_KEYS_PER_ACT];
-    int line;                /* 0 = no bind line for this action */
+    int line; /* 0 = no bind line for this action */
 } config_bind;
 
 /* bind.<action>=<key> [<key> ...]: the keys replace the action's keys. */
@@ -112,7 +113,8 @@ static void parse_bind(tui_config *c, config_bind *binds, int line, const char *
             return;
         }
         if (rc != 0) {
-            config_problem(c, line, "bind.%s: unknown key '%.20s' (x, X, C-l, F5, Enter, Space, Tab, Esc, Up, PgDn, ...)",
+            config_problem(c, line,
+                           "bind.%s: unknown key '%.20s' (x, X, C-l, F5, Enter, Space, Tab, Esc, Up, PgDn, ...)",
                            action, tok);
             return;
         }
@@ -127,7 +129,10 @@ static void parse_bind(tui_config *c, config_bind *binds, int line, const char *
         }
         keys[n++] = key;
     }
-    if (!n) { config_problem(c, line, "bind.%s: no key given", action); return; }
+    if (!n) {
+        config_problem(c, line, "bind.%s: no key given", action);
+        return;
+    }
     memcpy(binds[act].keys, keys, sizeof keys);
     binds[act].line = line; /* a later line for the same action wins */
 }
@@ -193,14 +198,22 @@ static void parse_setting(tui_config *c, config_bind *binds, int line, const cha
     char list[96];
     int i;
     double d;
-    if (!strncmp(k, "bind.", 5)) { parse_bind(c, binds, line, k + 5, v); return; }
-    if (!*v) { config_problem(c, line, "%.40s has no value", k); return; }
+    if (!strncmp(k, "bind.", 5)) {
+        parse_bind(c, binds, line, k + 5, v);
+        return;
+    }
+    if (!*v) {
+        config_problem(c, line, "%.40s has no value", k);
+        return;
+    }
     if (!strcmp(k, "version")) {
-        if (!parse_int(v, 1, INT_MAX, &i)) config_problem(c, line, "version must be a whole number >= 1, got '%.40s'", v);
+        if (!parse_int(v, 1, INT_MAX, &i))
+            config_problem(c, line, "version must be a whole number >= 1, got '%.40s'", v);
         else if (i > TUI_CONFIG_VERSION)
             config_problem(c, line, "version %d is newer than this program reads (%d); settings it knows still apply",
                            i, TUI_CONFIG_VERSION);
-        else c->version = i;
+        else
+            c->version = i;
     } else if (!strcmp(k, "tau")) {
         if (setting(c, line, k, v, &d)) c->tau = d;
     } else if (!strcmp(k, "tol")) {
@@ -213,36 +226,54 @@ static void parse_setting(tui_config *c, config_bind *binds, int line, const cha
         if (setting(c, line, k, v, &d)) c->delay_ms = (int)d;
     } else if (!strcmp(k, "filter")) {
         if ((i = ds_filter_parse(v)) < 0)
-            config_problem(c, line, "unknown filter '%.40s' (%s)", v, choices(filter_name, DS_FILTER_N, list, sizeof list));
-        else c->filter = i;
+            config_problem(c, line, "unknown filter '%.40s' (%s)", v,
+                           choices(filter_name, DS_FILTER_N, list, sizeof list));
+        else
+            c->filter = i;
     } else if (!strcmp(k, "solver")) {
         if ((i = ds_solver_parse(v)) < 0)
-            config_problem(c, line, "unknown solver '%.40s' (%s)", v, choices(solver_name, DS_SOLVER_N, list, sizeof list));
-        else c->solver = i;
+            config_problem(c, line, "unknown solver '%.40s' (%s)", v,
+                           choices(solver_name, DS_SOLVER_N, list, sizeof list));
+        else
+            c->solver = i;
     } else if (!strcmp(k, "backend")) {
         if ((i = ds_backend_parse(v)) < 0)
-            config_problem(c, line, "unknown backend '%.40s' (%s)", v, choices(backend_name, DS_BACKEND_N, list, sizeof list));
-        else c->backend = i;
+            config_problem(c, line, "unknown backend '%.40s' (%s)", v,
+                           choices(backend_name, DS_BACKEND_N, list, sizeof list));
+        else
+            c->backend = i;
     } else if (!strcmp(k, "glyphs")) {
         if ((i = glyphs_parse(v)) < 0)
-            config_problem(c, line, "unknown glyphs '%.40s' (%s)", v, choices(glyphs_name, PLOT_GLYPHSET_N, list, sizeof list));
-        else c->glyphs = i;
+            config_problem(c, line, "unknown glyphs '%.40s' (%s)", v,
+                           choices(glyphs_name, PLOT_GLYPHSET_N, list, sizeof list));
+        else
+            c->glyphs = i;
     } else if (!strcmp(k, "xaxis")) {
         for (i = 0; i < XAXIS_N && strcmp(v, xaxis_names[i]); i++) {}
-        if (i == XAXIS_N) config_problem(c, line, "unknown xaxis '%.40s' (%s)", v, choices(xaxis_name, XAXIS_N, list, sizeof list));
-        else c->xaxis = i;
+        if (i == XAXIS_N)
+            config_problem(c, line, "unknown xaxis '%.40s' (%s)", v, choices(xaxis_name, XAXIS_N, list, sizeof list));
+        else
+            c->xaxis = i;
     } else if (!strcmp(k, "notify") || !strcmp(k, "mouse")) {
-        if ((i = on_off(v)) < 0) config_problem(c, line, "%s must be on or off, got '%.40s'", k, v);
-        else if (k[0] == 'n') c->notify = i;
-        else c->mouse = i;
+        if ((i = on_off(v)) < 0)
+            config_problem(c, line, "%s must be on or off, got '%.40s'", k, v);
+        else if (k[0] == 'n')
+            c->notify = i;
+        else
+            c->mouse = i;
     } else if (!strcmp(k, "color") || !strcmp(k, "colour")) {
-        if (!strcmp(v, "on")) c->color = 1;
-        else if (!strcmp(v, "off")) c->color = 0;
-        else config_problem(c, line, "color must be on or off, got '%.40s'", v);
+        if (!strcmp(v, "on"))
+            c->color = 1;
+        else if (!strcmp(v, "off"))
+            c->color = 0;
+        else
+            config_problem(c, line, "color must be on or off, got '%.40s'", v);
     } else if ((i = settings_find(k)) >= 0 && !config_core_setting(k)) {
         char msg[300];
-        if (settings_set(i, &c->opts, v, msg, sizeof msg) != 0) config_problem(c, line, "%s: %s", k, msg);
-        else c->opts_set |= 1ul << i;
+        if (settings_set(i, &c->opts, v, msg, sizeof msg) != 0)
+            config_problem(c, line, "%s: %s", k, msg);
+        else
+            c->opts_set |= 1ul << i;
     } else {
         config_problem(c, line, "unknown key '%.40s'", k);
     }
@@ -266,7 +297,8 @@ void config_parse(tui_config *c, const char *text)
             buf[len] = 0;
             s = trim(buf);
             if (*s && *s != '#') {
-                if (!(eq = strchr(s, '='))) config_problem(c, line, "expected key=value, got '%.40s'", s);
+                if (!(eq = strchr(s, '=')))
+                    config_problem(c, line, "expected key=value, got '%.40s'", s);
                 else {
                     *eq = 0;
                     parse_setting(c, binds, line, trim(s), trim(eq + 1));
@@ -289,12 +321,18 @@ int config_load(tui_config *c, const char *path)
         return -1;
     }
     text = malloc(CONFIG_MAX_BYTES + 1);
-    if (!text) { fclose(f); config_problem(c, 0, "out of memory"); return -1; }
+    if (!text) {
+        fclose(f);
+        config_problem(c, 0, "out of memory");
+        return -1;
+    }
     errno = 0;
     n = fread(text, 1, CONFIG_MAX_BYTES + 1, f);
     if (ferror(f) || n > CONFIG_MAX_BYTES) {
-        if (ferror(f)) config_problem(c, 0, "cannot read: %s", strerror(errno ? errno : EIO));
-        else config_problem(c, 0, "larger than 1 MiB; not read");
+        if (ferror(f))
+            config_problem(c, 0, "cannot read: %s", strerror(errno ? errno : EIO));
+        else
+            config_problem(c, 0, "larger than 1 MiB; not read");
         fclose(f);
         free(text);
         return -1;
@@ -358,16 +396,17 @@ static void config_write(FILE *f, const tui_config *c)
             c->delay_ms);
     fprintf(f, "# xaxis: plot x axis, %s\nxaxis=%s\n", choices(xaxis_name, XAXIS_N, list, sizeof list),
             xaxis_names[c->xaxis >= 0 && c->xaxis < XAXIS_N ? c->xaxis : 0]);
-    fprintf(f, "# notify: bell and terminal title when a run ends, on | off\nnotify=%s\n", c->notify > 0 ? "on" : "off");
-    fprintf(f, "# mouse: click to select a run / hide a curve, on | off (off keeps the terminal's selection)\nmouse=%s\n\n",
-            c->mouse > 0 ? "on" : "off");
-    fprintf(f,
-            "# --- keys ---\n"
-            "# bind.<action>=<key> [<key> ...] replaces the keys of an action. A key is a\n"
-            "# single character (x, X, ?), C-a..C-z, F1..F12, Enter, Space, Tab, Esc,\n"
-            "# Backspace, Up, Down, Left, Right, Home, End, PgUp, PgDn, Ins or Del.\n"
-            "# C-c, C-z, C-s, C-q and C-\\ belong to the terminal. A key can belong to one\n"
-            "# action only. Lines starting with #bind. show a default left as it is.\n");
+    fprintf(f, "# notify: bell and terminal title when a run ends, on | off\nnotify=%s\n",
+            c->notify > 0 ? "on" : "off");
+    fprintf(
+        f, "# mouse: click to select a run / hide a curve, on | off (off keeps the terminal's selection)\nmouse=%s\n\n",
+        c->mouse > 0 ? "on" : "off");
+    fprintf(f, "# --- keys ---\n"
+               "# bind.<action>=<key> [<key> ...] replaces the keys of an action. A key is a\n"
+               "# single character (x, X, ?), C-a..C-z, F1..F12, Enter, Space, Tab, Esc,\n"
+               "# Backspace, Up, Down, Left, Right, Home, End, PgUp, PgDn, Ins or Del.\n"
+               "# C-c, C-z, C-s, C-q and C-\\ belong to the terminal. A key can belong to one\n"
+               "# action only. Lines starting with #bind. show a default left as it is.\n");
     tui_keymap def;
     keys_default(&def);
     for (int i = 0; i < tui_n_keys; i++) {
@@ -397,8 +436,7 @@ static int make_parent_dirs(const char *path, ds_error *err)
         }
     }
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return ds_error_set(err, path, 0, "%s is not a directory", dir);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return ds_error_set(err, path, 0, "%s is not a directory", dir);
     return 0;
 }
 
@@ -422,9 +460,12 @@ int config_default_path(char *buf, size_t n)
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
     int len;
     /* XDG: a relative XDG_CONFIG_HOME is invalid and must be ignored. */
-    if (xdg && xdg[0] == '/') len = snprintf(buf, n, "%s/dillsue/config", xdg);
-    else if (home && home[0] == '/') len = snprintf(buf, n, "%s/.config/dillsue/config", home);
-    else return -1;
+    if (xdg && xdg[0] == '/')
+        len = snprintf(buf, n, "%s/dillsue/config", xdg);
+    else if (home && home[0] == '/')
+        len = snprintf(buf, n, "%s/.config/dillsue/config", home);
+    else
+        return -1;
     return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
@@ -432,8 +473,10 @@ const char *config_display_path(const char *path, char *buf, size_t n)
 {
     const char *home = getenv("HOME");
     size_t hl = home ? strlen(home) : 0;
-    if (hl > 1 && !strncmp(path, home, hl) && path[hl] == '/') snprintf(buf, n, "~%s", path + hl);
-    else snprintf(buf, n, "%s", path);
+    if (hl > 1 && !strncmp(path, home, hl) && path[hl] == '/')
+        snprintf(buf, n, "~%s", path + hl);
+    else
+        snprintf(buf, n, "%s", path);
     return buf;
 }
 
@@ -446,10 +489,14 @@ void config_problems_format(const tui_config *c, const char *path, char *buf, si
     buf[0] = 0;
     for (int i = 0; i < kept && used < n; i++) {
         const tui_config_problem *p = &c->problem[i];
-        if (i == 0 && p->line) used += (size_t)snprintf(buf + used, n - used, "%s:%d: %s", shown, p->line, p->text);
-        else if (i == 0) used += (size_t)snprintf(buf + used, n - used, "%s: %s", shown, p->text);
-        else if (p->line) used += (size_t)snprintf(buf + used, n - used, "; line %d: %s", p->line, p->text);
-        else used += (size_t)snprintf(buf + used, n - used, "; %s", p->text);
+        if (i == 0 && p->line)
+            used += (size_t)snprintf(buf + used, n - used, "%s:%d: %s", shown, p->line, p->text);
+        else if (i == 0)
+            used += (size_t)snprintf(buf + used, n - used, "%s: %s", shown, p->text);
+        else if (p->line)
+            used += (size_t)snprintf(buf + used, n - used, "; line %d: %s", p->line, p->text);
+        else
+            used += (size_t)snprintf(buf + used, n - used, "; %s", p->text);
     }
     if (c->n_problems > kept && used < n) snprintf(buf + used, n - used, "; and %d more", c->n_problems - kept);
 }

@@ -16,7 +16,7 @@
 #define TUI_CONFIG_MAX_PROBLEMS 16
 
 typedef struct tui_config_problem {
-    int line;                /* 1-based line of the file, 0 = the file as a whole */
+    int line; /* 1-based line of the file, 0 = the file as a whole */
     char text[200];
 } tui_config_problem;
 
@@ -27,11 +27,11 @@ typedef struct tui_config {
     int filter, solver, backend, threads, max_iter;
     int glyphs, color, delay_ms; /* plot_glyphset, 1 on / 0 off, milliseconds */
     int xaxis, notify, mouse;    /* tui_xaxis, 1 on / 0 off, 1 on / 0 off */
-    tui_keymap keys;         /* the table's defaults with the file's bind. lines applied */
-    ds_config opts;          /* the other next-run settings (settings.h rows), */
-    unsigned long opts_set;  /* bit i set: the file gave tui_settings[i] */
-    int version;             /* 0 = the file has no version line */
-    int n_problems;          /* all problems found; the first TUI_CONFIG_MAX_PROBLEMS kept, by line */
+    tui_keymap keys;             /* the table's defaults with the file's bind. lines applied */
+    ds_config opts;              /* the other next-run settings (settings.h rows), */
+    unsigned long opts_set;      /* bit i set: the file gave tui_settings[i] */
+    int version;                 /* 0 = the file has no version line */
+    int n_problems;              /* all problems found; the first TUI_CONFIG_MAX_PROBLEMS kept, by line */
     tui_config_problem problem[TUI_CONFIG_MAX_PROBLEMS];
 } tui_config;
 

@@ -57,16 +57,24 @@ void draw_box(const tui_app *app, tui_rect r, const char *title)
 
 void fmt_gap(double v, char *buf, size_t n)
 {
-    if (isnan(v)) snprintf(buf, n, "n/a");
-    else if (isinf(v)) snprintf(buf, n, v > 0 ? "inf" : "-inf");
-    else snprintf(buf, n, "%.2e", v);
+    if (isnan(v))
+        snprintf(buf, n, "n/a");
+    else if (isinf(v))
+        snprintf(buf, n, v > 0 ? "inf" : "-inf");
+    else
+        snprintf(buf, n, "%.2e", v);
 }
 
 void fmt_secs(double s, char *buf, size_t n)
 {
-    if (!(s >= 0)) snprintf(buf, n, "-");
-    else if (s < 1e-3) snprintf(buf, n, "%.0f us", s * 1e6);
-    else if (s < 1) snprintf(buf, n, "%.1f ms", s * 1e3);
-    else if (s < 600) snprintf(buf, n, "%.2f s", s);
-    else snprintf(buf, n, "%.0f min", s / 60);
+    if (!(s >= 0))
+        snprintf(buf, n, "-");
+    else if (s < 1e-3)
+        snprintf(buf, n, "%.0f us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, n, "%.1f ms", s * 1e3);
+    else if (s < 600)
+        snprintf(buf, n, "%.2f s", s);
+    else
+        snprintf(buf, n, "%.0f min", s / 60);
 }

@@ -74,7 +74,10 @@ void flowstat_totals_compute(const ds_network *net, const ds_config *cfg, const 
             double vc = x[e] / net->capacity[e];
             t->vc_mean += vc;
             n_vc++;
-            if (t->vc_max_link < 0 || vc > t->vc_max) { t->vc_max = vc; t->vc_max_link = e; }
+            if (t->vc_max_link < 0 || vc > t->vc_max) {
+                t->vc_max = vc;
+                t->vc_max_link = e;
+            }
         }
     }
     if (!tt) t->veh_hours = NAN;

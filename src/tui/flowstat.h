@@ -11,10 +11,10 @@
 #define FLOWSTAT_MIN_REF 1.0 /* as `dillsue compare` (--min-ref default) */
 
 typedef struct flowstat_cmp {
-    ds_metrics m;            /* a against b as the reference, min_ref FLOWSTAT_MIN_REF, all links */
-    int finite;              /* 0 if an input value was not finite */
+    ds_metrics m; /* a against b as the reference, min_ref FLOWSTAT_MIN_REF, all links */
+    int finite;   /* 0 if an input value was not finite */
     int n_top;
-    int top[FLOWSTAT_TOP];   /* links by |a - b|, largest first */
+    int top[FLOWSTAT_TOP]; /* links by |a - b|, largest first */
 } flowstat_cmp;
 void flowstat_compare(const double *a, const double *b, int n, flowstat_cmp *c);
 
@@ -24,12 +24,12 @@ void flowstat_compare(const double *a, const double *b, int n, flowstat_cmp *c);
 int flowstat_read_ref(const ds_network *net, const char *path, double **ref, ds_error *err);
 
 typedef struct flowstat_totals {
-    double veh_hours;        /* sum x_e t_e(x), t = BPR travel time (no toll, no distance term) */
-    double veh_dist;         /* sum x_e length_e; < 0 if the network has no lengths */
-    double vc_max, vc_mean;  /* over links with capacity > 0 */
+    double veh_hours;       /* sum x_e t_e(x), t = BPR travel time (no toll, no distance term) */
+    double veh_dist;        /* sum x_e length_e; < 0 if the network has no lengths */
+    double vc_max, vc_mean; /* over links with capacity > 0 */
     int vc_max_link;
-    double flow_total;       /* sum of link flows */
-    double demand;           /* the network's total demand */
+    double flow_total; /* sum of link flows */
+    double demand;     /* the network's total demand */
 } flowstat_totals;
 void flowstat_totals_compute(const ds_network *net, const ds_config *cfg, const double *x, flowstat_totals *t);
 #endif

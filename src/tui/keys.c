@@ -8,7 +8,7 @@
 
 #include "tui.h"
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 const tui_key tui_keys[] = {
     {ACT_START, "start", {'r', '\r'}, "start a run with the settings shown under Runs (next:)", "run"},
@@ -101,9 +101,9 @@ static const struct {
     const char *name;
     int key;
 } keys_named[] = {
-    {"Enter", '\r'}, {"Space", ' '}, {"Tab", '\t'}, {"Esc", 27}, {"Backspace", KEY_BACKSPACE},
-    {"Up", KEY_UP}, {"Down", KEY_DOWN}, {"Left", KEY_LEFT}, {"Right", KEY_RIGHT}, {"Home", KEY_HOME},
-    {"End", KEY_END}, {"PgUp", KEY_PPAGE}, {"PgDn", KEY_NPAGE}, {"Ins", KEY_IC}, {"Del", KEY_DC},
+    {"Enter", '\r'},  {"Space", ' '},      {"Tab", '\t'},       {"Esc", 27},          {"Backspace", KEY_BACKSPACE},
+    {"Up", KEY_UP},   {"Down", KEY_DOWN},  {"Left", KEY_LEFT},  {"Right", KEY_RIGHT}, {"Home", KEY_HOME},
+    {"End", KEY_END}, {"PgUp", KEY_PPAGE}, {"PgDn", KEY_NPAGE}, {"Ins", KEY_IC},      {"Del", KEY_DC},
 };
 #define KEYS_N_NAMED ((int)(sizeof keys_named / sizeof keys_named[0]))
 
@@ -111,11 +111,17 @@ int keys_parse(const char *s, int *key)
 {
     size_t len = strlen(s);
     *key = 0;
-    if (len == 1 && s[0] > ' ' && s[0] < 127) { *key = s[0]; return 0; }
+    if (len == 1 && s[0] > ' ' && s[0] < 127) {
+        *key = s[0];
+        return 0;
+    }
     for (int i = 0; i < KEYS_N_NAMED; i++)
-        if (!strcasecmp(s, keys_named[i].name)) { *key = keys_named[i].key; return 0; }
+        if (!strcasecmp(s, keys_named[i].name)) {
+            *key = keys_named[i].key;
+            return 0;
+        }
     if (len == 3 && (s[0] == 'C' || s[0] == 'c') && s[1] == '-') {
-        int c = s[2] | 0x20; /* lower case */
+        int c = s[2] | 0x20;                                                         /* lower case */
         if (s[2] == '\\' || c == 'c' || c == 'z' || c == 's' || c == 'q') return -2; /* signals, flow control */
         if (c < 'a' || c > 'z') return -1;
         *key = keys_canon(CTRL(c)); /* C-m and C-j are Enter, C-i is Tab */
@@ -137,11 +143,18 @@ int keys_parse(const char *s, int *key)
 const char *keys_name(int key, char *buf, size_t n)
 {
     for (int i = 0; i < KEYS_N_NAMED; i++)
-        if (keys_named[i].key == key) { snprintf(buf, n, "%s", keys_named[i].name); return buf; }
-    if (key > ' ' && key < 127) snprintf(buf, n, "%c", key);
-    else if (key >= 1 && key <= 26) snprintf(buf, n, "C-%c", 'a' + key - 1);
-    else if (key >= KEY_F(1) && key <= KEY_F(12)) snprintf(buf, n, "F%d", key - KEY_F(0));
-    else snprintf(buf, n, "#%d", key);
+        if (keys_named[i].key == key) {
+            snprintf(buf, n, "%s", keys_named[i].name);
+            return buf;
+        }
+    if (key > ' ' && key < 127)
+        snprintf(buf, n, "%c", key);
+    else if (key >= 1 && key <= 26)
+        snprintf(buf, n, "C-%c", 'a' + key - 1);
+    else if (key >= KEY_F(1) && key <= KEY_F(12))
+        snprintf(buf, n, "F%d", key - KEY_F(0));
+    else
+        snprintf(buf, n, "#%d", key);
     return buf;
 }
 

@@ -6,8 +6,7 @@
  * what people watch. */
 #include "layout.h"
 
-const tui_panel_id tui_side_panels[TUI_SIDE_N] = {TUI_P_SAFEGUARDS, TUI_P_TIMINGS, TUI_P_MASK,
-                                                  TUI_P_LINKS};
+const tui_panel_id tui_side_panels[TUI_SIDE_N] = {TUI_P_SAFEGUARDS, TUI_P_TIMINGS, TUI_P_MASK, TUI_P_LINKS};
 
 static tui_rect rect(int y, int x, int h, int w)
 {

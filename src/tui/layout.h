@@ -30,9 +30,9 @@ extern const tui_panel_id tui_side_panels[TUI_SIDE_N];
 
 typedef struct tui_layout {
     int w, h;
-    int too_small;          /* below TUI_MIN_W x TUI_MIN_H: show only a message */
-    int side_slots;         /* 1, 2 or 4 side panels visible at once */
-    tui_rect p[TUI_P_N];    /* zero rect = hidden */
+    int too_small;       /* below TUI_MIN_W x TUI_MIN_H: show only a message */
+    int side_slots;      /* 1, 2 or 4 side panels visible at once */
+    tui_rect p[TUI_P_N]; /* zero rect = hidden */
 } tui_layout;
 
 /* Fill *lo for a w x h terminal. side_first picks which side panel (index into

@@ -33,13 +33,13 @@ void panel_header_draw(tui_app *app, tui_rect r)
     draw_fill(r, A_NORMAL);
     draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue");
     if (net)
-        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s thr %s | %s",
-                  net->name, net->n_nodes, net->n_links, net->n_zones, net->n_od,
-                  ds_backend_name(c->backend), runinfo_threads(c->threads, thr, sizeof thr), gpu_label());
+        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s thr %s | %s", net->name, net->n_nodes,
+                  net->n_links, net->n_zones, net->n_od, ds_backend_name(c->backend),
+                  runinfo_threads(c->threads, thr, sizeof thr), gpu_label());
     if (!run) {
         char start[32];
-        draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press %s to start",
-                  app->s.next.tau, ds_filter_name(app->s.next.filter), ds_solver_name(app->s.next.solver),
+        draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press %s to start", app->s.next.tau,
+                  ds_filter_name(app->s.next.filter), ds_solver_name(app->s.next.solver),
                   keys_label(&app->keys, ACT_START, 0, "/", start, sizeof start));
         return;
     }

@@ -29,8 +29,10 @@ static const char *hint(const tui_app *app, const tui_run *r, char *buf, size_t 
     case DS_SOLVER_SRA: snprintf(buf, n, "hint: try newton/anderson (%s)", m); break;
     case DS_SOLVER_ANDERSON: snprintf(buf, n, "hint: newton (%s), lower tau (%s)", m, t); break;
     default:
-        if (r->cfg.filter == DS_FILTER_FULL) snprintf(buf, n, "hint: lower tau (%s), dsp (%s)", t, f);
-        else snprintf(buf, n, "hint: lower tau (%s), warm (%s)", t, w);
+        if (r->cfg.filter == DS_FILTER_FULL)
+            snprintf(buf, n, "hint: lower tau (%s), dsp (%s)", t, f);
+        else
+            snprintf(buf, n, "hint: lower tau (%s), warm (%s)", t, w);
     }
     return buf;
 }
@@ -45,7 +47,9 @@ static void snapshot(tui_app *app, tui_run *run)
         (iter_now == app->snap_iter || now - app->snap_time < SNAP_EVERY))
         return;
     if (n != app->snap_n) {
-        free(app->snap_x); free(app->snap_fx); free(app->snap_cost);
+        free(app->snap_x);
+        free(app->snap_fx);
+        free(app->snap_cost);
         app->snap_x = malloc(n * sizeof(double));
         app->snap_fx = malloc(n * sizeof(double));
         app->snap_cost = malloc(n * sizeof(double));
@@ -59,7 +63,9 @@ static void snapshot(tui_app *app, tui_run *run)
 
 void panel_links_done(tui_app *app)
 {
-    free(app->snap_x); free(app->snap_fx); free(app->snap_cost);
+    free(app->snap_x);
+    free(app->snap_fx);
+    free(app->snap_cost);
     app->snap_x = app->snap_fx = app->snap_cost = NULL;
     app->snap_n = 0;
 }
@@ -84,8 +90,7 @@ void panel_links_draw(tui_app *app, tui_rect r)
         draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "! stall: <2x better in %d it", TUI_STALL_K);
         draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "%s", hint(app, run, hbuf, sizeof hbuf));
     } else {
-        draw_text(in, y++, 0, A_DIM, st < 0 ? "stall test after %d it" : "no stall (2x better in %d it)",
-                  TUI_STALL_K);
+        draw_text(in, y++, 0, A_DIM, st < 0 ? "stall test after %d it" : "no stall (2x better in %d it)", TUI_STALL_K);
     }
     snapshot(app, run);
     if (app->snap_run_id != run->id || app->snap_iter < 0 || app->snap_n != run->net->n_links) {
@@ -105,13 +110,16 @@ void panel_links_draw(tui_app *app, tui_rect r)
             if (!(d > dl)) continue;
             k = want - 1;
         }
-        while (k > 0 && d > fabs(app->snap_x[top[k - 1]] - app->snap_fx[top[k - 1]])) { top[k] = top[k - 1]; k--; }
+        while (k > 0 && d > fabs(app->snap_x[top[k - 1]] - app->snap_fx[top[k - 1]])) {
+            top[k] = top[k - 1];
+            k--;
+        }
         top[k] = e;
     }
     int wide = in.w >= 42; /* the flow column only where it fits */
     if (wide)
-        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-8s %8s %9s %5s %8s", "link", "|x-f(x)|", "x",
-                  "v/c", "cost");
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-8s %8s %9s %5s %8s", "link", "|x-f(x)|", "x", "v/c",
+                  "cost");
     else
         draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-7s %8s %5s %7s", "link", "|x-f(x)|", "v/c", "cost");
     for (int i = 0; i < ntop && y < in.h; i++, y++) {

@@ -51,9 +51,12 @@ static const char *axis_name(tui_xaxis ax)
 
 static void xlabel(tui_xaxis ax, double v, char *buf, size_t n)
 {
-    if (ax == XAXIS_TIME) fmt_secs(v, buf, n);
-    else if (ax == XAXIS_LOGITER) snprintf(buf, n, "%.0f", pow(10, v) - 1 < 0.5 ? 0 : pow(10, v));
-    else snprintf(buf, n, "%g", v);
+    if (ax == XAXIS_TIME)
+        fmt_secs(v, buf, n);
+    else if (ax == XAXIS_LOGITER)
+        snprintf(buf, n, "%.0f", pow(10, v) - 1 < 0.5 ? 0 : pow(10, v));
+    else
+        snprintf(buf, n, "%g", v);
 }
 
 static char marker_of(const ds_iter_record *x)
@@ -96,14 +99,20 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
         if (tol < 0 || run == latest) tol = run->cfg.tol;
         for (size_t k = 0; k < run->n; k++) {
             double v = run->gap[k];
-            if (isfinite(v) && v > 0) { vmin = fmin(vmin, v); vmax = fmax(vmax, v); }
+            if (isfinite(v) && v > 0) {
+                vmin = fmin(vmin, v);
+                vmax = fmax(vmax, v);
+            }
         }
         if (run->n) xmax = fmax(xmax, xval(run, run->n - 1, ax));
     }
     if (tol < 0) tol = s->next.tol;
-    if (ax == XAXIS_ITER || ax == XAXIS_EVALS) xmax = plot_nice_max(fmax(xmax, 10));
-    else if (ax == XAXIS_LOGITER) xmax = fmax(1, ceil(xmax - 1e-9));
-    else xmax = plot_nice_up(xmax > 0 ? xmax : 1e-3);
+    if (ax == XAXIS_ITER || ax == XAXIS_EVALS)
+        xmax = plot_nice_max(fmax(xmax, 10));
+    else if (ax == XAXIS_LOGITER)
+        xmax = fmax(1, ceil(xmax - 1e-9));
+    else
+        xmax = plot_nice_up(xmax > 0 ? xmax : 1e-3);
     /* A gap_rel above 100 says only "far away"; showing its decade would
      * squash the part of the curve that matters. Off-scale values get ^. */
     if (vmax > 1e2) vmax = 1e2;
@@ -130,14 +139,20 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
             for (size_t k = 0; k < run->n; k++) xs[k] = xval(run, k, ax);
             plot_series ser = {run->gap, xs, run->n, i, run_mark(run, is_latest)};
             plot_canvas_series(&cv, &ser, &ec, &er);
-            if (ec >= 0 && ne < 64) { ends[ne][0] = i; ends[ne][1] = ec; ends[ne][2] = er; ne++; }
+            if (ec >= 0 && ne < 64) {
+                ends[ne][0] = i;
+                ends[ne][1] = ec;
+                ends[ne][2] = er;
+                ne++;
+            }
         }
 
     for (int y = 0; y < rows; y++)
         for (int x = 0; x < cols; x++) {
             plot_cell *cell = &cv.cell[y * cols + x];
             attr_t a = A_NORMAL;
-            if (cell->special == PLOT_SP_TOL) a = term_attr(app, ROLE_TOL);
+            if (cell->special == PLOT_SP_TOL)
+                a = term_attr(app, ROLE_TOL);
             else if (cell->series >= 0) {
                 tui_run *run = s->runs[cell->series];
                 a = term_attr(app, cell->special ? ROLE_WARN : run_role(run, run == latest));
@@ -186,9 +201,11 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
         if (x + w > cols + TAG_W) x = cols + TAG_W - w;
         for (int k = 0; k < 7; k++) {
             int yy = y + dy[k], clash = yy < 0 || yy >= rows;
-            for (int t = 0; t < nt && !clash; t++)
-                clash = tags[t][0] == yy && abs(tags[t][1] - x) <= w + 1;
-            if (!clash) { y = yy; break; }
+            for (int t = 0; t < nt && !clash; t++) clash = tags[t][0] == yy && abs(tags[t][1] - x) <= w + 1;
+            if (!clash) {
+                y = yy;
+                break;
+            }
         }
         tags[nt][0] = y;
         tags[nt][1] = x;
@@ -215,9 +232,12 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
     if (ax == XAXIS_LOGITER) {
         int last_end = -1;
         for (int d = 0; d <= (int)xmax; d++) {
-            if (d == 0) snprintf(lab, sizeof lab, "0");
-            else if (d <= 3) snprintf(lab, sizeof lab, "%.0f", pow(10, d));
-            else snprintf(lab, sizeof lab, "1e%d", d);
+            if (d == 0)
+                snprintf(lab, sizeof lab, "0");
+            else if (d <= 3)
+                snprintf(lab, sizeof lab, "%.0f", pow(10, d));
+            else
+                snprintf(lab, sizeof lab, "1e%d", d);
             int x = LABEL_W + plot_x_to_dot(d, xmax, cols);
             if (d) x -= (int)strlen(lab) / 2;
             if (x + (int)strlen(lab) > in.w) x = in.w - (int)strlen(lab);
@@ -255,7 +275,8 @@ void panel_residuals_draw(tui_app *app, tui_rect r)
         tui_run *run = s->runs[i];
         char item[64];
         if (!run->shown) continue;
-        int n = snprintf(item, sizeof item, "%c%s", run_mark(run, run == latest), runinfo_label(run, wide ? 99 : 0, lab, sizeof lab));
+        int n = snprintf(item, sizeof item, "%c%s", run_mark(run, run == latest),
+                         runinfo_label(run, wide ? 99 : 0, lab, sizeof lab));
         int more = left > 1 ? 9 : 0; /* room for "+N more" */
         if (col + n + more > in.w) {
             draw_text(in, rows + 1, col, A_DIM, "+%d more", left);

@@ -31,15 +31,19 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     for (int shortform = 0; shortform < 2; shortform++) {
         /* the short form, when the long one does not fit: backend beside the
          * threads, "cold" for no warm start, the warm source without "(latest)" */
-        if (!s->warm_next) snprintf(warm, sizeof warm, shortform ? "cold" : "| warm off");
+        if (!s->warm_next)
+            snprintf(warm, sizeof warm, shortform ? "cold" : "| warm off");
         else if (s->warm_from_id < 0) {
             const char *base = strrchr(s->warm_file_path, '/');
             snprintf(warm, sizeof warm, "| warm file %.30s", base ? base + 1 : s->warm_file_path);
-        } else if (s->warm_from_id) snprintf(warm, sizeof warm, "| warm #%d", s->warm_from_id);
+        } else if (s->warm_from_id)
+            snprintf(warm, sizeof warm, "| warm #%d", s->warm_from_id);
         else {
             tui_run *w = session_warm_source(s, NULL);
-            if (w) snprintf(warm, sizeof warm, shortform ? "| warm #%d" : "| warm #%d (latest)", w->id);
-            else snprintf(warm, sizeof warm, "| warm on (no run yet)");
+            if (w)
+                snprintf(warm, sizeof warm, shortform ? "| warm #%d" : "| warm #%d (latest)", w->id);
+            else
+                snprintf(warm, sizeof warm, "| warm on (no run yet)");
         }
         snprintf(line, sizeof line, "next: tau %g | %s | %s | tol %g | max %d | thr %s%s%s %s", c->tau,
                  ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol, c->max_iter,
@@ -56,8 +60,8 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     }
     if (nw > (wide ? 24 : 13)) nw = wide ? 24 : 13;
     if (wide)
-        draw_text(in, y++, 0, A_DIM, "   #  %-*s %-8s %-4s %6s %-4s %8s %7s %-9s %-10s %9s  %s", nw, "network", "solver",
-                  "filt", "tau", "be", "tol", "iters", "gap", "status", "time", "start");
+        draw_text(in, y++, 0, A_DIM, "   #  %-*s %-8s %-4s %6s %-4s %8s %7s %-9s %-10s %9s  %s", nw, "network",
+                  "solver", "filt", "tau", "be", "tol", "iters", "gap", "status", "time", "start");
     else
         draw_text(in, y++, 0, A_DIM, "   # %-*s %-8s %-4s %5s %-4s %6s %-8s %-9s %7s", nw, "network", "solver", "filt",
                   "tau", "be", "iters", "gap", "status", "time");
@@ -78,9 +82,9 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         if (i != app->sel && run->joined && run->status != DS_STATUS_CONVERGED) a = term_attr(app, ROLE_REJECT);
         runinfo_start(run, start, sizeof start);
         if (wide)
-            draw_text(in, y, 0, a, "%s%-2d %-*.*s %-8s %-4s %6g %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, run->id, nw, nw,
-                      run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter), run->cfg.tau,
-                      ds_backend_name(run->cfg.backend), run->cfg.tol, iters, gap, state(run), el, start);
+            draw_text(in, y, 0, a, "%s%-2d %-*.*s %-8s %-4s %6g %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, run->id, nw,
+                      nw, run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
+                      run->cfg.tau, ds_backend_name(run->cfg.backend), run->cfg.tol, iters, gap, state(run), el, start);
         else
             draw_text(in, y, 0, a, "%s%-2d%-*.*s %-8s %-4s %5g %-4s %6d %-8.8s %-9.9s %7s", mark, run->id, nw, nw,
                       run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter), run->cfg.tau,

@@ -18,8 +18,10 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
     draw_box(app, r, title);
     if (!run) return;
     size_t from = run->n > TUI_LAST_N ? run->n - TUI_LAST_N : 0;
-    if (run->joined) t = run->totals; /* over every record, also once the history is thinned */
-    else ds_totals_compute(run->rec, run->n, &t);
+    if (run->joined)
+        t = run->totals; /* over every record, also once the history is thinned */
+    else
+        ds_totals_compute(run->rec, run->n, &t);
     ds_totals_compute(run->rec + from, run->n - from, &l);
     attr_t ok = term_attr(app, ROLE_ACCEPT), bad = term_attr(app, ROLE_REJECT);
     draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-16s%6s %6s", "step kind", "total", "last20");
@@ -29,8 +31,11 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
         int rejected = k == DS_STEP_SRA_HARMONIC || k == DS_STEP_ANDERSON_REJ || k == DS_STEP_NEWTON_REJ ||
                        k == DS_STEP_NEWTON_RECOVER;
         int accepted = k == DS_STEP_SRA || k == DS_STEP_ANDERSON_OK || k == DS_STEP_NEWTON_OK;
-        draw_text(in, y++, 0, rejected ? bad : accepted ? ok : A_NORMAL, "%-16s%6d %6d", ds_step_name((ds_step_kind)k),
-                  t.steps[k], l.steps[k]);
+        draw_text(in, y++, 0,
+                  rejected   ? bad
+                  : accepted ? ok
+                             : A_NORMAL,
+                  "%-16s%6d %6d", ds_step_name((ds_step_kind)k), t.steps[k], l.steps[k]);
         any = 1;
     }
     if (!any) draw_text(in, y++, 0, A_DIM, "no step yet");

@@ -64,8 +64,8 @@ void panel_timings_draw(tui_app *app, tui_rect r)
                                 be == DS_BACKEND_CUDA ? &mine : (twin ? &other : NULL)};
     snprintf(head[0], sizeof head[0], "cpu");
     snprintf(head[1], sizeof head[1], "gpu");
-    if (twin) snprintf(head[be == DS_BACKEND_CPU ? 1 : 0], 16, "%s #%d", obe == DS_BACKEND_CPU ? "cpu" : "gpu",
-                       twin->id);
+    if (twin)
+        snprintf(head[be == DS_BACKEND_CPU ? 1 : 0], 16, "%s #%d", obe == DS_BACKEND_CPU ? "cpu" : "gpu", twin->id);
     if (col[1]) {
         draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s%9s %9s %9s", "phase", head[0], head[1], "last it");
     } else {

@@ -12,17 +12,23 @@
 
 static const char *const plot_gs_names[PLOT_GLYPHSET_N] = {"braille", "block", "ascii"};
 
-const char *plot_glyphset_name(plot_glyphset gs)
-{
-    return gs >= 0 && gs < PLOT_GLYPHSET_N ? plot_gs_names[gs] : "?";
-}
+const char *plot_glyphset_name(plot_glyphset gs) { return gs >= 0 && gs < PLOT_GLYPHSET_N ? plot_gs_names[gs] : "?"; }
 
 void plot_glyph_dims(plot_glyphset gs, int *sub_x, int *sub_y)
 {
     switch (gs) {
-    case PLOT_BRAILLE: *sub_x = 2; *sub_y = 4; break;
-    case PLOT_BLOCK: *sub_x = 1; *sub_y = 2; break;
-    default: *sub_x = 1; *sub_y = 1; break;
+    case PLOT_BRAILLE:
+        *sub_x = 2;
+        *sub_y = 4;
+        break;
+    case PLOT_BLOCK:
+        *sub_x = 1;
+        *sub_y = 2;
+        break;
+    default:
+        *sub_x = 1;
+        *sub_y = 1;
+        break;
     }
 }
 
@@ -87,8 +93,7 @@ int plot_x_to_dot(double x, double xmax, int nsub)
     return d < 0 ? 0 : d >= nsub ? nsub - 1 : d;
 }
 
-int plot_decade_labels(double lo, double hi, int rows, plot_glyphset gs, int *decade, int *row,
-                       int max)
+int plot_decade_labels(double lo, double hi, int rows, plot_glyphset gs, int *decade, int *row, int max)
 {
     int sx, sy, n = 0, d, last = -100, step = 1, ndec;
     plot_glyph_dims(gs, &sx, &sy);
@@ -110,8 +115,7 @@ int plot_decade_labels(double lo, double hi, int rows, plot_glyphset gs, int *de
 
 void plot_format_decade(int d, char *buf, size_t n) { snprintf(buf, n, "1e%d", d); }
 
-int plot_canvas_init(plot_canvas *c, int cols, int rows, plot_glyphset gs, double ylo, double yhi,
-                     double xmax)
+int plot_canvas_init(plot_canvas *c, int cols, int rows, plot_glyphset gs, double ylo, double yhi, double xmax)
 {
     memset(c, 0, sizeof *c);
     if (cols < 1) cols = 1;
@@ -190,8 +194,14 @@ static void line(plot_canvas *c, int x0, int y0, int x1, int y1, int series, cha
         plot_canvas_dot(c, x0, y0, series, mark);
         if (x0 == x1 && y0 == y1) break;
         int e2 = 2 * err;
-        if (e2 >= dy) { err += dy; x0 += sx; }
-        if (e2 <= dx) { err += dx; y0 += sy; }
+        if (e2 >= dy) {
+            err += dy;
+            x0 += sx;
+        }
+        if (e2 <= dx) {
+            err += dx;
+            y0 += sy;
+        }
     }
 }
 
@@ -251,9 +261,9 @@ const char *plot_special_glyph(plot_special sp, plot_glyphset gs)
 {
     int u = gs != PLOT_ASCII;
     switch (sp) {
-    case PLOT_SP_TOL: return u ? "\xe2\x94\x84" : "-";   /* U+2504 light triple dash */
+    case PLOT_SP_TOL: return u ? "\xe2\x94\x84" : "-"; /* U+2504 light triple dash */
     case PLOT_SP_NAN: return "?";
-    case PLOT_SP_INF: return u ? "\xe2\x86\x91" : "^";   /* U+2191 up arrow */
+    case PLOT_SP_INF: return u ? "\xe2\x86\x91" : "^";    /* U+2191 up arrow */
     case PLOT_SP_NONPOS: return u ? "\xe2\x86\x93" : "v"; /* U+2193 down arrow */
     default: return " ";
     }

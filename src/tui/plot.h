@@ -11,9 +11,7 @@
 
 typedef enum { PLOT_BRAILLE = 0, PLOT_BLOCK, PLOT_ASCII, PLOT_GLYPHSET_N } plot_glyphset;
 
-typedef enum {
-    PLOT_SP_NONE = 0, PLOT_SP_TOL, PLOT_SP_NAN, PLOT_SP_INF, PLOT_SP_NONPOS
-} plot_special;
+typedef enum { PLOT_SP_NONE = 0, PLOT_SP_TOL, PLOT_SP_NAN, PLOT_SP_INF, PLOT_SP_NONPOS } plot_special;
 
 typedef struct plot_cell {
     unsigned char bits;    /* dots set, layout given by plot_dot_bit */
@@ -25,18 +23,18 @@ typedef struct plot_cell {
 typedef struct plot_canvas {
     int cols, rows;
     plot_glyphset gs;
-    int sub_x, sub_y;      /* dots per cell */
-    double ylo, yhi;       /* log10 range, whole decades, ylo < yhi */
-    double xmax;           /* x range is [0, xmax], xmax > 0 */
-    plot_cell *cell;       /* rows * cols, row 0 at the top */
+    int sub_x, sub_y; /* dots per cell */
+    double ylo, yhi;  /* log10 range, whole decades, ylo < yhi */
+    double xmax;      /* x range is [0, xmax], xmax > 0 */
+    plot_cell *cell;  /* rows * cols, row 0 at the top */
 } plot_canvas;
 
 typedef struct plot_series {
-    const double *y;       /* raw values (gap_rel), plotted as log10 */
-    const double *x;       /* x of each value; NULL means x[i] = i */
+    const double *y; /* raw values (gap_rel), plotted as log10 */
+    const double *x; /* x of each value; NULL means x[i] = i */
     size_t n;
-    int series;            /* index stored in cells (0..127) */
-    char mark;             /* ASCII glyph for this series */
+    int series; /* index stored in cells (0..127) */
+    char mark;  /* ASCII glyph for this series */
 } plot_series;
 
 const char *plot_glyphset_name(plot_glyphset gs);
@@ -60,14 +58,12 @@ int plot_x_to_dot(double x, double xmax, int nsub);
 
 /* Rows (0 = top, in cells) at which to label decades, at least two rows
  * apart; decade[k] is the exponent labelled at row[k]. Returns the count. */
-int plot_decade_labels(double lo, double hi, int rows, plot_glyphset gs, int *decade, int *row,
-                       int max);
+int plot_decade_labels(double lo, double hi, int rows, plot_glyphset gs, int *decade, int *row, int max);
 /* "1e-7", "1e0", "1e3". */
 void plot_format_decade(int d, char *buf, size_t n);
 
 /* Canvas life cycle; returns -1 if out of memory. */
-int plot_canvas_init(plot_canvas *c, int cols, int rows, plot_glyphset gs, double ylo, double yhi,
-                     double xmax);
+int plot_canvas_init(plot_canvas *c, int cols, int rows, plot_glyphset gs, double ylo, double yhi, double xmax);
 void plot_canvas_free(plot_canvas *c);
 void plot_canvas_clear(plot_canvas *c);
 /* Horizontal tolerance line at value tol (> 0). */

@@ -35,16 +35,21 @@ const char *runinfo_time(const tui_run *r, char *buf, size_t n)
 
 const char *runinfo_mu(const tui_run *r, char *buf, size_t n)
 {
-    if (r->mu > 0) snprintf(buf, n, "%.4g", r->mu);
-    else if (r->cfg.mu > 0) snprintf(buf, n, "%.4g", r->cfg.mu);
-    else snprintf(buf, n, r->joined ? "n/a (no set-up)" : "n/a (setting up)");
+    if (r->mu > 0)
+        snprintf(buf, n, "%.4g", r->mu);
+    else if (r->cfg.mu > 0)
+        snprintf(buf, n, "%.4g", r->cfg.mu);
+    else
+        snprintf(buf, n, r->joined ? "n/a (no set-up)" : "n/a (setting up)");
     return buf;
 }
 
 const char *runinfo_threads(int threads, char *buf, size_t n)
 {
-    if (threads > 0) snprintf(buf, n, "%d", threads);
-    else snprintf(buf, n, "all %ld", sysconf(_SC_NPROCESSORS_ONLN));
+    if (threads > 0)
+        snprintf(buf, n, "%d", threads);
+    else
+        snprintf(buf, n, "all %ld", sysconf(_SC_NPROCESSORS_ONLN));
     return buf;
 }
 
@@ -75,12 +80,15 @@ void runinfo_settings(const ds_config *c, char *buf, size_t n)
 {
     char thr[32];
     size_t k = 0;
-    if (c->mu > 0) k += (size_t)snprintf(buf + k, n - k, "mu %g", c->mu);
-    else k += (size_t)snprintf(buf + k, n - k, "tau %g", c->tau);
+    if (c->mu > 0)
+        k += (size_t)snprintf(buf + k, n - k, "mu %g", c->mu);
+    else
+        k += (size_t)snprintf(buf + k, n - k, "tau %g", c->tau);
     if (k < n)
-        k += (size_t)snprintf(buf + k, n - k, " | %s | %s | tol %g | max %d | thr %s | %s | cap %g | inner %s", ds_filter_name(c->filter),
-                              ds_solver_name(c->solver), c->tol, c->max_iter, runinfo_threads(c->threads, thr, sizeof thr),
-                              ds_backend_name(c->backend), c->cost.cap, ds_inner_name(c->inner));
+        k += (size_t)snprintf(buf + k, n - k, " | %s | %s | tol %g | max %d | thr %s | %s | cap %g | inner %s",
+                              ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol, c->max_iter,
+                              runinfo_threads(c->threads, thr, sizeof thr), ds_backend_name(c->backend), c->cost.cap,
+                              ds_inner_name(c->inner));
     if (k < n && c->inner == DS_INNER_PASSES) k += (size_t)snprintf(buf + k, n - k, " %d", c->inner_max);
     if (k < n && c->filter == DS_FILTER_EDSP)
         k += (size_t)snprintf(buf + k, n - k, " | edsp %d d%g", c->edsp_max_refresh, c->edsp_damping);

@@ -13,9 +13,9 @@
 
 #include "tui.h"
 
-#define RUNLOG_HEADER                                                                                        \
-    "run,network,net_path,solver,filter,tau,mu,tol,max_iter,threads,backend,cap,inner,inner_max,edsp_refresh," \
-    "edsp_damping,globalise,start,warm_from,status,iterations,gap_rel,wall_s,setup_s,paused_s,t_tol_s,"       \
+#define RUNLOG_HEADER                                                                                                  \
+    "run,network,net_path,solver,filter,tau,mu,tol,max_iter,threads,backend,cap,inner,inner_max,edsp_refresh,"         \
+    "edsp_damping,globalise,start,warm_from,status,iterations,gap_rel,wall_s,setup_s,paused_s,t_tol_s,"                \
     "lost_pct,max_imbalance,reason"
 
 /* RFC 4180 field: quoted, quotes doubled */
@@ -43,8 +43,10 @@ static void write_rows(FILE *f, const tui_app *app)
                 ds_filter_name(c->filter), c->tau, r->mu, c->tol, c->max_iter, c->threads, ds_backend_name(c->backend),
                 c->cost.cap, ds_inner_name(c->inner), c->inner_max, c->edsp_max_refresh, c->edsp_damping,
                 ds_globalise_name(c->globalise), ds_start_name(c->start));
-        if (r->warm && r->warm_from < 0) csv_str(f, r->warm_path);
-        else if (r->warm) fprintf(f, "%d", r->warm_from);
+        if (r->warm && r->warm_from < 0)
+            csv_str(f, r->warm_path);
+        else if (r->warm)
+            fprintf(f, "%d", r->warm_from);
         fprintf(f, ",%s,%d,", r->joined ? ds_status_name(r->status) : "running", r->n ? r->rec[r->n - 1].iter : 0);
         if (r->n && isfinite(r->rec[r->n - 1].gap_rel)) fprintf(f, "%.6e", r->rec[r->n - 1].gap_rel);
         fprintf(f, ",%.6f,%.6f,%.6f,", session_run_wall(r), r->times.setup, r->times.paused);
@@ -69,11 +71,14 @@ int runlog_write(const tui_app *app, const char *path, ds_error *err)
     for (char *p = dir + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
-            if (mkdir(dir, 0700) != 0 && errno != EEXIST) return ds_error_set(err, path, 0, "cannot create %s: %s", dir, strerror(errno));
+            if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+                return ds_error_set(err, path, 0, "cannot create %s: %s", dir, strerror(errno));
             *p = '/';
         }
-    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) return ds_error_set(err, path, 0, "path too long");
-    if ((fd = mkstemp(tmp)) < 0) return ds_error_set(err, path, 0, "cannot create a temporary file: %s", strerror(errno));
+    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
+        return ds_error_set(err, path, 0, "path too long");
+    if ((fd = mkstemp(tmp)) < 0)
+        return ds_error_set(err, path, 0, "cannot create a temporary file: %s", strerror(errno));
     if (!(f = fdopen(fd, "w"))) {
         e = errno;
         close(fd);

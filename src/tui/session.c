@@ -197,10 +197,7 @@ int session_warm_file(tui_session *s, const char *path, ds_error *err)
     return 0;
 }
 
-tui_run *session_find(const tui_session *s, int id)
-{
-    return id >= 1 && id <= s->n_runs ? s->runs[id - 1] : NULL;
-}
+tui_run *session_find(const tui_session *s, int id) { return id >= 1 && id <= s->n_runs ? s->runs[id - 1] : NULL; }
 
 tui_run *session_warm_source(const tui_session *s, const char **why)
 {
@@ -213,11 +210,16 @@ tui_run *session_warm_source(const tui_session *s, const char **why)
     }
     if (s->warm_from_id > 0) {
         tui_run *r = session_find(s, s->warm_from_id);
-        if (!r) *why = "no such run";
-        else if (!r->joined) *why = "that run has not finished";
-        else if (r->net != s->net) *why = "that run is on another network";
-        else if (!r->flows) *why = "that run has no flows";
-        else return r;
+        if (!r)
+            *why = "no such run";
+        else if (!r->joined)
+            *why = "that run has not finished";
+        else if (r->net != s->net)
+            *why = "that run is on another network";
+        else if (!r->flows)
+            *why = "that run has no flows";
+        else
+            return r;
         return NULL;
     }
     tui_run *r = session_last_finished(s);
@@ -243,10 +245,7 @@ int session_run_phase(const tui_run *r, double *progress, char *label, size_t n)
     return ds_run_phase(r->run, progress, label, n);
 }
 
-int session_run_paused(const tui_run *r)
-{
-    return !r->joined && r->run && ds_run_is_paused(r->run);
-}
+int session_run_paused(const tui_run *r) { return !r->joined && r->run && ds_run_is_paused(r->run); }
 
 static void *engine_thread(void *arg)
 {
@@ -276,11 +275,18 @@ tui_run *session_start(tui_session *s, ds_error *err)
     sigset_t block, old;
     int rc;
 
-    if (!s->net) { ds_error_set(err, "", 0, "no network loaded"); return NULL; }
-    if (session_active(s)) { ds_error_set(err, "", 0, "a run is already going (a aborts it)"); return NULL; }
+    if (!s->net) {
+        ds_error_set(err, "", 0, "no network loaded");
+        return NULL;
+    }
+    if (session_active(s)) {
+        ds_error_set(err, "", 0, "a run is already going (a aborts it)");
+        return NULL;
+    }
     if (s->warm_next && s->warm_from_id < 0) {
         if (!s->warm_file || s->warm_file_net != s->net) {
-            ds_error_set(err, "", 0, "the warm-start file %s is for another network (W chooses again)", s->warm_file_path);
+            ds_error_set(err, "", 0, "the warm-start file %s is for another network (W chooses again)",
+                         s->warm_file_path);
             return NULL;
         }
         cfg.warm = s->warm_file;
@@ -288,8 +294,10 @@ tui_run *session_start(tui_session *s, ds_error *err)
         const char *why;
         warm = session_warm_source(s, &why);
         if (!warm) {
-            if (s->warm_from_id > 0) ds_error_set(err, "", 0, "cannot warm start from run #%d: %s", s->warm_from_id, why);
-            else ds_error_set(err, "", 0, "no finished run on this network to warm start from");
+            if (s->warm_from_id > 0)
+                ds_error_set(err, "", 0, "cannot warm start from run #%d: %s", s->warm_from_id, why);
+            else
+                ds_error_set(err, "", 0, "no finished run on this network to warm start from");
             return NULL;
         }
         cfg.warm = warm->flows;
@@ -306,7 +314,10 @@ tui_run *session_start(tui_session *s, ds_error *err)
     }
     s->runs = grown;
     r->run = ds_run_create(s->net, &cfg, err);
-    if (!r->run) { free(r); return NULL; }
+    if (!r->run) {
+        free(r);
+        return NULL;
+    }
     r->id = s->n_runs + 1;
     r->s = s;
     r->cfg = cfg;

@@ -31,59 +31,59 @@
 
 struct tui_session;
 typedef struct tui_run {
-    int id;                  /* 1-based, in start order */
-    struct tui_session *s;   /* owner (the monitor's context) */
+    int id;                /* 1-based, in start order */
+    struct tui_session *s; /* owner (the monitor's context) */
     ds_run *run;
-    ds_config cfg;           /* as started (cfg.warm cleared: the run copied it) */
-    int warm;                /* 1 if started from an earlier run's flows or a flow file */
-    int warm_from;           /* id of that run; -1 = the flow file warm_path */
+    ds_config cfg; /* as started (cfg.warm cleared: the run copied it) */
+    int warm;      /* 1 if started from an earlier run's flows or a flow file */
+    int warm_from; /* id of that run; -1 = the flow file warm_path */
     char warm_path[256];
     const ds_network *net;
     pthread_t thread;
-    int joined;              /* thread joined (or never started) */
-    atomic_int done;         /* set by the engine thread when execute returned */
-    ds_status status;        /* final status once joined, else RUNNING */
+    int joined;       /* thread joined (or never started) */
+    atomic_int done;  /* set by the engine thread when execute returned */
+    ds_status status; /* final status once joined, else RUNNING */
     char reason[512];
-    double mu, cbar;         /* from the engine once set-up derived them (0 / NAN before) */
-    ds_iter_record *rec;     /* UI-side copy of the published history (thinned once retired) */
-    double *it, *gap;        /* rec[i].iter and rec[i].gap_rel, for the plot */
+    double mu, cbar;     /* from the engine once set-up derived them (0 / NAN before) */
+    ds_iter_record *rec; /* UI-side copy of the published history (thinned once retired) */
+    double *it, *gap;    /* rec[i].iter and rec[i].gap_rel, for the plot */
     size_t n, cap;
-    size_t n_total;          /* records the engine published (> n once thinned) */
-    ds_run_times times;      /* engine clock, final once joined */
-    ds_certificate cert;     /* once joined (cert.valid 0 if none) */
-    ds_totals totals;        /* over the whole history, once joined */
-    double *flows, *costs;   /* copies of the results, once joined (NULL if none) */
-    int retired;             /* engine run freed, history thinned */
-    double t_end;            /* session_now() when joined, 0 while running (for expiry only) */
-    int announced;           /* completion told to the user */
-    char setup_label[96];    /* last set-up step logged (engine thread) */
-    int shown;               /* drawn on the residual plot */
+    size_t n_total;        /* records the engine published (> n once thinned) */
+    ds_run_times times;    /* engine clock, final once joined */
+    ds_certificate cert;   /* once joined (cert.valid 0 if none) */
+    ds_totals totals;      /* over the whole history, once joined */
+    double *flows, *costs; /* copies of the results, once joined (NULL if none) */
+    int retired;           /* engine run freed, history thinned */
+    double t_end;          /* session_now() when joined, 0 while running (for expiry only) */
+    int announced;         /* completion told to the user */
+    char setup_label[96];  /* last set-up step logged (engine thread) */
+    int shown;             /* drawn on the residual plot */
 } tui_run;
 
 typedef struct tui_log_entry {
-    double tod;              /* time of day, seconds since the epoch */
-    int run_id;              /* 0 = the session, not a run */
-    int level;               /* 0 info, 1 warning or error */
+    double tod; /* time of day, seconds since the epoch */
+    int run_id; /* 0 = the session, not a run */
+    int level;  /* 0 info, 1 warning or error */
     char text[300];
 } tui_log_entry;
 
 typedef struct tui_session {
-    ds_network **nets;       /* every network loaded this session (runs point into them) */
+    ds_network **nets; /* every network loaded this session (runs point into them) */
     int n_nets;
-    ds_network *net;         /* the one the next run uses */
+    ds_network *net;                  /* the one the next run uses */
     ds_network *scen_net, *scen_base; /* the latest scenario network and the network it came from */
-    ds_config next;          /* config of the next run */
-    int warm_next;           /* start the next run from an earlier run's flows */
-    int warm_from_id;        /* that run's id, 0 = the latest finished on this network, -1 = warm_file */
-    double *warm_file;       /* flows read from a flow CSV (solve --warm), for warm_file_net */
+    ds_config next;                   /* config of the next run */
+    int warm_next;                    /* start the next run from an earlier run's flows */
+    int warm_from_id;                 /* that run's id, 0 = the latest finished on this network, -1 = warm_file */
+    double *warm_file;                /* flows read from a flow CSV (solve --warm), for warm_file_net */
     const ds_network *warm_file_net;
     char warm_file_path[256];
     tui_run **runs;
     int n_runs;
-    int wake_fd[2];          /* engine monitor and signal handlers write a byte here */
-    pthread_mutex_t log_mu;  /* guards the log (engine thread appends) */
-    tui_log_entry *log;      /* ring of TUI_LOG_MAX entries */
-    long log_n;              /* entries ever appended */
+    int wake_fd[2];         /* engine monitor and signal handlers write a byte here */
+    pthread_mutex_t log_mu; /* guards the log (engine thread appends) */
+    tui_log_entry *log;     /* ring of TUI_LOG_MAX entries */
+    long log_n;             /* entries ever appended */
 } tui_session;
 
 double session_now(void); /* monotonic seconds */

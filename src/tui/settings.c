@@ -34,15 +34,15 @@ static int rule(const char *name, const char *v, double *d, char *why, size_t n)
 }
 
 /* a number setting of type T (int or double) checked by the engine's rule */
-#define NUMBER(f, rulename, field, T, fmt)                                                            \
-    static int set_##f(ds_config *c, const char *v, char *why, size_t n)                              \
-    {                                                                                                 \
-        double d;                                                                                     \
-        if (rule(rulename, v, &d, why, n)) return -1;                                                 \
-        c->field = (T)d;                                                                              \
-        return 0;                                                                                     \
-    }                                                                                                 \
-    static void get_##f(const ds_config *c, char *b, size_t n) { fmt(c->field, b, n); }              \
+#define NUMBER(f, rulename, field, T, fmt)                                                                             \
+    static int set_##f(ds_config *c, const char *v, char *why, size_t n)                                               \
+    {                                                                                                                  \
+        double d;                                                                                                      \
+        if (rule(rulename, v, &d, why, n)) return -1;                                                                  \
+        c->field = (T)d;                                                                                               \
+        return 0;                                                                                                      \
+    }                                                                                                                  \
+    static void get_##f(const ds_config *c, char *b, size_t n) { fmt(c->field, b, n); }                                \
     static void cp_##f(ds_config *d, const ds_config *s) { d->field = s->field; }
 
 static void fmt_int(int v, char *buf, size_t n) { snprintf(buf, n, "%d", v); }
@@ -98,32 +98,41 @@ static int set_factor(double *f, const char *v, char *why, size_t n, const char 
 }
 static void get_factor(double f, char *b, size_t n)
 {
-    if (isnan(f)) snprintf(b, n, "net");
-    else fmt_num(f, b, n);
+    if (isnan(f))
+        snprintf(b, n, "net");
+    else
+        fmt_num(f, b, n);
 }
-static int set_toll(ds_config *c, const char *v, char *why, size_t n) { return set_factor(&c->cost.toll_factor, v, why, n, "toll_factor"); }
+static int set_toll(ds_config *c, const char *v, char *why, size_t n)
+{
+    return set_factor(&c->cost.toll_factor, v, why, n, "toll_factor");
+}
 static void get_toll(const ds_config *c, char *b, size_t n) { get_factor(c->cost.toll_factor, b, n); }
 static void cp_toll(ds_config *d, const ds_config *s) { d->cost.toll_factor = s->cost.toll_factor; }
-static int set_dist(ds_config *c, const char *v, char *why, size_t n) { return set_factor(&c->cost.distance_factor, v, why, n, "distance_factor"); }
+static int set_dist(ds_config *c, const char *v, char *why, size_t n)
+{
+    return set_factor(&c->cost.distance_factor, v, why, n, "distance_factor");
+}
 static void get_dist(const ds_config *c, char *b, size_t n) { get_factor(c->cost.distance_factor, b, n); }
 static void cp_dist(ds_config *d, const ds_config *s) { d->cost.distance_factor = s->cost.distance_factor; }
 
 /* name-valued settings through the engine's parse and name functions */
-#define CHOICE(field, type, parse, namefn, N, what)                                                   \
-    static const char *ch_##field(int i) { return namefn((type)i); }                                 \
-    static int set_##field(ds_config *c, const char *v, char *why, size_t n)                          \
-    {                                                                                                 \
-        int k = parse(v);                                                                             \
-        if (k < 0) {                                                                                  \
-            size_t u = (size_t)snprintf(why, n, "unknown " what " (");                                \
-            for (int i = 0; i < N && u < n; i++) u += (size_t)snprintf(why + u, n - u, "%s%s", i ? "|" : "", namefn((type)i)); \
-            if (u < n) snprintf(why + u, n - u, ")");                                                 \
-            return -1;                                                                                \
-        }                                                                                             \
-        c->field = (type)k;                                                                           \
-        return 0;                                                                                     \
-    }                                                                                                 \
-    static void get_##field(const ds_config *c, char *b, size_t n) { snprintf(b, n, "%s", namefn(c->field)); } \
+#define CHOICE(field, type, parse, namefn, N, what)                                                                    \
+    static const char *ch_##field(int i) { return namefn((type)i); }                                                   \
+    static int set_##field(ds_config *c, const char *v, char *why, size_t n)                                           \
+    {                                                                                                                  \
+        int k = parse(v);                                                                                              \
+        if (k < 0) {                                                                                                   \
+            size_t u = (size_t)snprintf(why, n, "unknown " what " (");                                                 \
+            for (int i = 0; i < N && u < n; i++)                                                                       \
+                u += (size_t)snprintf(why + u, n - u, "%s%s", i ? "|" : "", namefn((type)i));                          \
+            if (u < n) snprintf(why + u, n - u, ")");                                                                  \
+            return -1;                                                                                                 \
+        }                                                                                                              \
+        c->field = (type)k;                                                                                            \
+        return 0;                                                                                                      \
+    }                                                                                                                  \
+    static void get_##field(const ds_config *c, char *b, size_t n) { snprintf(b, n, "%s", namefn(c->field)); }         \
     static void cp_##field(ds_config *d, const ds_config *s) { d->field = s->field; }
 
 CHOICE(filter, ds_filter, ds_filter_parse, ds_filter_name, DS_FILTER_N, "filter")
@@ -133,7 +142,10 @@ CHOICE(inner, ds_inner, ds_inner_parse, ds_inner_name, DS_INNER_N, "inner solver
 CHOICE(globalise, ds_globalise, ds_globalise_parse, ds_globalise_name, DS_GLOBALISE_N, "globalisation")
 CHOICE(start, ds_start, ds_start_parse, ds_start_name, DS_START_N, "start point")
 
-#define ROW(name, opt, help, N, ch, f) {name, opt, help, N, ch, set_##f, get_##f, cp_##f}
+#define ROW(name, opt, help, N, ch, f)                                                                                 \
+    {                                                                                                                  \
+        name, opt, help, N, ch, set_##f, get_##f, cp_##f                                                               \
+    }
 const tui_setting tui_settings[] = {
     ROW("tau", "--tau", "dispersion, > 0; mu = tau / cbar (sets mu to 0)", 0, NULL, tau),
     ROW("mu", "--mu", "dispersion directly, > 0; 0 = take it from tau", 0, NULL, mu),
@@ -152,7 +164,8 @@ const tui_setting tui_settings[] = {
     ROW("edsp_damping", "--edsp-damping", "eDSP: mask costs (1-D) old + D new, 0 < D <= 1", 0, NULL, edamp),
     ROW("globalise", "--globalise", "Newton: line search or the paper's rule", DS_GLOBALISE_N, ch_globalise, globalise),
     ROW("start", "--start", "start point when not warm: auto, zero, capacity, dsp", DS_START_N, ch_start, start),
-    ROW("newton_warm", "--newton-warm", "Newton: SRA steps first; -1 = 5 with paper, 0 with linesearch", 0, NULL, nwarm),
+    ROW("newton_warm", "--newton-warm", "Newton: SRA steps first; -1 = 5 with paper, 0 with linesearch", 0, NULL,
+        nwarm),
     ROW("factor_mb", "--factor-memory", "inner direct: MiB of LU factors kept, >= 0", 0, NULL, fmem),
 };
 const int tui_n_settings = (int)(sizeof tui_settings / sizeof tui_settings[0]);
@@ -168,7 +181,10 @@ int settings_set(int i, ds_config *c, const char *value, char *msg, size_t n)
 {
     ds_config t = *c;
     char why[200];
-    if (i < 0 || i >= tui_n_settings) { snprintf(msg, n, "no such setting"); return -1; }
+    if (i < 0 || i >= tui_n_settings) {
+        snprintf(msg, n, "no such setting");
+        return -1;
+    }
     if (tui_settings[i].set(&t, value, why, sizeof why) != 0) {
         snprintf(msg, n, "%s, got \"%.60s\"; unchanged", why, value);
         return -1;

@@ -10,10 +10,10 @@
 #include "dillsue.h"
 
 typedef struct tui_setting {
-    const char *name;        /* config key and label (solve's option without -- and with _) */
-    const char *option;      /* the `dillsue solve` option it mirrors */
-    const char *help;        /* one line: meaning and range */
-    int n_choices;           /* > 0: a name from choice(i), i < n_choices */
+    const char *name;   /* config key and label (solve's option without -- and with _) */
+    const char *option; /* the `dillsue solve` option it mirrors */
+    const char *help;   /* one line: meaning and range */
+    int n_choices;      /* > 0: a name from choice(i), i < n_choices */
     const char *(*choice)(int i);
     /* Parse value into c. 0 ok; -1 with why (one phrase, no value quoted). */
     int (*set)(ds_config *c, const char *value, char *why, size_t n);

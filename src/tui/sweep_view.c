@@ -81,7 +81,7 @@ typedef struct replay {
     atomic_int finished;
     pthread_mutex_t lock;
     ds_network *base, *net;
-    ds_run *run;   /* set under lock once created */
+    ds_run *run; /* set under lock once created */
     ds_status st;
     char err[600];
 } replay;
@@ -177,14 +177,22 @@ static void read_progress(view *v)
         if (!eq) continue;
         *eq = '\0';
         const char *k = line, *val = eq + 1;
-        if (!strcmp(k, "state")) snprintf(v->state, sizeof v->state, "%s", val);
-        else if (!strcmp(k, "mode")) snprintf(v->mode, sizeof v->mode, "%s", val);
-        else if (!strcmp(k, "cells_per_s")) v->rate = atof(val);
-        else if (!strcmp(k, "updated")) v->updated = atof(val);
-        else if (!strcmp(k, "alive")) v->alive = atoi(val);
-        else if (!strcmp(k, "workers")) v->workers = atoi(val);
-        else if (!strcmp(k, "session_done")) v->session_done = atol(val);
-        else if (!strcmp(k, "session_todo")) v->session_todo = atol(val);
+        if (!strcmp(k, "state"))
+            snprintf(v->state, sizeof v->state, "%s", val);
+        else if (!strcmp(k, "mode"))
+            snprintf(v->mode, sizeof v->mode, "%s", val);
+        else if (!strcmp(k, "cells_per_s"))
+            v->rate = atof(val);
+        else if (!strcmp(k, "updated"))
+            v->updated = atof(val);
+        else if (!strcmp(k, "alive"))
+            v->alive = atoi(val);
+        else if (!strcmp(k, "workers"))
+            v->workers = atoi(val);
+        else if (!strcmp(k, "session_done"))
+            v->session_done = atol(val);
+        else if (!strcmp(k, "session_todo"))
+            v->session_todo = atol(val);
     }
     free(t);
 }
@@ -355,7 +363,10 @@ static void draw_replay(view *v, int y0)
         for (size_t i = 0; i < n; i++) {
             double g = recs[i].gap_rel;
             int col = (int)((double)recs[i].iter / itmax * (pw - 1));
-            if (!(g > 0) || !isfinite(g)) { mvaddch(y + ph - 1, 8 + col, '?'); continue; }
+            if (!(g > 0) || !isfinite(g)) {
+                mvaddch(y + ph - 1, 8 + col, '?');
+                continue;
+            }
             int row = (int)lround((hi - log10(g)) / (hi - lo) * (ph - 1));
             mvaddch(y + row, 8 + col, '*');
         }
@@ -374,8 +385,9 @@ static void draw_replay(view *v, int y0)
             int have = stat(rp->flows_path, &st) == 0 && ds_flows_read(rp->flows_path, net, &fx, NULL, &nr, &err) == 0;
             if (have) same = nr == net->n_links && !memcmp(fx, x, sizeof(double) * (size_t)nr);
             free(fx);
-            put(y++, 2, "flows: %s", have ? (same ? "bitwise equal to the sweep's flow file" : "DIFFER from the sweep's flow file")
-                                          : "(the sweep wrote no flow file: --flows)");
+            put(y++, 2, "flows: %s",
+                have ? (same ? "bitwise equal to the sweep's flow file" : "DIFFER from the sweep's flow file")
+                     : "(the sweep wrote no flow file: --flows)");
             /* the eight links with the highest x / c */
             int top[8], nt = 0;
             for (int e = 0; e < net->n_links; e++) {
@@ -383,7 +395,8 @@ static void draw_replay(view *v, int y0)
                 int p = nt < 8 ? nt++ : 7;
                 if (p == 7 && nt == 8 && x[top[7]] / net->capacity[top[7]] >= q) continue;
                 top[p] = e;
-                for (int j = p; j > 0 && x[top[j]] / net->capacity[top[j]] > x[top[j - 1]] / net->capacity[top[j - 1]]; j--) {
+                for (int j = p; j > 0 && x[top[j]] / net->capacity[top[j]] > x[top[j - 1]] / net->capacity[top[j - 1]];
+                     j--) {
                     int tmp = top[j];
                     top[j] = top[j - 1];
                     top[j - 1] = tmp;
@@ -420,20 +433,25 @@ static void draw_detail(view *v, int y0)
     put(y++, 2, "tau %.6g   mu %.6g   lost OD pairs %d (demand %.6g)", r->tau, r->mu, r->lost_od, r->lost_demand);
     put(y++, 2, "wall %.3f s on rank %d worker %d", r->wall_s, r->rank, r->worker);
     put(y++, 2, "flows       %s", stat(path, &st) == 0 ? path : "(not written: run the sweep with --flows)");
-    put(y + 1, 2, "reproduce:  dillsue solve --net %s --scenario %d --seed %llu --%s %.17g --filter %s --solver %s "
-                       "--tol %g --max-iter %d --history H.csv",
-             v->g.net, id.k, v->g.seed, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
-             ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]), v->g.tol,
-             v->g.max_iter);
+    put(y + 1, 2,
+        "reproduce:  dillsue solve --net %s --scenario %d --seed %llu --%s %.17g --filter %s --solver %s "
+        "--tol %g --max-iter %d --history H.csv",
+        v->g.net, id.k, v->g.seed, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
+        ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]), v->g.tol,
+        v->g.max_iter);
     put(y + 3, 0, "h: solve it again here and show its history and flows   Escape: back");
 }
 
 static void fmt_eta(double s, char *buf, size_t n)
 {
-    if (!isfinite(s) || s < 0) snprintf(buf, n, "?");
-    else if (s < 60) snprintf(buf, n, "%.0fs", s);
-    else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
-    else snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+    if (!isfinite(s) || s < 0)
+        snprintf(buf, n, "?");
+    else if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
 }
 
 static void draw(view *v)
@@ -445,7 +463,7 @@ static void draw(view *v)
     put(y++, 0, "dillsue sweep  %s", v->dir);
     attroff(A_BOLD);
     put(y++, 0, "%s  %d scenarios x %d %s x %d filters x %d solvers = %ld cells%s", v->g.net, v->g.scenarios,
-             v->g.n_disp, v->g.use_mu ? "mu" : "tau", v->g.n_filter, v->g.n_solver, v->total, v->g.ue ? ", UE MAPE" : "");
+        v->g.n_disp, v->g.use_mu ? "mu" : "tau", v->g.n_filter, v->g.n_solver, v->total, v->g.ue ? ", UE MAPE" : "");
     /* progress */
     double frac = v->total ? (double)v->done / v->total : 0;
     int bw = w - 30 > 10 ? w - 30 : 10;
@@ -462,8 +480,8 @@ static void draw(view *v)
         put(y++, 0, "no progress file yet | %.3g cells/s over the last minute", rate);
     else
         put(y++, 0, "%s%s | %.3g cells/s (last minute), %.3g this session | ETA %s | %d of %d %s alive", v->state,
-                 stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta,
-                 v->alive, v->workers, !strcmp(v->mode, "mpi") ? "ranks" : "workers");
+            stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta, v->alive, v->workers,
+            !strcmp(v->mode, "mpi") ? "ranks" : "workers");
     y++;
     if (v->detail == 2) {
         draw_replay(v, y);
@@ -492,8 +510,10 @@ static void draw(view *v)
         put(y, 0, "%-44s %-15s %s", label, ds_status_name((ds_status)r->status), r->reason);
         if (i == v->sel) attroff(A_REVERSE);
     }
-    if (v->bad) put(h - 1, 0, "%ld journal lines skipped (cut short)   q: quit", v->bad);
-    else put(h - 1, 0, "q: quit");
+    if (v->bad)
+        put(h - 1, 0, "%ld journal lines skipped (cut short)   q: quit", v->bad);
+    else
+        put(h - 1, 0, "q: quit");
     wnoutrefresh(stdscr);
     doupdate();
 }
@@ -514,8 +534,10 @@ int sweep_view_main(int argc, char **argv)
     const char *dir = NULL;
     int delay_ms = 1000;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sweep") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--ascii")) v.ascii = 1;
+        if (!strcmp(argv[i], "--sweep") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--ascii"))
+            v.ascii = 1;
         else if (!strcmp(argv[i], "--delay") && i + 1 < argc) {
             delay_ms = atoi(argv[++i]);
             if (delay_ms < 100) delay_ms = 100;
@@ -589,9 +611,12 @@ int sweep_view_main(int argc, char **argv)
         if (ch == ERR) continue;
         dirty = 1;
         if (ch == 'q' || ch == 'Q') break;
-        if (ch == KEY_UP && v.sel > 0) v.sel--;
-        else if (ch == KEY_DOWN && v.sel + 1 < v.n_fail) v.sel++;
-        else if ((ch == '\n' || ch == KEY_ENTER) && v.n_fail && !v.detail) v.detail = 1;
+        if (ch == KEY_UP && v.sel > 0)
+            v.sel--;
+        else if (ch == KEY_DOWN && v.sel + 1 < v.n_fail)
+            v.sel++;
+        else if ((ch == '\n' || ch == KEY_ENTER) && v.n_fail && !v.detail)
+            v.detail = 1;
         else if (ch == 'h' && v.detail == 1 && v.n_fail) {
             char fp[1400];
             flows_path(&v, v.fail[v.sel], fp, sizeof fp);

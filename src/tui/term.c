@@ -26,9 +26,13 @@ static void on_crash(int sig)
     int n = 0, v = sig;
     if (term_active) endwin(); /* not async-signal-safe, but the process is dying anyway */
     term_active = 0;
-    do { num[n++] = (char)('0' + v % 10); v /= 10; } while (v && n < 15);
+    do {
+        num[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v && n < 15);
     if (write(2, msg, sizeof msg - 1) < 0) {}
-    while (n--) if (write(2, &num[n], 1) < 0) {}
+    while (n--)
+        if (write(2, &num[n], 1) < 0) {}
     if (write(2, "); the terminal was restored\n", 29) < 0) {}
     signal(sig, SIG_DFL);
     raise(sig);
@@ -55,10 +59,20 @@ void term_install_signals(tui_session *s)
 
 /* Pair numbers are role numbers; -1 keeps the terminal's own background. */
 static const short role_fg[ROLE_N] = {
-    [ROLE_NORMAL] = -1, [ROLE_TITLE] = COLOR_CYAN, [ROLE_LABEL] = -1, [ROLE_CURVE] = COLOR_GREEN,
-    [ROLE_CURVE_OLD] = COLOR_BLUE, [ROLE_CURVE_OLD2] = COLOR_MAGENTA, [ROLE_CURVE_OLD3] = COLOR_CYAN,
-    [ROLE_TOL] = COLOR_RED, [ROLE_ACCEPT] = COLOR_GREEN, [ROLE_REJECT] = COLOR_RED,
-    [ROLE_WARN] = COLOR_YELLOW, [ROLE_SELECT] = -1, [ROLE_STATUS] = -1, [ROLE_DIM] = -1,
+    [ROLE_NORMAL] = -1,
+    [ROLE_TITLE] = COLOR_CYAN,
+    [ROLE_LABEL] = -1,
+    [ROLE_CURVE] = COLOR_GREEN,
+    [ROLE_CURVE_OLD] = COLOR_BLUE,
+    [ROLE_CURVE_OLD2] = COLOR_MAGENTA,
+    [ROLE_CURVE_OLD3] = COLOR_CYAN,
+    [ROLE_TOL] = COLOR_RED,
+    [ROLE_ACCEPT] = COLOR_GREEN,
+    [ROLE_REJECT] = COLOR_RED,
+    [ROLE_WARN] = COLOR_YELLOW,
+    [ROLE_SELECT] = -1,
+    [ROLE_STATUS] = -1,
+    [ROLE_DIM] = -1,
 };
 
 int term_start(tui_app *app, int want_color)
@@ -101,9 +115,9 @@ attr_t term_attr(const tui_app *app, tui_role role)
 {
     /* Monochrome: bold and reverse carry the meaning, dim marks old curves. */
     static const attr_t mono[ROLE_N] = {
-        [ROLE_TITLE] = A_BOLD, [ROLE_CURVE] = A_BOLD, [ROLE_CURVE_OLD] = A_DIM,
+        [ROLE_TITLE] = A_BOLD,     [ROLE_CURVE] = A_BOLD,     [ROLE_CURVE_OLD] = A_DIM,
         [ROLE_CURVE_OLD2] = A_DIM, [ROLE_CURVE_OLD3] = A_DIM, [ROLE_TOL] = A_NORMAL,
-        [ROLE_ACCEPT] = A_NORMAL, [ROLE_REJECT] = A_BOLD, [ROLE_WARN] = A_BOLD | A_REVERSE,
+        [ROLE_ACCEPT] = A_NORMAL,  [ROLE_REJECT] = A_BOLD,    [ROLE_WARN] = A_BOLD | A_REVERSE,
         [ROLE_SELECT] = A_REVERSE, [ROLE_STATUS] = A_REVERSE, [ROLE_DIM] = A_DIM,
         [ROLE_LABEL] = A_BOLD,
     };
@@ -113,7 +127,9 @@ attr_t term_attr(const tui_app *app, tui_role role)
     case ROLE_STATUS: return A_REVERSE;
     case ROLE_DIM: return A_DIM;
     case ROLE_NORMAL: return A_NORMAL;
-    case ROLE_TITLE: case ROLE_WARN: case ROLE_LABEL: return COLOR_PAIR(role) | A_BOLD;
+    case ROLE_TITLE:
+    case ROLE_WARN:
+    case ROLE_LABEL: return COLOR_PAIR(role) | A_BOLD;
     default: return COLOR_PAIR(role);
     }
 }

@@ -20,14 +20,36 @@
 /* Colour roles: each maps to a colour pair, or to bold/reverse/dim when
  * colour is off (NO_COLOR, --no-color or a terminal without colours). */
 typedef enum {
-    ROLE_NORMAL = 0, ROLE_TITLE, ROLE_LABEL, ROLE_CURVE, ROLE_CURVE_OLD, ROLE_CURVE_OLD2,
-    ROLE_CURVE_OLD3, ROLE_TOL, ROLE_ACCEPT, ROLE_REJECT, ROLE_WARN, ROLE_SELECT, ROLE_STATUS,
-    ROLE_DIM, ROLE_N
+    ROLE_NORMAL = 0,
+    ROLE_TITLE,
+    ROLE_LABEL,
+    ROLE_CURVE,
+    ROLE_CURVE_OLD,
+    ROLE_CURVE_OLD2,
+    ROLE_CURVE_OLD3,
+    ROLE_TOL,
+    ROLE_ACCEPT,
+    ROLE_REJECT,
+    ROLE_WARN,
+    ROLE_SELECT,
+    ROLE_STATUS,
+    ROLE_DIM,
+    ROLE_N
 } tui_role;
 
 typedef enum {
-    PROMPT_NONE = 0, PROMPT_TAU, PROMPT_TOL, PROMPT_MAXITER, PROMPT_THREADS, PROMPT_NET, PROMPT_EXPORT,
-    PROMPT_SETTING, PROMPT_REF, PROMPT_WARM_FROM, PROMPT_QUEUE, PROMPT_SCENARIO
+    PROMPT_NONE = 0,
+    PROMPT_TAU,
+    PROMPT_TOL,
+    PROMPT_MAXITER,
+    PROMPT_THREADS,
+    PROMPT_NET,
+    PROMPT_EXPORT,
+    PROMPT_SETTING,
+    PROMPT_REF,
+    PROMPT_WARM_FROM,
+    PROMPT_QUEUE,
+    PROMPT_SCENARIO
 } tui_prompt_kind;
 
 /* Full-screen views over the panels (one at a time; Esc closes). */
@@ -41,20 +63,61 @@ typedef enum { XAXIS_ITER = 0, XAXIS_LOGITER, XAXIS_EVALS, XAXIS_TIME, XAXIS_N }
  * label. The keys in force live in a tui_keymap (defaults, then the config
  * file); dispatch, the help overlay and the status bar all read the keymap. */
 typedef enum {
-    ACT_NONE = 0, ACT_QUIT, ACT_START, ACT_PAUSE, ACT_ABORT, ACT_TAU, ACT_TAU1, ACT_TAU3,
-    ACT_TAU10, ACT_TAU30, ACT_TAU100, ACT_FILTER, ACT_SOLVER, ACT_THREADS, ACT_THREADS_UP,
-    ACT_THREADS_DOWN, ACT_BACKEND, ACT_TOL, ACT_MAXITER, ACT_WARM, ACT_NET, ACT_EXPORT,
-    ACT_UP, ACT_DOWN, ACT_SHOW, ACT_COMPARE, ACT_TAB, ACT_GLYPHS, ACT_HELP, ACT_REDRAW,
-    ACT_CLOSE, ACT_SAVE, ACT_DETAILS, ACT_LOG, ACT_SETTINGS, ACT_RERUN, ACT_COPY, ACT_REF,
-    ACT_WARM_FROM, ACT_XAXIS, ACT_QUEUE, ACT_SCENARIO, ACT_NOTIFY, ACT_MOUSE, ACT_PGUP, ACT_PGDN, ACT_N
+    ACT_NONE = 0,
+    ACT_QUIT,
+    ACT_START,
+    ACT_PAUSE,
+    ACT_ABORT,
+    ACT_TAU,
+    ACT_TAU1,
+    ACT_TAU3,
+    ACT_TAU10,
+    ACT_TAU30,
+    ACT_TAU100,
+    ACT_FILTER,
+    ACT_SOLVER,
+    ACT_THREADS,
+    ACT_THREADS_UP,
+    ACT_THREADS_DOWN,
+    ACT_BACKEND,
+    ACT_TOL,
+    ACT_MAXITER,
+    ACT_WARM,
+    ACT_NET,
+    ACT_EXPORT,
+    ACT_UP,
+    ACT_DOWN,
+    ACT_SHOW,
+    ACT_COMPARE,
+    ACT_TAB,
+    ACT_GLYPHS,
+    ACT_HELP,
+    ACT_REDRAW,
+    ACT_CLOSE,
+    ACT_SAVE,
+    ACT_DETAILS,
+    ACT_LOG,
+    ACT_SETTINGS,
+    ACT_RERUN,
+    ACT_COPY,
+    ACT_REF,
+    ACT_WARM_FROM,
+    ACT_XAXIS,
+    ACT_QUEUE,
+    ACT_SCENARIO,
+    ACT_NOTIFY,
+    ACT_MOUSE,
+    ACT_PGUP,
+    ACT_PGDN,
+    ACT_N
 } tui_action;
 #define TUI_KEYS_PER_ACT 4
 typedef struct tui_key {
     tui_action act;
-    const char *name;        /* bind.<name>= in the config file */
+    const char *name;           /* bind.<name>= in the config file */
     int keys[TUI_KEYS_PER_ACT]; /* default curses key codes, 0-terminated */
-    const char *help;        /* one line for the help overlay */
-    const char *bar;         /* short label for the status bar, NULL = not shown */
+    const char *help;           /* one line for the help overlay */
+    const char *bar;            /* short label for the status bar, NULL = not shown */
 } tui_key;
 extern const tui_key tui_keys[];
 extern const int tui_n_keys;
@@ -83,46 +146,46 @@ const char *keys_label(const tui_keymap *km, tui_action act, int all, const char
 typedef struct tui_app {
     tui_session s;
     tui_layout lo;
-    int side_first;          /* Tab position among side panels */
+    int side_first; /* Tab position among side panels */
     plot_glyphset gs;
-    int color;               /* colours in use */
-    int sel;                 /* selected row of the run list (index into s.runs) */
-    int cmp[2];              /* runs marked for comparison (index), -1 = none */
+    int color;  /* colours in use */
+    int sel;    /* selected row of the run list (index into s.runs) */
+    int cmp[2]; /* runs marked for comparison (index), -1 = none */
     int show_help, show_compare;
-    tui_view view;           /* open full-screen view, VIEW_NONE = none */
-    int view_scroll;         /* first line shown; -1 = follow the end (log) */
-    int view_lines;          /* lines the view had at its last draw (for paging) */
-    int view_top;            /* first line it showed */
-    int set_sel;             /* selected row of the settings view */
-    int setting_edit;        /* row the PROMPT_SETTING prompt edits */
-    double *ref_flow;        /* reference flows of the VIEW_REF comparison (n_links of ref_net) */
+    tui_view view;    /* open full-screen view, VIEW_NONE = none */
+    int view_scroll;  /* first line shown; -1 = follow the end (log) */
+    int view_lines;   /* lines the view had at its last draw (for paging) */
+    int view_top;     /* first line it showed */
+    int set_sel;      /* selected row of the settings view */
+    int setting_edit; /* row the PROMPT_SETTING prompt edits */
+    double *ref_flow; /* reference flows of the VIEW_REF comparison (n_links of ref_net) */
     const ds_network *ref_net;
     char ref_path[512];
-    int ref_run;             /* run index compared against the reference */
+    int ref_run; /* run index compared against the reference */
     tui_xaxis xaxis;
     int notify;              /* bell and terminal title on completion */
     int mouse;               /* mouse reporting on */
     ds_config queue_cfg[64]; /* their settings */
     int queue_n, queue_pos;
-    int runs_first;          /* first run shown in the run list (mouse) */
-    long log_seen;           /* log entries already considered for the status line */
-    int legend_y, legend_n;  /* legend hit boxes of the plot (mouse): x0, x1, run index */
+    int runs_first;         /* first run shown in the run list (mouse) */
+    long log_seen;          /* log entries already considered for the status line */
+    int legend_y, legend_n; /* legend hit boxes of the plot (mouse): x0, x1, run index */
     int legend[64][3];
-    char runlog_path[1024];  /* session run log written on quit and x; "" = none */
+    char runlog_path[1024];    /* session run log written on quit and x; "" = none */
     int help_page, help_pages; /* the help overlay pages when the key table does not fit */
     int quit;
-    char msg[512];           /* status-line message */
+    char msg[512]; /* status-line message */
     double msg_until;
     int msg_error;
     tui_prompt_kind prompt;
     char prompt_label[96];
     char prompt_buf[512];
     int prompt_len;
-    int export_run;          /* run index the export prompt is for */
-    int delay_ms;            /* minimum time between frames */
-    int want_color;          /* colour asked for (config / --no-color); NO_COLOR may still veto */
-    tui_keymap keys;         /* keys in force */
-    char config_path[1024];  /* where S saves; "" with --no-config */
+    int export_run;         /* run index the export prompt is for */
+    int delay_ms;           /* minimum time between frames */
+    int want_color;         /* colour asked for (config / --no-color); NO_COLOR may still veto */
+    tui_keymap keys;        /* keys in force */
+    char config_path[1024]; /* where S saves; "" with --no-config */
     /* stall diagnosis snapshot of the focused run */
     double *snap_x, *snap_fx, *snap_cost;
     int snap_n, snap_iter, snap_run_id;
@@ -150,13 +213,13 @@ void fmt_gap(double v, char *buf, size_t n);
 void fmt_secs(double s, char *buf, size_t n);
 
 /* runinfo.c: one way to name and describe a run everywhere. */
-const char *runinfo_state(const tui_run *r);  /* running, paused, setting-up, converged, ... */
+const char *runinfo_state(const tui_run *r); /* running, paused, setting-up, converged, ... */
 /* "#3 newton/edsp t10" (width >= 22) or "#3 new/e t10"; never without number, filter, tau. */
 const char *runinfo_label(const tui_run *r, int width, char *buf, size_t n);
-const char *runinfo_time(const tui_run *r, char *buf, size_t n);   /* engine clock */
-const char *runinfo_mu(const tui_run *r, char *buf, size_t n);     /* "n/a (...)" until known */
-const char *runinfo_threads(int threads, char *buf, size_t n);     /* 0 -> "all 16" */
-const char *runinfo_gap(const tui_run *r, char *buf, size_t n);    /* last gap_rel or "n/a" */
+const char *runinfo_time(const tui_run *r, char *buf, size_t n); /* engine clock */
+const char *runinfo_mu(const tui_run *r, char *buf, size_t n);   /* "n/a (...)" until known */
+const char *runinfo_threads(int threads, char *buf, size_t n);   /* 0 -> "all 16" */
+const char *runinfo_gap(const tui_run *r, char *buf, size_t n);  /* last gap_rel or "n/a" */
 /* Where a run started: "auto" (the start setting), "warm #3", "warm file F.csv". */
 const char *runinfo_start(const tui_run *r, char *buf, size_t n);
 /* Every setting of a config on one line (tau | filter | solver | ...). */

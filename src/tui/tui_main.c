@@ -34,23 +34,22 @@ static const tui_panel tui_panels[TUI_P_N] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: dillsue tui [--net NET] [--trips TRIPS] [--tau T] [--filter full|dsp|bfs|edsp]\n"
-            "                   [--solver msa|sra|anderson|newton] [--threads N] [--ascii]\n"
-            "                   [--no-color] [--delay MS] [--config FILE | --no-config]\n"
-            "                   [--runlog FILE | --no-runlog]\n"
-            "Without --net the embedded default network is opened. Press ? inside for keys.\n"
-            "--delay MS is the minimum time between screen updates (default 100; raise it on\n"
-            "slow links such as SSH over a mobile line: a frame is drawn only when something\n"
-            "changed and only the changed cells are sent). NO_COLOR in the environment also\n"
-            "turns colour off.\n"
-            "On quit (and on x) every run of the session is written as CSV to the run log,\n"
-            "$XDG_STATE_HOME/dillsue/runs-DATE-TIME.csv (default ~/.local/state/dillsue/),\n"
-            "or --runlog FILE; --no-runlog writes none. Ctrl-C quits with status 130.\n"
-            "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
-            "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
-            "S inside saves the current settings there. --no-config reads no file.\n"
-            "dillsue tui --sweep DIR [--ascii] watches a sweep directory (docs/sweep.md).\n");
+    fprintf(f, "usage: dillsue tui [--net NET] [--trips TRIPS] [--tau T] [--filter full|dsp|bfs|edsp]\n"
+               "                   [--solver msa|sra|anderson|newton] [--threads N] [--ascii]\n"
+               "                   [--no-color] [--delay MS] [--config FILE | --no-config]\n"
+               "                   [--runlog FILE | --no-runlog]\n"
+               "Without --net the embedded default network is opened. Press ? inside for keys.\n"
+               "--delay MS is the minimum time between screen updates (default 100; raise it on\n"
+               "slow links such as SSH over a mobile line: a frame is drawn only when something\n"
+               "changed and only the changed cells are sent). NO_COLOR in the environment also\n"
+               "turns colour off.\n"
+               "On quit (and on x) every run of the session is written as CSV to the run log,\n"
+               "$XDG_STATE_HOME/dillsue/runs-DATE-TIME.csv (default ~/.local/state/dillsue/),\n"
+               "or --runlog FILE; --no-runlog writes none. Ctrl-C quits with status 130.\n"
+               "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
+               "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
+               "S inside saves the current settings there. --no-config reads no file.\n"
+               "dillsue tui --sweep DIR [--ascii] watches a sweep directory (docs/sweep.md).\n");
 }
 
 typedef struct tui_opts {
@@ -58,9 +57,9 @@ typedef struct tui_opts {
     double tau;
     int filter, solver, threads;
     int ascii, no_color, delay_ms; /* delay_ms -1 = not given */
-    const char *config;      /* --config FILE, NULL = the default path */
+    const char *config;            /* --config FILE, NULL = the default path */
     int no_config;
-    const char *runlog;      /* --runlog FILE */
+    const char *runlog; /* --runlog FILE */
     int no_runlog;
 } tui_opts;
 
@@ -71,44 +70,85 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end;
         int takes = 1;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 1; }
-        else if (!strcmp(a, "--ascii")) { o->ascii = 1; takes = 0; }
-        else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) { o->no_color = 1; takes = 0; }
-        else if (!strcmp(a, "--no-config")) { o->no_config = 1; takes = 0; }
-        else if (!strcmp(a, "--no-runlog")) { o->no_runlog = 1; takes = 0; }
-        else if (!v) { fprintf(stderr, "dillsue tui: %s needs a value (or is unknown)\n", a); return 2; }
-        else if (!strcmp(a, "--net")) o->net = v;
-        else if (!strcmp(a, "--trips")) o->trips = v;
-        else if (!strcmp(a, "--config")) o->config = v;
-        else if (!strcmp(a, "--runlog")) o->runlog = v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(a, "--ascii")) {
+            o->ascii = 1;
+            takes = 0;
+        } else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
+            o->no_color = 1;
+            takes = 0;
+        } else if (!strcmp(a, "--no-config")) {
+            o->no_config = 1;
+            takes = 0;
+        } else if (!strcmp(a, "--no-runlog")) {
+            o->no_runlog = 1;
+            takes = 0;
+        } else if (!v) {
+            fprintf(stderr, "dillsue tui: %s needs a value (or is unknown)\n", a);
+            return 2;
+        } else if (!strcmp(a, "--net"))
+            o->net = v;
+        else if (!strcmp(a, "--trips"))
+            o->trips = v;
+        else if (!strcmp(a, "--config"))
+            o->config = v;
+        else if (!strcmp(a, "--runlog"))
+            o->runlog = v;
         else if (!strcmp(a, "--tau")) {
             o->tau = strtod(v, &end);
-            if (*end || !(o->tau > 0) || o->tau > 1e300) { fprintf(stderr, "dillsue tui: --tau must be a number > 0, got '%s'\n", v); return 2; }
+            if (*end || !(o->tau > 0) || o->tau > 1e300) {
+                fprintf(stderr, "dillsue tui: --tau must be a number > 0, got '%s'\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--filter")) {
-            if ((o->filter = ds_filter_parse(v)) < 0) { fprintf(stderr, "dillsue tui: unknown filter '%s' (full|dsp|bfs|edsp)\n", v); return 2; }
+            if ((o->filter = ds_filter_parse(v)) < 0) {
+                fprintf(stderr, "dillsue tui: unknown filter '%s' (full|dsp|bfs|edsp)\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--solver")) {
-            if ((o->solver = ds_solver_parse(v)) < 0) { fprintf(stderr, "dillsue tui: unknown solver '%s' (msa|sra|anderson|newton)\n", v); return 2; }
+            if ((o->solver = ds_solver_parse(v)) < 0) {
+                fprintf(stderr, "dillsue tui: unknown solver '%s' (msa|sra|anderson|newton)\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--threads")) {
             long t = strtol(v, &end, 10);
-            if (*end || t < 0 || t > 4096) { fprintf(stderr, "dillsue tui: --threads must be 0..4096, got '%s'\n", v); return 2; }
+            if (*end || t < 0 || t > 4096) {
+                fprintf(stderr, "dillsue tui: --threads must be 0..4096, got '%s'\n", v);
+                return 2;
+            }
             o->threads = (int)t;
         } else if (!strcmp(a, "--delay")) {
             long d = strtol(v, &end, 10);
-            if (*end || d < 10 || d > 60000) { fprintf(stderr, "dillsue tui: --delay must be 10..60000 ms, got '%s'\n", v); return 2; }
+            if (*end || d < 10 || d > 60000) {
+                fprintf(stderr, "dillsue tui: --delay must be 10..60000 ms, got '%s'\n", v);
+                return 2;
+            }
             o->delay_ms = (int)d;
-        } else { fprintf(stderr, "dillsue tui: unknown option '%s'\n", a); usage(stderr); return 2; }
+        } else {
+            fprintf(stderr, "dillsue tui: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
         i += takes;
     }
-    if (o->config && o->no_config) { fprintf(stderr, "dillsue tui: --config and --no-config exclude each other\n"); return 2; }
-    if (o->runlog && o->no_runlog) { fprintf(stderr, "dillsue tui: --runlog and --no-runlog exclude each other\n"); return 2; }
+    if (o->config && o->no_config) {
+        fprintf(stderr, "dillsue tui: --config and --no-config exclude each other\n");
+        return 2;
+    }
+    if (o->runlog && o->no_runlog) {
+        fprintf(stderr, "dillsue tui: --runlog and --no-runlog exclude each other\n");
+        return 2;
+    }
     return 0;
 }
 
 static void draw_too_small(tui_app *app)
 {
     char msg[96];
-    int n = snprintf(msg, sizeof msg, "terminal too small: need %dx%d, have %dx%d", TUI_MIN_W, TUI_MIN_H,
-                     app->lo.w, app->lo.h);
+    int n = snprintf(msg, sizeof msg, "terminal too small: need %dx%d, have %dx%d", TUI_MIN_W, TUI_MIN_H, app->lo.w,
+                     app->lo.h);
     int y = app->lo.h / 2, x = (app->lo.w - n) / 2;
     mvaddnstr(y < 0 ? 0 : y, x < 0 ? 0 : x, msg, app->lo.w);
 }
@@ -153,8 +193,14 @@ static void handle_mouse(tui_app *app)
 static void handle_key(tui_app *app, int ch)
 {
     if (ch == KEY_RESIZE) return;
-    if (ch == KEY_MOUSE) { handle_mouse(app); return; }
-    if (app->prompt) { app_prompt_key(app, ch); return; }
+    if (ch == KEY_MOUSE) {
+        handle_mouse(app);
+        return;
+    }
+    if (app->prompt) {
+        app_prompt_key(app, ch);
+        return;
+    }
     tui_action act = keys_lookup(&app->keys, ch);
     if (app->view && !app->show_help && view_key(app, act, ch)) return;
     if (act == ACT_NONE) return;
@@ -163,7 +209,10 @@ static void handle_key(tui_app *app, int ch)
         app->help_page++; /* the next page of keys (small terminals) */
         return;
     }
-    if (app->show_help && act != ACT_QUIT) { app->show_help = 0; if (act == ACT_HELP || act == ACT_CLOSE) return; }
+    if (app->show_help && act != ACT_QUIT) {
+        app->show_help = 0;
+        if (act == ACT_HELP || act == ACT_CLOSE) return;
+    }
     app_action(app, act);
 }
 
@@ -180,7 +229,10 @@ static int run_loop(tui_app *app)
         /* the clock of a running run ticks once a second (set-up progress four
          * times a second); messages expire */
         if (active && now - last_frame >= (session_run_phase(active, NULL, NULL, 0) <= 1 ? 0.25 : 1.0)) dirty = 1;
-        if (msg_shown && now >= app->msg_until) { dirty = 1; msg_shown = 0; }
+        if (msg_shown && now >= app->msg_until) {
+            dirty = 1;
+            msg_shown = 0;
+        }
         if (dirty && now - last_frame >= frame_dt) {
             draw_frame(app);
             last_frame = now;
@@ -188,9 +240,13 @@ static int run_loop(tui_app *app)
             msg_shown = app->msg[0] && now < app->msg_until;
         }
         int timeout;
-        if (dirty) timeout = (int)((frame_dt - (now - last_frame)) * 1000) + 1;
-        else if (active) timeout = (int)(((session_run_phase(active, NULL, NULL, 0) <= 1 ? 0.25 : 1.0) - (now - last_frame)) * 1000) + 1;
-        else timeout = 250; /* notices resizes that arrive between polls */
+        if (dirty)
+            timeout = (int)((frame_dt - (now - last_frame)) * 1000) + 1;
+        else if (active)
+            timeout =
+                (int)(((session_run_phase(active, NULL, NULL, 0) <= 1 ? 0.25 : 1.0) - (now - last_frame)) * 1000) + 1;
+        else
+            timeout = 250; /* notices resizes that arrive between polls */
         if (msg_shown) {
             int t = (int)((app->msg_until - now) * 1000) + 1;
             if (t < timeout) timeout = t;
@@ -229,7 +285,8 @@ static void load_config(tui_app *app, const tui_opts *o, tui_config *cfg, char *
     note[0] = 0;
     app->config_path[0] = 0;
     if (o->no_config) return;
-    if (o->config) snprintf(app->config_path, sizeof app->config_path, "%s", o->config);
+    if (o->config)
+        snprintf(app->config_path, sizeof app->config_path, "%s", o->config);
     else if (config_default_path(app->config_path, sizeof app->config_path) != 0) {
         app->config_path[0] = 0;
         snprintf(note, n, "no config file: neither XDG_CONFIG_HOME nor HOME is an absolute directory");
@@ -250,10 +307,14 @@ static void runlog_path(tui_app *app, const tui_opts *o)
     struct tm tm;
     app->runlog_path[0] = 0;
     if (o->no_runlog) return;
-    if (o->runlog) { snprintf(app->runlog_path, sizeof app->runlog_path, "%s", o->runlog); return; }
+    if (o->runlog) {
+        snprintf(app->runlog_path, sizeof app->runlog_path, "%s", o->runlog);
+        return;
+    }
     localtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    if (st && st[0] == '/') snprintf(app->runlog_path, sizeof app->runlog_path, "%s/dillsue/runs-%s.csv", st, stamp);
+    if (st && st[0] == '/')
+        snprintf(app->runlog_path, sizeof app->runlog_path, "%s/dillsue/runs-%s.csv", st, stamp);
     else if (home && home[0] == '/')
         snprintf(app->runlog_path, sizeof app->runlog_path, "%s/.local/state/dillsue/runs-%s.csv", home, stamp);
 }
@@ -262,7 +323,10 @@ static void runlog_path(tui_app *app, const tui_opts *o)
 static void apply_settings(tui_app *app, const tui_config *cfg, const tui_opts *o)
 {
     ds_config *n = &app->s.next;
-    if (cfg->tau > 0) { n->tau = cfg->tau; n->mu = 0; }
+    if (cfg->tau > 0) {
+        n->tau = cfg->tau;
+        n->mu = 0;
+    }
     if (cfg->tol > 0) n->tol = cfg->tol;
     if (cfg->filter >= 0) n->filter = (ds_filter)cfg->filter;
     if (cfg->solver >= 0) n->solver = (ds_solver_kind)cfg->solver;
@@ -279,7 +343,10 @@ static void apply_settings(tui_app *app, const tui_config *cfg, const tui_opts *
     if (cfg->notify >= 0) app->notify = cfg->notify;
     if (cfg->mouse >= 0) app->mouse = cfg->mouse;
 
-    if (o->tau > 0) { n->tau = o->tau; n->mu = 0; }
+    if (o->tau > 0) {
+        n->tau = o->tau;
+        n->mu = 0;
+    }
     if (o->filter >= 0) n->filter = (ds_filter)o->filter;
     if (o->solver >= 0) n->solver = (ds_solver_kind)o->solver;
     if (o->threads >= 0) n->threads = o->threads;
@@ -320,13 +387,16 @@ int tui_main(int argc, char **argv)
 
     term_install_signals(&app.s);
     if (term_start(&app, app.want_color) != 0) {
-        fprintf(stderr, "dillsue tui: cannot initialise the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+        fprintf(stderr, "dillsue tui: cannot initialise the terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
         session_free(&app.s);
         return 2;
     }
     if (app.mouse) mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-    if (cfg.n_problems) app_message(&app, 1, "%s", note);
-    else if (note[0]) app_message(&app, 0, "%s", note);
+    if (cfg.n_problems)
+        app_message(&app, 1, "%s", note);
+    else if (note[0])
+        app_message(&app, 0, "%s", note);
     else {
         char start[32], help[32];
         app_message(&app, 0, "%s loaded: %s starts a run, %s lists the keys", app.s.net->name,
@@ -342,7 +412,8 @@ int tui_main(int argc, char **argv)
     term_stop();
     panel_links_done(&app);
     if (app.runlog_path[0] && app.s.n_runs) {
-        if (runlog_write(&app, app.runlog_path, &err) == 0) fprintf(stderr, "dillsue tui: run log: %s\n", app.runlog_path);
+        if (runlog_write(&app, app.runlog_path, &err) == 0)
+            fprintf(stderr, "dillsue tui: run log: %s\n", app.runlog_path);
         else {
             ds_error_format(&err, msg, sizeof msg);
             fprintf(stderr, "dillsue tui: run log not written: %s\n", msg);

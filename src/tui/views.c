@@ -59,7 +59,10 @@ static void tb_add(textbuf *t, tui_role role, int indent, const char *fmt, ...)
         if (take > room) {
             take = room;
             for (int k = room; k > room / 2; k--)
-                if (p[k] == ' ') { take = k; break; }
+                if (p[k] == ' ') {
+                    take = k;
+                    break;
+                }
         }
         snprintf(t->line[t->n], sizeof t->line[0], "%*s%.*s", pad, "", take, p);
         t->role[t->n++] = role;
@@ -94,7 +97,8 @@ static void tb_draw(tui_app *app, textbuf *t, tui_rect r, const char *title)
                  top + in.h < t->n ? top + in.h : t->n, t->n,
                  keys_label(&app->keys, ACT_CLOSE, 0, "/", close, sizeof close));
     else
-        snprintf(head, sizeof head, "%s  (%s closes)", title, keys_label(&app->keys, ACT_CLOSE, 0, "/", close, sizeof close));
+        snprintf(head, sizeof head, "%s  (%s closes)", title,
+                 keys_label(&app->keys, ACT_CLOSE, 0, "/", close, sizeof close));
     draw_box(app, r, head);
     for (int y = 0; y < in.h && top + y < t->n; y++) {
         int i = top + y;
@@ -121,8 +125,9 @@ static void add_totals(textbuf *t, const tui_run *r)
     flowstat_totals ft;
     char vh[48] = "n/a", vd[64] = "n/a (the network has no lengths)";
     if (!r->flows) {
-        tb_add(t, ROLE_DIM, 2, r->joined ? "system totals: n/a (the run ended without flows)"
-                                         : "system totals: when the run has ended");
+        tb_add(t, ROLE_DIM, 2,
+               r->joined ? "system totals: n/a (the run ended without flows)"
+                         : "system totals: when the run has ended");
         return;
     }
     flowstat_totals_compute(r->net, &r->cfg, r->flows, &ft);
@@ -149,53 +154,67 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
                r->reason[0] ? r->reason : "(the engine gave none)");
     runinfo_settings(&r->cfg, buf, sizeof buf);
     tb_add(t, ROLE_NORMAL, 2, "settings: %s", buf);
-    if (r->warm && r->warm_from < 0) tb_add(t, ROLE_NORMAL, 2, "start: warm, from the flows in %s", r->warm_path);
-    else if (r->warm) tb_add(t, ROLE_NORMAL, 2, "start: warm, from the flows of run #%d", r->warm_from);
-    else tb_add(t, ROLE_NORMAL, 2, "start: %s (engine messages below say if another start was used)", ds_start_name(r->cfg.start));
+    if (r->warm && r->warm_from < 0)
+        tb_add(t, ROLE_NORMAL, 2, "start: warm, from the flows in %s", r->warm_path);
+    else if (r->warm)
+        tb_add(t, ROLE_NORMAL, 2, "start: warm, from the flows of run #%d", r->warm_from);
+    else
+        tb_add(t, ROLE_NORMAL, 2, "start: %s (engine messages below say if another start was used)",
+               ds_start_name(r->cfg.start));
     fmt_secs(session_run_wall(r), a, sizeof a);
     if (r->joined) {
         fmt_secs(r->times.setup, b, sizeof b);
         fmt_secs(r->times.paused, c, sizeof c);
-        if (r->times.t_tol >= 0) snprintf(d, sizeof d, "below tol at "), fmt_secs(r->times.t_tol, d + 13, sizeof d - 13);
-        else snprintf(d, sizeof d, "never below tol");
+        if (r->times.t_tol >= 0)
+            snprintf(d, sizeof d, "below tol at "), fmt_secs(r->times.t_tol, d + 13, sizeof d - 13);
+        else
+            snprintf(d, sizeof d, "never below tol");
         tb_add(t, ROLE_NORMAL, 2, "time (engine clock, pauses excluded): %s, set-up %s, paused %s, gap %s", a, b, c, d);
     } else {
         tb_add(t, ROLE_NORMAL, 2, "time so far (engine clock, pauses excluded): %s", a);
     }
     char mu[40];
-    if (isfinite(r->cbar) && r->cbar > 0) snprintf(b, sizeof b, "%.6g", r->cbar);
-    else snprintf(b, sizeof b, r->cfg.mu > 0 ? "n/a (mu given)" : "n/a (not derived yet)");
+    if (isfinite(r->cbar) && r->cbar > 0)
+        snprintf(b, sizeof b, "%.6g", r->cbar);
+    else
+        snprintf(b, sizeof b, r->cfg.mu > 0 ? "n/a (mu given)" : "n/a (not derived yet)");
     tb_add(t, ROLE_NORMAL, 2, "mu %s | cbar %s", runinfo_mu(r, mu, sizeof mu), b);
     if (r->cert.valid) {
         char lost[96];
         if (r->cert.lost_pct >= 0)
             snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", r->cert.demand_total - r->cert.demand_arrived,
                      r->cert.demand_total, r->cert.lost_pct);
-        else snprintf(lost, sizeof lost, "not measured on this backend");
+        else
+            snprintf(lost, sizeof lost, "not measured on this backend");
         tb_add(t, r->cert.lost_pct > 0.01 ? ROLE_WARN : ROLE_NORMAL, 4,
                "certificate: lost demand %s | demand assigned %.6g | max flow-conservation violation %.3g at node %d",
                lost, r->cert.demand_loaded, r->cert.max_imbalance,
                r->cert.imbalance_node >= 0 ? r->cert.imbalance_node + 1 : 0);
     } else {
-        tb_add(t, ROLE_DIM, 2, r->joined ? "certificate: n/a (the run ended without an iterate)"
-                                         : "certificate: when the run has ended");
+        tb_add(t, ROLE_DIM, 2,
+               r->joined ? "certificate: n/a (the run ended without an iterate)"
+                         : "certificate: when the run has ended");
     }
     int iters = r->n ? r->rec[r->n - 1].iter : 0;
     runinfo_gap(r, a, sizeof a);
     tb_add(t, ROLE_NORMAL, 2, "iterations %d | final gap_rel %s", iters, a);
     if (r->retired && r->n < r->n_total)
-        tb_add(t, ROLE_WARN, 2, "history thinned to %zu of %zu records to save memory (only the %d latest runs keep "
-               "every record; totals below are over all of them)", r->n, r->n_total, TUI_KEEP_FULL);
+        tb_add(t, ROLE_WARN, 2,
+               "history thinned to %zu of %zu records to save memory (only the %d latest runs keep "
+               "every record; totals below are over all of them)",
+               r->n, r->n_total, TUI_KEEP_FULL);
     ds_totals tt;
-    if (r->joined) tt = r->totals;
-    else ds_totals_compute(r->rec, r->n, &tt);
+    if (r->joined)
+        tt = r->totals;
+    else
+        ds_totals_compute(r->rec, r->n, &tt);
     ds_totals_format(&tt, buf, sizeof buf);
     tb_add(t, ROLE_NORMAL, 4, "%s", buf);
     if (r->n) {
         const ds_iter_record *x = &r->rec[r->n - 1];
         tb_add(t, ROLE_NORMAL, 4, "last iterate: lost demand %s | node imbalance %.3g | inner passes %d (resid %.1e)",
-               x->lost_pct >= 0 ? (snprintf(c, sizeof c, "%.3g %%", x->lost_pct), c) : "not measured",
-               x->imbalance, x->inner_passes, x->inner_resid);
+               x->lost_pct >= 0 ? (snprintf(c, sizeof c, "%.3g %%", x->lost_pct), c) : "not measured", x->imbalance,
+               x->inner_passes, x->inner_resid);
     }
     add_totals(t, r);
     tb_add(t, ROLE_LABEL, 0, "messages of run #%d:", r->id);
@@ -229,10 +248,12 @@ static void build_settings(tui_app *app, textbuf *t)
     for (int i = 0; i < tui_n_settings; i++) {
         const tui_setting *s = &tui_settings[i];
         s->get(&app->s.next, v, sizeof v);
-        snprintf(t->line[t->n], sizeof t->line[0], "%c %-16s %-12s %s", i == app->set_sel ? '>' : ' ', s->name, v, s->help);
+        snprintf(t->line[t->n], sizeof t->line[0], "%c %-16s %-12s %s", i == app->set_sel ? '>' : ' ', s->name, v,
+                 s->help);
         t->role[t->n++] = i == app->set_sel ? ROLE_SELECT : ROLE_NORMAL;
     }
-    snprintf(t->line[t->n], sizeof t->line[0], "Enter: type a value  Left/Right: cycle a choice  S: save to the config file");
+    snprintf(t->line[t->n], sizeof t->line[0],
+             "Enter: type a value  Left/Right: cycle a choice  S: save to the config file");
     t->role[t->n++] = ROLE_DIM;
 }
 
@@ -252,18 +273,23 @@ static void build_ref(tui_app *app, textbuf *t)
     tb_add(t, ROLE_DIM, 2, "as `dillsue compare RUN.csv REF.csv`: the reference is the second file");
     if (!c.finite) tb_add(t, ROLE_WARN, 2, "warning: non-finite values in the input");
     tb_add(t, ROLE_NORMAL, 0, "links:         %d of %d", c.m.n_used, net->n_links);
-    if (isnan(c.m.mape)) tb_add(t, ROLE_NORMAL, 0, "MAPE:          n/a (no link with reference flow >= %g)", FLOWSTAT_MIN_REF);
-    else tb_add(t, ROLE_NORMAL, 0, "MAPE:          %.6g %% (%d links with reference flow >= %g)", c.m.mape, c.m.n_mape, FLOWSTAT_MIN_REF);
-    if (isnan(c.m.r2)) tb_add(t, ROLE_NORMAL, 0, "R^2:           n/a (constant reference)");
-    else tb_add(t, ROLE_NORMAL, 0, "R^2:           %.10g", c.m.r2);
+    if (isnan(c.m.mape))
+        tb_add(t, ROLE_NORMAL, 0, "MAPE:          n/a (no link with reference flow >= %g)", FLOWSTAT_MIN_REF);
+    else
+        tb_add(t, ROLE_NORMAL, 0, "MAPE:          %.6g %% (%d links with reference flow >= %g)", c.m.mape, c.m.n_mape,
+               FLOWSTAT_MIN_REF);
+    if (isnan(c.m.r2))
+        tb_add(t, ROLE_NORMAL, 0, "R^2:           n/a (constant reference)");
+    else
+        tb_add(t, ROLE_NORMAL, 0, "R^2:           %.10g", c.m.r2);
     tb_add(t, ROLE_NORMAL, 0, "max abs diff:  %.10g", c.m.max_abs);
     tb_add(t, ROLE_LABEL, 0, "links that differ most:  %-9s %12s %12s %12s", "link", "run", "reference", "diff");
     for (int k = 0; k < c.n_top; k++) {
         int e = c.top[k];
         char lk[24];
         snprintf(lk, sizeof lk, "%d-%d", net->tail[e] + 1, net->head[e] + 1);
-        tb_add(t, ROLE_NORMAL, 0, "                         %-9s %12.6g %12.6g %12.4g", lk, r->flows[e], app->ref_flow[e],
-               r->flows[e] - app->ref_flow[e]);
+        tb_add(t, ROLE_NORMAL, 0, "                         %-9s %12.6g %12.6g %12.4g", lk, r->flows[e],
+               app->ref_flow[e], r->flows[e] - app->ref_flow[e]);
     }
 }
 
@@ -278,8 +304,10 @@ void view_draw(tui_app *app)
     switch (app->view) {
     case VIEW_DETAILS: {
         tui_run *run = sel_run(app);
-        if (run) build_details(app, t, run);
-        else tb_add(t, ROLE_DIM, 0, "no run yet");
+        if (run)
+            build_details(app, t, run);
+        else
+            tb_add(t, ROLE_DIM, 0, "no run yet");
         snprintf(title, sizeof title, "run #%d details", run ? run->id : 0);
         break;
     }
@@ -306,8 +334,14 @@ int view_key(tui_app *app, tui_action act, int ch)
     if (app->view == VIEW_SETTINGS) {
         const tui_setting *s = &tui_settings[app->set_sel];
         char v[64], label[96];
-        if (act == ACT_UP || ch == KEY_UP) { if (app->set_sel > 0) app->set_sel--; return 1; }
-        if (act == ACT_DOWN || ch == KEY_DOWN) { if (app->set_sel < tui_n_settings - 1) app->set_sel++; return 1; }
+        if (act == ACT_UP || ch == KEY_UP) {
+            if (app->set_sel > 0) app->set_sel--;
+            return 1;
+        }
+        if (act == ACT_DOWN || ch == KEY_DOWN) {
+            if (app->set_sel < tui_n_settings - 1) app->set_sel++;
+            return 1;
+        }
         if (ch == KEY_LEFT || ch == KEY_RIGHT) {
             if (s->n_choices > 0) {
                 settings_cycle(app->set_sel, &app->s.next, ch == KEY_RIGHT ? 1 : -1);
@@ -328,15 +362,30 @@ int view_key(tui_app *app, tui_action act, int ch)
         }
         return 0;
     }
-    if (act == ACT_UP || ch == KEY_UP) { app->view_scroll = app->view_top > 0 ? app->view_top - 1 : 0; return 1; }
-    if (act == ACT_DOWN || ch == KEY_DOWN) { if (app->view_scroll >= 0) app->view_scroll++; return 1; }
+    if (act == ACT_UP || ch == KEY_UP) {
+        app->view_scroll = app->view_top > 0 ? app->view_top - 1 : 0;
+        return 1;
+    }
+    if (act == ACT_DOWN || ch == KEY_DOWN) {
+        if (app->view_scroll >= 0) app->view_scroll++;
+        return 1;
+    }
     if (act == ACT_PGUP) {
         app->view_scroll = app->view_top - page;
         if (app->view_scroll < 0) app->view_scroll = 0;
         return 1;
     }
-    if (act == ACT_PGDN) { if (app->view_scroll >= 0) app->view_scroll += page; return 1; }
-    if (ch == KEY_HOME) { app->view_scroll = 0; return 1; }
-    if (ch == KEY_END) { app->view_scroll = -1; return 1; }
+    if (act == ACT_PGDN) {
+        if (app->view_scroll >= 0) app->view_scroll += page;
+        return 1;
+    }
+    if (ch == KEY_HOME) {
+        app->view_scroll = 0;
+        return 1;
+    }
+    if (ch == KEY_END) {
+        app->view_scroll = -1;
+        return 1;
+    }
     return 0;
 }
