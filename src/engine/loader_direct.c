@@ -261,6 +261,69 @@ void ld_direct_free(ds_loader *ld)
     ld->direct = NULL;
 }
 
+/* z from (I - W~) z = b with the values' existence test (z >= 1) and the
+ * residual as a max |dV| (*resid). First try: refactor the kept factors *num
+ * (also those of a failed trial point: their pivot order serves) while the
+ * pivots stay sound (crude rcond), and improve the solution by iterative
+ * refinement with the same factors. Only if that does not reach 1e-10 or
+ * fails the existence test is the answer decided by a fresh pivoted LU. A
+ * refactored solve that fails the existence test is taken at its word where
+ * only a step length depends on it (quick_reject); a verdict (the existence
+ * test at the capped costs) is always decided afresh. *num is the factor
+ * object afterwards (may be NULL), *kind 1 fresh, 2 refactored, 3 refined.
+ * Returns 1 if a solution with z >= 1 exists. */
+static int solve_values(ld_direct *g, klu_common *c, double *Ax, const double *w, double *z, double *y,
+                        int quick_reject, klu_numeric **num_io, double *resid, int *kind)
+{
+    klu_numeric *num = *num_io;
+    int nn = g->nn, ok = 0;
+    *kind = 0;
+    *resid = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int refactored = 0;
+        if (num && attempt == 0 && klu_refactor(g->Ap, g->Ai, Ax, g->sym, num, c) && klu_rcond(g->sym, num, c) &&
+            c->rcond > 1e-8) {
+            refactored = 1;
+        } else {
+            if (num) klu_free_numeric(&num, c);
+            num = klu_factor(g->Ap, g->Ai, Ax, g->sym, c);
+        }
+        for (int j = 0; j < nn; j++) z[j] = 0;
+        for (int k = 0; k < g->nl; k++)
+            if (g->pos[k] < 0) z[g->ti[k]] += w[k];
+        ok = num != NULL && klu_solve(g->sym, num, nn, 1, z, c);
+        for (int refine = 0; ok; refine++) {
+            /* existence: z >= 1 everywhere (the shortest route alone contributes 1) */
+            for (int i = 0; ok && i < nn; i++)
+                if (!dsk_z_exists(z[i])) ok = 0;
+            if (!ok) break;
+            /* y = b - (I - W~) z; max |y| / z is the max |dV| equivalent */
+            *resid = 0;
+            for (int j = 0; j < nn; j++) y[j] = -z[j];
+            for (int k = 0; k < g->nl; k++) {
+                double zv = g->hi[k] >= 0 ? z[g->hi[k]] : 1.0;
+                y[g->ti[k]] += w[k] * zv;
+            }
+            for (int j = 0; j < nn; j++) *resid = fmax(*resid, fabs(y[j]) / z[j]);
+            if (*resid <= 1e-10 || refine == 2 || !refactored) break;
+            if (!klu_solve(g->sym, num, nn, 1, y, c)) break;
+            for (int j = 0; j < nn; j++) z[j] += y[j];
+            *kind = 3;
+        }
+        if (!ok && refactored && quick_reject) {
+            *kind = 2;
+            break;
+        }
+        if (!refactored || (ok && *resid <= 1e-10)) {
+            if (*kind == 0 || !refactored) *kind = refactored ? 2 : 1;
+            break;
+        }
+        *kind = 0;
+    }
+    *num_io = num;
+    return ok;
+}
+
 /* One destination: values, choice probabilities, absorption, link flows. */
 void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
 {
@@ -290,59 +353,9 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         w[k] = dsk_reduced_weight(mu, t[e], D[v], D[u]);
         if (g->pos[k] >= 0) Ax[g->pos[k]] -= w[k];
     }
-    /* First try: refactor with the last pivot order (kept factors, also those
-     * of a failed trial point), if the pivots stay sound (crude rcond), and
-     * improve the solution by iterative refinement with the same factors. Only
-     * if that does not reach 1e-10 or fails the existence test is the answer
-     * decided by a fresh pivoted LU. */
     num = g->num;
     g->num = NULL;
-    int ok = 0, kind = 0;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        int refactored = 0;
-        if (num && attempt == 0 && klu_refactor(g->Ap, g->Ai, Ax, g->sym, num, c) && klu_rcond(g->sym, num, c) &&
-            c->rcond > 1e-8) {
-            refactored = 1;
-        } else {
-            if (num) klu_free_numeric(&num, c);
-            num = klu_factor(g->Ap, g->Ai, Ax, g->sym, c);
-        }
-        for (int j = 0; j < nn; j++) z[j] = 0;
-        for (int k = 0; k < g->nl; k++)
-            if (g->pos[k] < 0) z[g->ti[k]] += w[k];
-        ok = num != NULL && klu_solve(g->sym, num, nn, 1, z, c);
-        for (int refine = 0; ok; refine++) {
-            /* existence: z >= 1 everywhere (the shortest route alone contributes 1) */
-            for (int i = 0; ok && i < nn; i++)
-                if (!dsk_z_exists(z[i])) ok = 0;
-            if (!ok) break;
-            /* y = b - (I - W~) z; max |y| / z is the max |dV| equivalent */
-            resid = 0;
-            for (int j = 0; j < nn; j++) y[j] = -z[j];
-            for (int k = 0; k < g->nl; k++) {
-                double zv = g->hi[k] >= 0 ? z[g->hi[k]] : 1.0;
-                y[g->ti[k]] += w[k] * zv;
-            }
-            for (int j = 0; j < nn; j++) resid = fmax(resid, fabs(y[j]) / z[j]);
-            if (resid <= 1e-10 || refine == 2 || !refactored) break;
-            if (!klu_solve(g->sym, num, nn, 1, y, c)) break;
-            for (int j = 0; j < nn; j++) z[j] += y[j];
-            kind = 3;
-        }
-        /* A refactored solve that fails the existence test is taken at its word
-         * where only a step length depends on it (ld->quick_reject); a verdict
-         * (the existence test at the capped costs) is always decided afresh. */
-        if (!ok && refactored && ld->quick_reject) {
-            kind = 2;
-            break;
-        }
-        if (!refactored || (ok && resid <= 1e-10)) {
-            if (kind == 0) kind = refactored ? 2 : 1;
-            if (!refactored) kind = 1;
-            break;
-        }
-        kind = 0;
-    }
+    int kind = 0, ok = solve_values(g, c, Ax, w, z, y, ld->quick_reject, &num, &resid, &kind);
     ld->st_lu[di] = kind;
     if (!ok) {
         ld->st_diverged[di] = 1;
