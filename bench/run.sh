@@ -62,11 +62,14 @@ sweep_one() { # sweep_one LABEL WORKERS SOLVERS LAUNCHER...
     t1=$(date +%s.%N)
     # span: from the first cell's start to the last cell's end (start-up of the
     # program and of mpirun excluded); overhead = (span x workers - sum of cell times) / cells
-    awk -F, -v t0="$t0" -v t1="$t1" -v w="$workers" -v l="$label" -v rc=$src 'NR > 1 { n++; s += $19
+    # cells.csv is read as CSV (a reason may hold commas), then split on tabs
+    python3 -c 'import csv, sys
+for r in csv.reader(open(sys.argv[1])): print("\t".join(r))' "$dir/s/cells.csv" |
+    awk -F'\t' -v t0="$t0" -v t1="$t1" -v w="$workers" -v l="$label" -v rc=$src 'NR > 1 { n++; s += $19
             b = $20 - $19; if (n == 1 || b < first) first = b; if ($20 > last) last = $20 }
         END { el = t1 - t0; span = last - first
               printf "| %s | %d | %.1f | %.1f | %.1f | %.2f |%s\n", l, n, el, span, n / span, 1000 * (span * w - s) / n,
-              rc ? " exit " rc : "" }' "$dir/s/cells.csv"
+              rc ? " exit " rc : "" }'
     rm -rf "$dir"
 }
 sweep_bench() {
