@@ -224,4 +224,14 @@ if [ $rc -ne 4 ]; then fail cli_cancel "exit $rc, want 4: $(tail -n 3 "$tmp/err"
 elif ! msg=$(csv_ok "$tmp/c.csv"); then fail cli_cancel "flows CSV: $msg"
 elif ! n=$(hist_ok "$tmp/ch.csv" cancelled); then fail cli_cancel "history: $n"
 else pass cli_cancel; fi
+
+# `dillsue tui` reads its options through the one option table: --opt=value
+# works, and a bad value is refused by the same rule as solve's
+"$D" tui --tau=3 --threads=2 --delay=50 </dev/null >"$tmp/out" 2>"$tmp/err"
+if grep -q "needs a terminal" "$tmp/err" && ! grep -q "unknown\|needs a value" "$tmp/err"; then pass cli_tui_equals_form
+else fail cli_tui_equals_form "$(cat "$tmp/err")"; fi
+"$D" tui --tau=-1 </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^dillsue tui: --tau must be a number > 0, got '-1'" "$tmp/err"; then pass cli_tui_bad_value
+else fail cli_tui_bad_value "rc $rc: $(cat "$tmp/err")"; fi
 exit 0

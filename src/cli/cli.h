@@ -108,6 +108,14 @@ typedef enum {
     OPT_START,
     OPT_NEWTON_WARM,
     OPT_FACTOR_MEMORY,
+    OPT_ASCII,
+    OPT_NO_COLOR,
+    OPT_NO_COLOUR,
+    OPT_NO_CONFIG,
+    OPT_NO_RUNLOG,
+    OPT_CONFIG,
+    OPT_RUNLOG,
+    OPT_DELAY,
     OPT_N
 } cli_opt_id;
 typedef struct cli_opt {

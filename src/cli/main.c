@@ -42,29 +42,6 @@ static const char usage_text[] =
 
 /* Control bytes (terminal escapes from a file or an argument) printed as
  * \xNN so that a message can never drive the terminal. */
-void cli_fputs_escaped(const char *s, FILE *fp)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            fprintf(fp, "\\x%02x", *p);
-        else
-            fputc(*p, fp);
-    }
-}
-
-int cli_usage(const char *cmd, const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "dillsue%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-    cli_fputs_escaped(msg, stderr);
-    fprintf(stderr, "\nTry 'dillsue%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
-    return 2;
-}
-
 int cli_input_error(const ds_error *err)
 {
     char buf[1200];

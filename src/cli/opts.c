@@ -11,10 +11,36 @@
 #include "ds_ue.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Messages of the parser (here, not in main.c, so that the TUI's objects
+ * link the parser without the program's main). */
+void cli_fputs_escaped(const char *s, FILE *fp)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(fp, "\\x%02x", *p);
+        else
+            fputc(*p, fp);
+    }
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "dillsue%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    cli_fputs_escaped(msg, stderr);
+    fprintf(stderr, "\nTry 'dillsue%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+    return 2;
+}
 
 #define ALL (CLI_SOLVE | CLI_UE | CLI_INFO | CLI_COMPARE | CLI_LOAD | CLI_TUI | CLI_SWEEP)
 
@@ -53,6 +79,14 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_START] = {"start", CLI_CHOICE, CLI_SOLVE, NULL, ds_start_parse, "S"},
     [OPT_NEWTON_WARM] = {"newton-warm", CLI_NUM, CLI_SOLVE, "newton_warm", NULL, "N"},
     [OPT_FACTOR_MEMORY] = {"factor-memory", CLI_NUM, CLI_SOLVE, "factor_mb", NULL, "MB"},
+    [OPT_ASCII] = {"ascii", CLI_FLAG, CLI_TUI, NULL, NULL, NULL},
+    [OPT_NO_COLOR] = {"no-color", CLI_FLAG, CLI_TUI, NULL, NULL, NULL},
+    [OPT_NO_COLOUR] = {"no-colour", CLI_FLAG, CLI_TUI, NULL, NULL, NULL},
+    [OPT_NO_CONFIG] = {"no-config", CLI_FLAG, CLI_TUI, NULL, NULL, NULL},
+    [OPT_NO_RUNLOG] = {"no-runlog", CLI_FLAG, CLI_TUI, NULL, NULL, NULL},
+    [OPT_CONFIG] = {"config", CLI_PATH, CLI_TUI, NULL, NULL, "FILE"},
+    [OPT_RUNLOG] = {"runlog", CLI_PATH, CLI_TUI, NULL, NULL, "FILE"},
+    [OPT_DELAY] = {"delay", CLI_NUM, CLI_TUI, "delay_ms", NULL, "MS"},
 };
 
 static const struct {

@@ -63,76 +63,32 @@ typedef struct tui_opts {
     int no_runlog;
 } tui_opts;
 
+/* The options through the program's one option table and parser
+ * (src/cli/opts.c), so `--tau=3` and `--tau 3` are read, and checked, as by
+ * every other command. */
 static int parse_opts(int argc, char **argv, tui_opts *o)
 {
+    cli_values v;
     *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, -1, NULL, 0, NULL, 0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end;
-        int takes = 1;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 1;
-        } else if (!strcmp(a, "--ascii")) {
-            o->ascii = 1;
-            takes = 0;
-        } else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
-            o->no_color = 1;
-            takes = 0;
-        } else if (!strcmp(a, "--no-config")) {
-            o->no_config = 1;
-            takes = 0;
-        } else if (!strcmp(a, "--no-runlog")) {
-            o->no_runlog = 1;
-            takes = 0;
-        } else if (!v) {
-            fprintf(stderr, "dillsue tui: %s needs a value (or is unknown)\n", a);
-            return 2;
-        } else if (!strcmp(a, "--net"))
-            o->net = v;
-        else if (!strcmp(a, "--trips"))
-            o->trips = v;
-        else if (!strcmp(a, "--config"))
-            o->config = v;
-        else if (!strcmp(a, "--runlog"))
-            o->runlog = v;
-        else if (!strcmp(a, "--tau")) {
-            o->tau = strtod(v, &end);
-            if (*end || !(o->tau > 0) || o->tau > 1e300) {
-                fprintf(stderr, "dillsue tui: --tau must be a number > 0, got '%s'\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--filter")) {
-            if ((o->filter = ds_filter_parse(v)) < 0) {
-                fprintf(stderr, "dillsue tui: unknown filter '%s' (full|dsp|bfs|edsp)\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--solver")) {
-            if ((o->solver = ds_solver_parse(v)) < 0) {
-                fprintf(stderr, "dillsue tui: unknown solver '%s' (msa|sra|anderson|newton)\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--threads")) {
-            long t = strtol(v, &end, 10);
-            if (*end || t < 0 || t > 4096) {
-                fprintf(stderr, "dillsue tui: --threads must be 0..4096, got '%s'\n", v);
-                return 2;
-            }
-            o->threads = (int)t;
-        } else if (!strcmp(a, "--delay")) {
-            long d = strtol(v, &end, 10);
-            if (*end || d < 10 || d > 60000) {
-                fprintf(stderr, "dillsue tui: --delay must be 10..60000 ms, got '%s'\n", v);
-                return 2;
-            }
-            o->delay_ms = (int)d;
-        } else {
-            fprintf(stderr, "dillsue tui: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-        i += takes;
+    int rc = cli_parse("tui", argc, argv, &v, NULL);
+    if (rc == 1) {
+        usage(stdout);
+        return 1;
     }
+    if (rc) return rc;
+    o->net = v.str[OPT_NET];
+    o->trips = v.str[OPT_TRIPS];
+    o->config = v.str[OPT_CONFIG];
+    o->runlog = v.str[OPT_RUNLOG];
+    if (v.have[OPT_TAU]) o->tau = v.num[OPT_TAU];
+    if (v.have[OPT_FILTER]) o->filter = (int)v.num[OPT_FILTER];
+    if (v.have[OPT_SOLVER]) o->solver = (int)v.num[OPT_SOLVER];
+    if (v.have[OPT_THREADS]) o->threads = (int)v.num[OPT_THREADS];
+    if (v.have[OPT_DELAY]) o->delay_ms = (int)v.num[OPT_DELAY];
+    o->ascii = v.have[OPT_ASCII];
+    o->no_color = v.have[OPT_NO_COLOR] || v.have[OPT_NO_COLOUR];
+    o->no_config = v.have[OPT_NO_CONFIG];
+    o->no_runlog = v.have[OPT_NO_RUNLOG];
     if (o->config && o->no_config) {
         fprintf(stderr, "dillsue tui: --config and --no-config exclude each other\n");
         return 2;
