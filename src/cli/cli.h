@@ -59,6 +59,11 @@ void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp);
 const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n);
 /* Prints s with control bytes as \xNN. */
 void cli_fputs_escaped(const char *s, FILE *fp);
+/* SIGINT (unless the shell ignores it for a background job) and SIGTERM to
+ * handler, which only sets a flag; the old actions saved for the restore. */
+struct sigaction;
+void cli_stop_signals_install(void (*handler)(int), struct sigaction *old_int, struct sigaction *old_term);
+void cli_stop_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term);
 
 /* ------------------------------------------------ the one option table (opts.c) */
 

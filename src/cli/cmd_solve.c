@@ -348,17 +348,9 @@ static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_conf
  * thread; *secs receives the wall time. */
 static ds_status execute_with_signals(ds_run *run, double *secs)
 {
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
+    struct sigaction old_int, old_term;
     atomic_store(&g_stop_signal, 0);
-    /* A shell ignores SIGINT for background jobs so that Ctrl-C at the
-     * terminal does not reach them; keep it that way. */
-    sigaction(SIGINT, NULL, &old_int);
-    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, &old_term);
+    cli_stop_signals_install(on_signal, &old_int, &old_term);
     struct watcher w = {.run = run};
     atomic_init(&w.done, 0);
     pthread_t wt;
@@ -370,8 +362,7 @@ static ds_status execute_with_signals(ds_run *run, double *secs)
 
     atomic_store(&w.done, 1);
     if (have_watcher) pthread_join(wt, NULL);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_stop_signals_restore(&old_int, &old_term);
     return st;
 }
 

@@ -612,18 +612,6 @@ void sweep_work(sweep *sw, int rank, int worker)
 
 /* ================================================================ progress */
 
-static void fmt_secs(double s, char *buf, size_t n)
-{
-    if (!isfinite(s) || s < 0)
-        snprintf(buf, n, "?");
-    else if (s < 60)
-        snprintf(buf, n, "%.0fs", s);
-    else if (s < 3600)
-        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
-    else
-        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
-}
-
 static void write_progress(sweep *sw, const char *state)
 {
     char text[1024], path[PATH_MAX + 32];
@@ -652,8 +640,8 @@ static void progress_line(sweep *sw, int final)
     pthread_mutex_unlock(&sw->lock);
     double rate = el > 0 ? now / el : 0;
     char eta[32], els[32];
-    fmt_secs(rate > 0 ? (todo - now) / rate : NAN, eta, sizeof eta);
-    fmt_secs(el, els, sizeof els);
+    sweep_fmt_duration(rate > 0 ? (todo - now) / rate : NAN, eta, sizeof eta);
+    sweep_fmt_duration(el, els, sizeof els);
     fprintf(stderr, "%ssweep: %ld/%ld cells (%.1f%%) | %.3g cells/s | %s %s | %d/%d %s | %ld not converged%s",
             sw->progress_tty ? "\r" : "", now, todo, todo ? 100.0 * now / todo : 100.0, rate, final ? "took" : "ETA",
             final ? els : eta, alive, total, sw->mode[0] == 'm' ? "ranks" : "workers", failed,
@@ -1196,15 +1184,9 @@ int cmd_sweep(int argc, char **argv)
                     sw->g.ue ? " (and the UE references they need)" : "");
     }
 
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
+    struct sigaction old_int, old_term;
     atomic_store(&g_signal, 0);
-    sigaction(SIGINT, NULL, &old_int);
-    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, &old_term);
+    cli_stop_signals_install(on_signal, &old_int, &old_term);
 
     if (!use_mpi) {
         if (!rc) {
@@ -1233,8 +1215,7 @@ int cmd_sweep(int argc, char **argv)
         }
     }
 #endif
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_stop_signals_restore(&old_int, &old_term);
 
     int code = rc;
     if (!rc && rank == 0) {

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,26 @@ static const char usage_text[] =
 
 /* Control bytes (terminal escapes from a file or an argument) printed as
  * \xNN so that a message can never drive the terminal. */
+void cli_stop_signals_install(void (*handler)(int), struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    /* A shell ignores SIGINT for background jobs so that Ctrl-C at the
+     * terminal does not reach them; keep it that way. */
+    sigaction(SIGINT, NULL, old_int);
+    if (old_int->sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, old_term);
+}
+
+void cli_stop_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term)
+{
+    sigaction(SIGINT, old_int, NULL);
+    sigaction(SIGTERM, old_term, NULL);
+}
+
 int cli_input_error(const ds_error *err)
 {
     char buf[1200];

@@ -305,6 +305,19 @@ double sweep_percentile(double *v, int n, double p)
 
 /* ------------------------------------------------------------ directories */
 
+/* Seconds as 42s, 3m05s or 2h07m; ? where unknown (ETA of the progress line and the viewer). */
+void sweep_fmt_duration(double s, char *buf, size_t n)
+{
+    if (!isfinite(s) || s < 0)
+        snprintf(buf, n, "?");
+    else if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
 void sweep_copy_text(char *dst, size_t n, const char *src)
 {
     size_t l = strlen(src);

@@ -442,18 +442,6 @@ static void draw_detail(view *v, int y0)
     put(y + 3, 0, "h: solve it again here and show its history and flows   Escape: back");
 }
 
-static void fmt_eta(double s, char *buf, size_t n)
-{
-    if (!isfinite(s) || s < 0)
-        snprintf(buf, n, "?");
-    else if (s < 60)
-        snprintf(buf, n, "%.0fs", s);
-    else if (s < 3600)
-        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
-    else
-        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
-}
-
 static void draw(view *v)
 {
     int h = LINES, w = COLS, y = 0;
@@ -475,7 +463,7 @@ static void draw(view *v)
     int stale = v->state[0] && !strcmp(v->state, "running") && now - v->updated > 5;
     double rate = recent_rate(v, now);
     char eta[32];
-    fmt_eta(rate > 0 ? (v->total - v->done) / rate : NAN, eta, sizeof eta);
+    sweep_fmt_duration(rate > 0 ? (v->total - v->done) / rate : NAN, eta, sizeof eta);
     if (!v->state[0])
         put(y++, 0, "no progress file yet | %.3g cells/s over the last minute", rate);
     else
