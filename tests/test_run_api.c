@@ -135,6 +135,40 @@ static void test_pause_excluded(const ds_network *net)
     tc_end();
 }
 
+/* A cancel during set-up ends the run there, cancelled, before any iteration:
+ * the monitor cancels on the k-th set-up event. */
+static void cancel_on_setup(ds_run *run, const ds_event *ev, void *ctx)
+{
+    int *left = ctx;
+    if (ev->kind == DS_EVENT_SETUP && --*left == 0) ds_run_cancel(run);
+}
+
+static void test_cancel_in_setup(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    char reason[512];
+    ds_config_default(&cfg);
+    cfg.filter = DS_FILTER_FULL;
+    cfg.tau = 10;
+    tc_begin("run_api_cancel_during_setup");
+    for (int k = 1; k <= 3; k++) {
+        int left = k;
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run != NULL, "create: %s", err.msg);
+        if (!run) break;
+        ds_run_add_monitor(run, cancel_on_setup, &left);
+        ds_status st = ds_run_execute(run);
+        ds_run_reason(run, reason, sizeof reason);
+        TC_CHECK(st == DS_STATUS_CANCELLED, "cancel at set-up event %d: status %s (%s)", k, ds_status_name(st), reason);
+        TC_CHECK(strstr(reason, "set-up") != NULL, "cancel at set-up event %d: reason '%s'", k, reason);
+        TC_CHECK(ds_run_history_count(run) == 0, "cancel at set-up event %d: %d records", k,
+                 (int)ds_run_history_count(run));
+        ds_run_free(run);
+    }
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -147,6 +181,7 @@ int main(void)
     test_setup_and_certificate(ring, "ringcity", DS_FILTER_DSP);
     test_setup_and_certificate(ring, "ringcity", DS_FILTER_BFS);
     test_pause_excluded(ring);
+    test_cancel_in_setup(ring);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);

@@ -754,6 +754,12 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         snprintf(run->reason, sizeof run->reason, __VA_ARGS__);                                                        \
         return st;                                                                                                     \
     } while (0)
+    /* a set-up step, and a cancel honoured between steps (each step itself runs to its end) */
+#define STEP(p, label)                                                                                                 \
+    do {                                                                                                               \
+        if (run_cancelled(run)) FAIL_WITH(DS_STATUS_CANCELLED, "cancelled during set-up, before: %s", label);          \
+        run_setup_step(run, p, label);                                                                                 \
+    } while (0)
     run_setup_step(run, 0.0, full ? "reachability" : "filter DAGs");
     /* mu is needed by the evaluations only, so the loader is built first and
      * its free-flow trees give cbar when mu is derived from tau */
@@ -766,7 +772,7 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     if (run->cfg.mu > 0) {
         run->mu = run->cfg.mu;
     } else {
-        run_setup_step(run, 0.2, "cbar (free-flow shortest paths)");
+        STEP(0.2, "cbar (free-flow shortest paths)");
         run->cbar = ds_loader_cbar(run->ld);
         run->mu = run->cfg.tau / run->cbar;
         if (!(run->mu > 0) || !isfinite(run->mu))
@@ -775,9 +781,9 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
                       run->cfg.tau, run->cbar, ds_filter_name(run->cfg.filter));
         ds_loader_set_mu(run->ld, run->mu);
     }
-    if (full) run_setup_step(run, 0.3, "ill-posedness bound");
+    if (full) STEP(0.3, "ill-posedness bound");
     if (full && check_ill_posed(run, 0)) return DS_STATUS_ILL_POSED;
-    if (direct) run_setup_step(run, 0.4, "sparse LU analysis");
+    if (direct) STEP(0.4, "sparse LU analysis");
     ds_loader_set_factor_budget(run->ld, run->cfg.factor_mb * 1024.0 * 1024.0);
     if (full && cpu && ds_loader_set_inner(run->ld, run->cfg.inner) != 0)
         FAIL_WITH(DS_STATUS_ERROR, "out of memory setting up the sparse LU inner solver");
@@ -793,7 +799,7 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     }
     if (!cpu) {
         const char *emu = getenv("DILLSUE_CUDA_EMULATE");
-        run_setup_step(run, 0.5, "device upload");
+        STEP(0.5, "device upload");
         run->gpu = ds_gpu_loader_create(run->ld, emu && emu[0] == '1', &err);
         if (!run->gpu) {
             ds_error_format(&err, run->reason, sizeof run->reason);
@@ -810,7 +816,7 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     if (lost_od > 0)
         run_message(run, "%d OD pairs (demand %.6g of %.6g) have no path under the %s filter and are not assigned",
                     lost_od, lost, run->net->total_demand, ds_filter_name(run->cfg.filter));
-    if (full && run->cfg.inner == DS_INNER_DIRECT) run_setup_step(run, 0.6, "existence test at the capped costs");
+    if (full && run->cfg.inner == DS_INNER_DIRECT) STEP(0.6, "existence test at the capped costs");
     if (full && check_ill_posed(run, 1)) return DS_STATUS_ILL_POSED;
     if (run->cfg.filter == DS_FILTER_EDSP) {
         long a0, r0;
@@ -821,6 +827,8 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         /* the first mask's signature, so that a return to it counts as oscillation */
         if (ds_loader_refresh_mask(run->ld, es->tmask, &a0, &r0, &es->sigs[0]) == 0) es->n_sigs = 1;
     }
+    if (run_cancelled(run)) FAIL_WITH(DS_STATUS_CANCELLED, "cancelled during set-up");
+#undef STEP
 #undef FAIL_WITH
     return DS_STATUS_RUNNING;
 }
