@@ -38,6 +38,7 @@
 #define NT_ARMIJO 1e-4
 #define NT_MAX_BACKTRACK 12
 #define NT_LAMBDA_MIN 1e-4
+#define NT_EXTEND 3
 
 typedef struct nt_state {
     int warm_left;
@@ -47,6 +48,7 @@ typedef struct nt_state {
     double last_step; /* length l of the last accepted step */
     double last_eta_l;
     double *delta;
+    double *xa, *fa; /* the acceptable point while the search looks beyond it */
 } nt_state;
 
 /* SRA warm-start steps: newton_warm, or by default (-1) the paper's 5 with its
@@ -63,8 +65,10 @@ static int nt_init(ds_run *run, void **state)
     nt_state *s = calloc(1, sizeof *s);
     if (!s) return -1;
     s->delta = malloc(sizeof(double) * (size_t)(run->n + 1));
-    if (!s->delta) {
-        free(s);
+    s->xa = malloc(sizeof(double) * (size_t)(run->n + 1));
+    s->fa = malloc(sizeof(double) * (size_t)(run->n + 1));
+    if (!s->delta || !s->xa || !s->fa) {
+        free(s->delta), free(s->xa), free(s->fa), free(s);
         return -1;
     }
     s->warm_left = nt_warm_steps(run);
@@ -77,7 +81,7 @@ static void nt_free(void *state)
 {
     nt_state *s = state;
     if (!s) return;
-    free(s->delta), free(s);
+    free(s->delta), free(s->xa), free(s->fa), free(s);
 }
 
 static void nt_reset(ds_run *run, void *state)
@@ -169,10 +173,50 @@ static int step_paper(ds_run *run, nt_state *s, const gmres_result *gr, ds_iter_
     return rc;
 }
 
+/* The search backed off from a trial where f does not exist (the spectral
+ * radius reached 1 along d) and *l is acceptable. Near that boundary the merit
+ * typically keeps falling until close to it (the fixed point of a full graph
+ * whose free-flow costs admit no values lies just inside it: the flows on the
+ * cycles grow without bound only at the boundary), so the accepted step can be
+ * far short of the best along d. Bisect between *l and l_undef while the merit
+ * falls, at most NT_EXTEND evaluations; the iterate is the best point seen,
+ * evaluated last (J v uses the loading state of the last evaluation). */
+static int extend(ds_run *run, nt_state *s, double *l, double l_undef, double *W)
+{
+    double la = *l, lb = l_undef, Wa = *W, Wm;
+    int moved = 0, last_is_best = 1;
+    memcpy(s->xa, run->xt, sizeof(double) * (size_t)run->n);
+    memcpy(s->fa, run->ft, sizeof(double) * (size_t)run->n);
+    for (int k = 0; k < NT_EXTEND && lb - la > 0.02 * lb; k++) {
+        double lm = 0.5 * (la + lb);
+        int rc = trial(run, s->delta, lm, &Wm);
+        if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
+        if (rc == EV_OK && Wm < Wa) {
+            la = lm, Wa = Wm, moved = 1, last_is_best = 1;
+            memcpy(s->xa, run->xt, sizeof(double) * (size_t)run->n);
+            memcpy(s->fa, run->ft, sizeof(double) * (size_t)run->n);
+        } else {
+            lb = lm, last_is_best = 0;
+        }
+    }
+    if (!last_is_best) {
+        /* back to the best point; re-evaluated so that the kept inner state is its own */
+        int rc = trial(run, s->delta, la, &Wm);
+        if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
+        if (rc != EV_OK) return EV_ERROR;
+    } else if (!moved) {
+        memcpy(run->xt, s->xa, sizeof(double) * (size_t)run->n);
+        memcpy(run->ft, s->fa, sizeof(double) * (size_t)run->n);
+    }
+    *l = la;
+    *W = Wa;
+    return EV_OK;
+}
+
 static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_iter_record *rec)
 {
     double W0 = run->merit, rn = sqrt(W0), l = 1.0, W;
-    double rho = gr->rel_resid;
+    double rho = gr->rel_resid, l_undef = 0; /* shortest trial length where f did not exist */
     int rc;
     if (gr->status >= 0 && rho < 1) {
         double slope = -2 * (1 - rho) * W0; /* bound on dW/dl at l = 0 */
@@ -181,6 +225,11 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
             rc = trial(run, s->delta, l, &W);
             if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
             if (rc == EV_OK && sqrt(W) <= (1 - NT_ARMIJO * (1 - eta_l)) * rn) {
+                if (l_undef > l) {
+                    rc = extend(run, s, &l, l_undef, &W);
+                    if (rc != EV_OK) return rc;
+                    eta_l = 1 - l * (1 - rho);
+                }
                 rec->kind = DS_STEP_NEWTON_OK;
                 rec->step = l;
                 rec->halvings = k;
@@ -197,6 +246,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
                 double den = 2 * (W - W0 - slope * l);
                 if (den > 0) ln = -slope * l * l / den;
             } else {
+                if (rc == EV_UNDEFINED) l_undef = l;
                 ln = 0.25 * l; /* f does not exist there: back off faster */
             }
             if (ln < 0.1 * l) ln = 0.1 * l; /* Dennis & Schnabel's safeguards */
