@@ -29,18 +29,19 @@ static int grow(void **p, size_t need, size_t elem)
 }
 
 /* On a DAG (dsp, bfs, edsp) the processing order, link ranges and link ids
- * are the DAG's own arrays and the heads are the network's: only P and phi
- * are stored (8 bytes a link instead of 24; Berlin-Center dsp Newton 524 ->
- * see docs/bench.md). The full graph's passes keep their own copies. */
+ * are the DAG's own arrays and the heads are the network's, and phi is
+ * recomputed by J v in the same downstream pass that pushes dphi: only P is
+ * stored (8 bytes a link; Berlin-Center dsp Newton 524 -> see docs/bench.md).
+ * The full graph's passes keep their own copies and phi. */
 int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
                   const double *P, const double *phi_by_node)
 {
     ld_keep *k = &ld->kept[di];
     int cnt = ls[R], own = ld->dag == NULL;
     if (R + 1 > k->cap_R) {
-        if ((own && (grow((void **)&k->order, (size_t)R + 1, sizeof(int)) ||
-                     grow((void **)&k->ls, (size_t)R + 1, sizeof(int)))) ||
-            grow((void **)&k->phi, (size_t)R + 1, sizeof(double)))
+        if (own && (grow((void **)&k->order, (size_t)R + 1, sizeof(int)) ||
+                    grow((void **)&k->ls, (size_t)R + 1, sizeof(int)) ||
+                    grow((void **)&k->phi, (size_t)R + 1, sizeof(double))))
             return -1;
         k->cap_R = R + 1;
     }
@@ -61,7 +62,8 @@ int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls,
         memcpy(k->vi, vi, sizeof(int) * (size_t)cnt);
     }
     memcpy(k->P, P, sizeof(double) * (size_t)cnt);
-    for (int i = 0; i < R; i++) k->phi[i] = phi_by_node[order[i]];
+    if (own)
+        for (int i = 0; i < R; i++) k->phi[i] = phi_by_node[order[i]];
     return 0;
 }
 
@@ -132,6 +134,52 @@ static void jv_view_of(const ds_loader *ld, int di, ld_scratch *s, jv_view *v)
     }
 }
 
+/* dV by one pass on the DAG, nearest nodes first. */
+static void jv_dag_values(const ds_loader *ld, const jv_view *k, int R, double *dV)
+{
+    const double *dtv = ld->dtv, mu = ld->mu;
+    dV[k->order[0]] = 0;
+    for (int i = 1; i < R; i++) {
+        double acc = 0;
+        for (int j = k->ls[i]; j < k->ls[i + 1]; j++) acc += dsk_dv_term(k->P[j], dV[k->vi[j]], mu, dtv[k->lk[j]]);
+        dV[k->order[i]] = acc;
+    }
+}
+
+/* J v on a DAG: dV, then one downstream pass (farthest nodes first, as the
+ * loading map's absorption) that rebuilds phi from the demand exactly as the
+ * absorption did (same order of additions, so the same phi bit for bit) and
+ * pushes dphi with it. */
+static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
+{
+    const ds_network *net = ld->net;
+    jv_view kv, *k = &kv;
+    const double *dtv = ld->dtv, mu = ld->mu;
+    double *dV = s->dv, *dr = s->dr, *phi = s->phi;
+    int R = ld->kept[di].R;
+    jv_view_of(ld, di, s, k);
+    jv_dag_values(ld, k, R, dV);
+    for (int i = 0; i < R; i++) {
+        dr[k->order[i]] = 0;
+        phi[k->order[i]] = 0;
+    }
+    for (int q = net->dest_od_start[di]; q < net->dest_od_start[di + 1]; q++)
+        if (ld->reach_ok[q]) phi[net->od_orig[q]] += net->od_demand[q];
+    for (int i = R - 1; i >= 1; i--) {
+        int u = k->order[i];
+        double ph = phi[u], m = dr[u];
+        for (int j = k->ls[i]; j < k->ls[i + 1]; j++) {
+            int v = k->vi[j];
+            double dP = dsk_dprob(k->P[j], dV[v], dV[u], mu, dtv[k->lk[j]]);
+            double y = dsk_dflow(k->P[j], dP, ph, m);
+            phi[v] += k->P[j] * ph;
+            dr[v] += y;
+            out[k->lk[j]] += y;
+        }
+    }
+}
+
+/* J v by passes (full graph without the direct solver), phi kept. */
 static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
 {
     const ld_keep *kp = &ld->kept[di];
@@ -207,6 +255,8 @@ static void jv_block_fn(void *ctx, int worker, int b)
     for (int di = d0; di < d1; di++) {
         if (ld->direct)
             ld_direct_jv(ld, di, worker, out);
+        else if (ld->dag)
+            jv_dest_dag(ld, di, &ld->scr[worker], out);
         else
             jv_dest(ld, di, &ld->scr[worker], out);
     }
