@@ -163,6 +163,9 @@ int main(void)
         if (net) {
             /* issue 9's target: <= 12 outer iterations (the paper's rule needs 20) */
             test_globalise(net, "anaheim", DS_FILTER_FULL, 10, 12);
+            /* near the non-existence boundary the search extends towards it
+             * (14 iterations; 23 without the extension) */
+            test_globalise(net, "anaheim", DS_FILTER_FULL, 3, 16);
             /* f(0) does not exist on Anaheim's full graph: the start says so */
             ds_config c;
             result r;
