@@ -134,47 +134,41 @@ static void jv_view_of(const ds_loader *ld, int di, ld_scratch *s, jv_view *v)
     }
 }
 
-/* dV by one pass on the DAG, nearest nodes first. */
-static void jv_dag_values(const ds_loader *ld, const jv_view *k, int R, double *dV)
-{
-    const double *dtv = ld->dtv, mu = ld->mu;
-    dV[k->order[0]] = 0;
-    for (int i = 1; i < R; i++) {
-        double acc = 0;
-        for (int j = k->ls[i]; j < k->ls[i + 1]; j++) acc += dsk_dv_term(k->P[j], dV[k->vi[j]], mu, dtv[k->lk[j]]);
-        dV[k->order[i]] = acc;
-    }
-}
-
-/* J v on a DAG: dV, then one downstream pass (farthest nodes first, as the
- * loading map's absorption) that rebuilds phi from the demand exactly as the
- * absorption did (same order of additions, so the same phi bit for bit) and
- * pushes dphi with it. */
+/* J v on a DAG: dV by one pass, nearest nodes first, then one downstream pass
+ * (farthest first, as the loading map's absorption) that rebuilds phi from the
+ * demand exactly as the absorption did (same order of additions, so the same
+ * phi bit for bit) and pushes dphi with it. Heads are read from the network
+ * (no gathered copy: one pass over the links fewer). */
 static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
 {
     const ds_network *net = ld->net;
-    jv_view kv, *k = &kv;
-    const double *dtv = ld->dtv, mu = ld->mu;
+    const ld_dag *g = &ld->dag[di];
+    const int *order = g->node, *ls = g->lstart, *lk = g->link, *head = net->head;
+    const double *P = ld->kept[di].P, *dtv = ld->dtv, mu = ld->mu;
     double *dV = s->dv, *dr = s->dr, *phi = s->phi;
     int R = ld->kept[di].R;
-    jv_view_of(ld, di, s, k);
-    jv_dag_values(ld, k, R, dV);
+    dV[order[0]] = 0;
+    for (int i = 1; i < R; i++) {
+        double acc = 0;
+        for (int j = ls[i]; j < ls[i + 1]; j++) acc += dsk_dv_term(P[j], dV[head[lk[j]]], mu, dtv[lk[j]]);
+        dV[order[i]] = acc;
+    }
     for (int i = 0; i < R; i++) {
-        dr[k->order[i]] = 0;
-        phi[k->order[i]] = 0;
+        dr[order[i]] = 0;
+        phi[order[i]] = 0;
     }
     for (int q = net->dest_od_start[di]; q < net->dest_od_start[di + 1]; q++)
         if (ld->reach_ok[q]) phi[net->od_orig[q]] += net->od_demand[q];
     for (int i = R - 1; i >= 1; i--) {
-        int u = k->order[i];
+        int u = order[i];
         double ph = phi[u], m = dr[u];
-        for (int j = k->ls[i]; j < k->ls[i + 1]; j++) {
-            int v = k->vi[j];
-            double dP = dsk_dprob(k->P[j], dV[v], dV[u], mu, dtv[k->lk[j]]);
-            double y = dsk_dflow(k->P[j], dP, ph, m);
-            phi[v] += k->P[j] * ph;
+        for (int j = ls[i]; j < ls[i + 1]; j++) {
+            int e = lk[j], v = head[e];
+            double dP = dsk_dprob(P[j], dV[v], dV[u], mu, dtv[e]);
+            double y = dsk_dflow(P[j], dP, ph, m);
+            phi[v] += P[j] * ph;
             dr[v] += y;
-            out[k->lk[j]] += y;
+            out[e] += y;
         }
     }
 }
