@@ -108,32 +108,6 @@ int ds_loader_set_keep(ds_loader *ld, int keep)
 
 /* ------------------------------------------------------------------ J v */
 
-/* The kept state of a destination as arrays: order, link ranges, link ids
- * and heads, from the DAG (heads gathered into scratch) or the kept copies. */
-typedef struct jv_view {
-    const int *order, *ls, *lk, *vi;
-    const double *P;
-} jv_view;
-
-static void jv_view_of(const ds_loader *ld, int di, ld_scratch *s, jv_view *v)
-{
-    const ld_keep *k = &ld->kept[di];
-    v->P = k->P;
-    if (ld->dag) {
-        const ld_dag *g = &ld->dag[di];
-        v->order = g->node;
-        v->ls = g->lstart;
-        v->lk = g->link;
-        for (int j = 0; j < g->n_links; j++) s->vi[j] = ld->net->head[g->link[j]];
-        v->vi = s->vi;
-    } else {
-        v->order = k->order;
-        v->ls = k->ls;
-        v->lk = k->lk;
-        v->vi = k->vi;
-    }
-}
-
 /* J v on a DAG: dV by one pass, nearest nodes first, then one downstream pass
  * (farthest first, as the loading map's absorption) that rebuilds phi from the
  * demand exactly as the absorption did (same order of additions, so the same
@@ -176,13 +150,11 @@ static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
 /* J v by passes (full graph without the direct solver), phi kept. */
 static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
 {
-    const ld_keep *kp = &ld->kept[di];
-    jv_view kv, *k = &kv;
+    const ld_keep *kp = &ld->kept[di], *k = kp;
     const double *dtv = ld->dtv, mu = ld->mu;
     double *dV = s->dv, *dr = s->dr, *dP = s->dp;
     int R = kp->R, passes = ld->filter == DS_FILTER_FULL ? ld->inner_max * 4 : 1;
     double delta = 0;
-    jv_view_of(ld, di, s, k);
     for (int i = 0; i < R; i++) {
         dV[k->order[i]] = 0;
         dr[k->order[i]] = 0;
