@@ -509,6 +509,9 @@ void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estima
 /* The links of destination di's Perron support at costs t (the cycles that
  * make the spectral radius large): sets mark[e] = 1 for them, returns how many
  * were newly marked. */
+/* The power-iteration estimate alone (no Collatz-Wielandt bound, so no
+ * verdict can rest on it), all destinations; the worst in *dest. */
+void ds_loader_rho_estimate(ds_loader *ld, const double *t, double *estimate, int *dest);
 int ds_loader_rho_support(ds_loader *ld, const double *t, int di, unsigned char *mark);
 /* cbar from the loader's free-flow trees (the DSP build's, or the full graph's
  * reachability search), destinations in parallel; equal to ds_network_cbar. */

@@ -297,8 +297,10 @@ static double power_steps(const ds_network *net, const double *w, int d, double 
     return lam > 0 ? lam - 1 : 0;
 }
 
-static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, double *est, double *y, double *y2,
-                     double *ratio, unsigned char *in)
+/* The estimate (power iteration) and, with `bound`, the Collatz-Wielandt
+ * lower bound refined on the pruned support (*lower; 0 without). */
+static void rho_dest(ds_loader *ld, const double *w, int di, int bound, double *lower, double *est, double *y,
+                     double *y2, double *ratio, unsigned char *in)
 {
     const ds_network *net = ld->net;
     int n = net->n_nodes, d = net->dest_node[di];
@@ -306,7 +308,9 @@ static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, doub
         y[i] = (i == d) ? 0 : 1;
         in[i] = i != d;
     }
-    *est = power_steps(net, w, d, y, y2, in, 500, 1e-12);
+    *est = power_steps(net, w, d, y, y2, in, 500, bound ? 1e-12 : 1e-9);
+    *lower = 0;
+    if (!bound) return;
     double ymax = 0, best = 0;
     for (int i = 0; i < n; i++) ymax = fmax(ymax, y[i]);
     for (int i = 0; i < n; i++) in[i] = in[i] && y[i] > 1e-12 * ymax;
@@ -344,7 +348,7 @@ static void rho_dest(ds_loader *ld, const double *w, int di, double *lower, doub
 struct rho_job {
     ds_loader *ld;
     const double *w;
-    int d0;
+    int bound;
     double *lb, *est;          /* [n_dest] */
     double **y, **y2, **ratio; /* per worker [n] */
     unsigned char **in;
@@ -356,10 +360,11 @@ static void rho_fn(void *ctx, int worker, int k)
     struct rho_job *j = ctx;
     int di = j->todo[k];
     if (di < 0) return;
-    rho_dest(j->ld, j->w, di, &j->lb[di], &j->est[di], j->y[worker], j->y2[worker], j->ratio[worker], j->in[worker]);
+    rho_dest(j->ld, j->w, di, j->bound, &j->lb[di], &j->est[di], j->y[worker], j->y2[worker], j->ratio[worker],
+             j->in[worker]);
 }
 
-void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest)
+static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, double *estimate, int *dest)
 {
     const ds_network *net = ld->net;
     int m = net->n_links, n = net->n_nodes, W = ds_pool_threads(ld->pool), nd = ld->n_dest;
@@ -381,9 +386,9 @@ void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estima
         ok = y[k] && y2[k] && ratio[k] && in[k];
     }
     if (ok) {
-        struct rho_job j = {ld, w, 0, lb, est, y, y2, ratio, in, todo};
+        struct rho_job j = {ld, w, bound, lb, est, y, y2, ratio, in, todo};
         for (int e = 0; e < m; e++) w[e] = exp(-ld->mu * t[e]);
-        for (int c0 = 0; c0 < nd && *lower < 1.0; c0 += RHO_CHUNK) {
+        for (int c0 = 0; c0 < nd && (!bound || *lower < 1.0); c0 += RHO_CHUNK) {
             int cn = nd - c0 < RHO_CHUNK ? nd - c0 : RHO_CHUNK;
             for (int k = 0; k < cn; k++) {
                 int di = c0 + k, centroid = ds_node_is_centroid(net, net->dest_node[di]);
@@ -413,6 +418,17 @@ void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estima
         if (in) free(in[k]);
     }
     free(w), free(lb), free(est), free(y), free(y2), free(ratio), free(in);
+}
+
+void ds_loader_rho(ds_loader *ld, const double *t, double *lower, double *estimate, int *dest)
+{
+    rho_all(ld, t, 1, lower, estimate, dest);
+}
+
+void ds_loader_rho_estimate(ds_loader *ld, const double *t, double *estimate, int *dest)
+{
+    double lower;
+    rho_all(ld, t, 0, &lower, estimate, dest);
 }
 
 /* Links of the Perron support of destination di's weight matrix at costs t:

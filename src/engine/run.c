@@ -530,13 +530,13 @@ static int cycle_search(ds_run *run, const char *why)
 {
     int n = run->n, rc = EV_UNDEFINED, rounds = 0, marked = 0;
     unsigned char *mark = calloc((size_t)n + 1, 1);
-    double s = 0.25, top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6, lb, est, est0 = -1;
+    double s = 0.25, top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6, est, est0 = -1;
     if (!mark) return EV_ERROR;
     for (; rounds < 200 && s <= top && !run_cancelled(run); rounds++) {
         int d, added;
         for (int e = 0; e < n; e++) run->xt[e] = mark[e] ? s * run->net->capacity[e] : 0;
         ds_costs_eval(run->net, &run->cfg.cost, run->xt, run->tcost);
-        ds_loader_rho(run->ld, run->tcost, &lb, &est, &d);
+        ds_loader_rho_estimate(run->ld, run->tcost, &est, &d); /* an evaluation decides, not the estimate */
         if (est0 < 0) est0 = est;
         if (est < 1 - 1e-6) {
             rc = run_eval(run, run->xt, run->ft, &run->merit);
