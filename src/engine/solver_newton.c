@@ -182,9 +182,9 @@ static int step_paper(ds_run *run, nt_state *s, const gmres_result *gr, ds_iter_
  * falls, at most NT_EXTEND evaluations; the iterate is the best point seen,
  * evaluated last (J v uses the loading state of the last evaluation). Only
  * when *l gave at least half the decrease of the linear model, i.e. the merit
- * was still falling steeply there. Full graph, tau 1-30, Sioux Falls,
- * Anaheim and EMA (docs/results.md section 5): Anaheim tau 3 23 -> 14
- * iterations, EMA tau 1 37 -> 24, evaluations + J v 840 -> 801 in all. */
+ * was still falling steeply there. Full graph, Sioux Falls tau 1, 10, 100,
+ * Anaheim and EMA tau 1, 3, 10, 30: Anaheim tau 3 23 -> 14 iterations, EMA
+ * tau 1 37 -> 24, evaluations + J v 840 -> 801 in all (docs/model.md). */
 static int extend(ds_run *run, nt_state *s, double *l, double l_undef, double *W)
 {
     double la = *l, lb = l_undef, Wa = *W, Wm;
