@@ -65,6 +65,9 @@ struct sigaction;
 void cli_stop_signals_install(void (*handler)(int), struct sigaction *old_int, struct sigaction *old_term);
 void cli_stop_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term);
 
+/* OpenBLAS asked for one thread and its idle servers stopped (blas_threads.c). */
+void cli_blas_single_thread(void);
+
 /* ------------------------------------------------ the one option table (opts.c) */
 
 /* Commands as bits: a table row lists the commands that accept it. */

@@ -268,6 +268,7 @@ static int dispatch(const char *name, int argc, char **argv)
 int main(int argc, char **argv)
 {
     atexit(check_stdout);
+    cli_blas_single_thread();
     if (argc < 2) {
         char *targv[] = {"tui", NULL};
         return tui_main(1, targv);
