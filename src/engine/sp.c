@@ -9,7 +9,7 @@ int ds_node_is_centroid(const ds_network *net, int node) { return dsk_is_centroi
 int sp_work_init(sp_work *w, int n)
 {
     w->n = n;
-    w->heap = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    w->heap = malloc(sizeof(sp_heap_item) * (size_t)(n > 0 ? n : 1));
     w->pos = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
     return (w->heap && w->pos) ? 0 : -1;
 }
@@ -18,58 +18,63 @@ void sp_work_free(sp_work *w)
 {
     free(w->heap);
     free(w->pos);
-    w->heap = w->pos = NULL;
+    w->heap = NULL;
+    w->pos = NULL;
 }
 
 /* Ties in distance are broken by hop count, then node id, so that the settle
  * order is a strict total order: the DSP filter relies on it being a
- * topological order even with zero-cost links. */
-static inline int key_less(const double *dist, const int *hops, int a, int b)
+ * topological order even with zero-cost links. Being a total order, any
+ * correct priority queue settles the nodes in the same order. */
+static inline int key_less(const sp_heap_item *a, const sp_heap_item *b)
 {
-    if (dist[a] != dist[b]) return dist[a] < dist[b];
-    if (hops[a] != hops[b]) return hops[a] < hops[b];
-    return a < b;
+    if (a->dist != b->dist) return a->dist < b->dist;
+    if (a->hops != b->hops) return a->hops < b->hops;
+    return a->node < b->node;
 }
 
-static void heap_up(int *heap, int *pos, const double *dist, const int *hops, int i)
+static void heap_up(sp_heap_item *heap, int *pos, int i)
 {
-    int x = heap[i];
+    sp_heap_item x = heap[i];
     while (i > 0) {
-        int p = (i - 1) / 2;
-        if (!key_less(dist, hops, x, heap[p])) break;
+        int p = (i - 1) / 4;
+        if (!key_less(&x, &heap[p])) break;
         heap[i] = heap[p];
-        pos[heap[i]] = i;
+        pos[heap[i].node] = i;
         i = p;
     }
     heap[i] = x;
-    pos[x] = i;
+    pos[x.node] = i;
 }
 
-static void heap_down(int *heap, int *pos, const double *dist, const int *hops, int n, int i)
+static void heap_down(sp_heap_item *heap, int *pos, int n, int i)
 {
-    int x = heap[i];
+    sp_heap_item x = heap[i];
     for (;;) {
-        int c = 2 * i + 1;
+        int c = 4 * i + 1, best = c;
         if (c >= n) break;
-        if (c + 1 < n && key_less(dist, hops, heap[c + 1], heap[c])) c++;
-        if (!key_less(dist, hops, heap[c], x)) break;
-        heap[i] = heap[c];
-        pos[heap[i]] = i;
-        i = c;
+        int end = c + 4 < n ? c + 4 : n;
+        for (int k = c + 1; k < end; k++)
+            if (key_less(&heap[k], &heap[best])) best = k;
+        if (!key_less(&heap[best], &x)) break;
+        heap[i] = heap[best];
+        pos[heap[i].node] = i;
+        i = best;
     }
     heap[i] = x;
-    pos[x] = i;
+    pos[x.node] = i;
 }
 
 int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops_out, int *order,
                    sp_work *w)
 {
     int n = net->n_nodes, nh = 0, settled = 0;
-    int *heap = w->heap, *pos = w->pos;
-    int *hops = hops_out ? hops_out : heap + 0; /* replaced below if NULL */
-    int *own = NULL;
+    sp_heap_item *heap = w->heap;
+    int *pos = w->pos;
+    int *hops = hops_out, *own = NULL;
     if (!hops_out) {
-        own = malloc(sizeof(int) * (size_t)n);
+        own = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+        if (!own) return -1;
         hops = own;
     }
     for (int i = 0; i < n; i++) {
@@ -79,15 +84,15 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
     }
     dist[dest] = 0;
     hops[dest] = 0;
-    heap[nh++] = dest;
+    heap[nh++] = (sp_heap_item){0.0, 0, dest};
     pos[dest] = 0;
     while (nh > 0) {
-        int v = heap[0];
+        int v = heap[0].node;
         pos[v] = -2; /* settled */
-        heap[0] = heap[--nh];
-        if (nh > 0) {
-            pos[heap[0]] = 0;
-            heap_down(heap, pos, dist, hops, nh, 0);
+        if (--nh > 0) {
+            heap[0] = heap[nh];
+            pos[heap[0].node] = 0;
+            heap_down(heap, pos, nh, 0);
         }
         if (order) order[settled] = v;
         settled++;
@@ -100,12 +105,9 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
             if (nd < dist[u] || (nd == dist[u] && nhps < hops[u])) {
                 dist[u] = nd;
                 hops[u] = nhps;
-                if (pos[u] == -1) {
-                    heap[nh] = u;
-                    pos[u] = nh;
-                    nh++;
-                }
-                heap_up(heap, pos, dist, hops, pos[u]);
+                if (pos[u] == -1) pos[u] = nh++;
+                heap[pos[u]] = (sp_heap_item){nd, nhps, u};
+                heap_up(heap, pos, pos[u]);
             }
         }
     }

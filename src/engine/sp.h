@@ -5,10 +5,15 @@
 #include "kernels.h"
 
 /* Reusable heap workspace for one thread. */
+typedef struct sp_heap_item {
+    double dist;
+    int hops, node;
+} sp_heap_item;
+
 typedef struct sp_work {
     int n;
-    int *heap; /* node ids */
-    int *pos;  /* position in heap or -1 */
+    sp_heap_item *heap; /* 4-ary heap with the keys inline (no indirect loads to compare) */
+    int *pos;           /* position in heap, -1 never queued, -2 settled */
 } sp_work;
 
 int sp_work_init(sp_work *w, int n);
