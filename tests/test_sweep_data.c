@@ -95,6 +95,27 @@ int main(void)
     TC_CHECK(sweep_grid_parse("net=a\nbogus=1\n", "c.conf", &h, &err) != 0 && err.line == 2, "unknown key accepted");
     tc_end();
 
+    /* sweep.conf numbers by the rules the command line applies (ds_setting_parse) */
+    tc_begin("sweep_conf_same_rules_as_cli");
+    static const char *const bad[][2] = {
+        {"tol=2", "must be in (0, 1)"},
+        {"tau=3,0", "must be a number > 0"},
+        {"tau=0x10", "decimal"},
+        {"max_iter=-1", "must be in [0, "},
+        {"cap=inf", "finite"},
+        {"scenarios=0", "[1, "},
+        {"ue_gap=1", "must be in [0, 1)"},
+        {"mu=1,nan", "must be finite"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char conf[512];
+        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
+                 bad[i][0]);
+        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, bad[i][1]),
+                 "%s: line %ld '%s'", bad[i][0], err.line, err.msg);
+    }
+    tc_end();
+
     tc_begin("sweep_row_roundtrip_bitwise");
     sweep_result r = a_result(29), q;
     char line[2048], line2[2048];

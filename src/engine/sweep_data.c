@@ -60,27 +60,36 @@ static int parse_names(const char *v, int *out, int max, int (*parse)(const char
     return n ? n : -1;
 }
 
-static int parse_numbers(const char *v, double *out, int max)
+/* Comma-separated numbers, each by the rule of setting (as on the command
+ * line). Returns the count, or -1 with the rule's words in why. */
+static int parse_numbers(const char *v, const char *setting, double *out, int max, char *why, size_t n_why)
 {
     char tmp[1024], *save = NULL;
     int n = 0;
     snprintf(tmp, sizeof tmp, "%s", v);
     for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        double x = strtod(t, &end);
-        if (end == t || *end || !(x > 0) || !isfinite(x) || n >= max) return -1;
-        out[n++] = x;
+        if (n >= max || ds_setting_parse(setting, t, &out[n], why, n_why) != 0) return -1;
+        n++;
     }
     return n ? n : -1;
 }
 
-int sweep_grid_parse_list(const char *kind, const char *v, sweep_grid *g)
+/* One list of the grid: kind "tau" or "mu" (numbers), "filter" or "solver"
+ * (names, no repeats). Returns 0 or -1 (why: the rule's words, if a number). */
+static int parse_list(const char *kind, const char *v, sweep_grid *g, char *why, size_t n_why)
 {
     if (!strcmp(kind, "filter"))
         return (g->n_filter = parse_names(v, g->filter, DS_FILTER_N, ds_filter_parse)) < 0 ? -1 : 0;
     if (!strcmp(kind, "solver"))
         return (g->n_solver = parse_names(v, g->solver, DS_SOLVER_N, ds_solver_parse)) < 0 ? -1 : 0;
-    return (g->n_disp = parse_numbers(v, g->disp, SWEEP_MAX_LIST)) < 0 ? -1 : 0;
+    return (g->n_disp = parse_numbers(v, kind, g->disp, SWEEP_MAX_LIST, why, n_why)) < 0 ? -1 : 0;
+}
+
+/* A number of sweep.conf by the rule of its setting (as on the command line):
+ * 0, or 1 with the rule's words in why. */
+static int setting(const char *name, const char *v, double *out, char *why, size_t n)
+{
+    return ds_setting_parse(name, v, out, why, n) != 0;
 }
 
 int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error *err)
@@ -103,7 +112,8 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         if (!eq) return ds_error_set(err, path, lineno, "expected key=value, got '%s'", line);
         *eq = '\0';
         const char *k = line, *v = eq + 1;
-        char *end = NULL;
+        char *end = NULL, why[160] = "";
+        double x = 0;
         int bad = 0;
         if (!strcmp(k, "version"))
             bad = strcmp(v, "1") != 0;
@@ -112,32 +122,32 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         else if (!strcmp(k, "trips"))
             snprintf(g->trips, sizeof g->trips, "%s", v);
         else if (!strcmp(k, "scenarios"))
-            g->scenarios = (int)strtol(v, &end, 10), bad = *end || g->scenarios < 1;
+            bad = setting("scenarios", v, &x, why, sizeof why), g->scenarios = (int)x;
         else if (!strcmp(k, "seed"))
-            g->seed = strtoull(v, &end, 10), bad = *end || !*v;
+            g->seed = strtoull(v, &end, 10), bad = *end || !*v || *v == '-' || *v == '+';
         else if (!strcmp(k, "tau") || !strcmp(k, "mu")) {
             g->use_mu = !strcmp(k, "mu");
-            bad = sweep_grid_parse_list("tau", v, g) != 0;
+            bad = parse_list(k, v, g, why, sizeof why) != 0;
             seen_grid |= 1;
         } else if (!strcmp(k, "filter"))
-            bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 2;
+            bad = parse_list(k, v, g, why, sizeof why) != 0, seen_grid |= 2;
         else if (!strcmp(k, "solver"))
-            bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 4;
+            bad = parse_list(k, v, g, why, sizeof why) != 0, seen_grid |= 4;
         else if (!strcmp(k, "tol"))
-            g->tol = strtod(v, &end), bad = *end || !(g->tol > 0);
+            bad = setting("tol", v, &g->tol, why, sizeof why);
         else if (!strcmp(k, "max_iter"))
-            g->max_iter = (int)strtol(v, &end, 10), bad = *end || g->max_iter < 0;
+            bad = setting("max_iter", v, &x, why, sizeof why), g->max_iter = (int)x;
         else if (!strcmp(k, "cap"))
-            g->cap = strtod(v, &end), bad = *end || g->cap < 0;
+            bad = setting("cap", v, &g->cap, why, sizeof why);
         else if (!strcmp(k, "ue"))
-            g->ue = (int)strtol(v, &end, 10), bad = *end;
+            g->ue = (int)strtol(v, &end, 10), bad = *end || (g->ue != 0 && g->ue != 1);
         else if (!strcmp(k, "ue_gap"))
-            g->ue_gap = strtod(v, &end), bad = *end || g->ue_gap < 0;
+            bad = setting("gap", v, &g->ue_gap, why, sizeof why);
         else if (!strcmp(k, "ue_max_iter"))
-            g->ue_max_iter = (int)strtol(v, &end, 10), bad = *end || g->ue_max_iter < 1;
+            bad = setting("max_iter", v, &x, why, sizeof why), g->ue_max_iter = (int)x;
         else
             return ds_error_set(err, path, lineno, "unknown key '%s'", k);
-        if (bad) return ds_error_set(err, path, lineno, "bad value '%s' for %s", v, k);
+        if (bad) return ds_error_set(err, path, lineno, "bad value '%s' for %s%s%s", v, k, why[0] ? ": " : "", why);
     }
     if (!g->net[0] || g->scenarios < 1 || seen_grid != 7)
         return ds_error_set(err, path, 0, "incomplete sweep grid (needs net, scenarios, tau or mu, filter, solver)");
