@@ -30,7 +30,8 @@ ok=1
 for c in "--tau 0,3|--tau 0" "--tau=3,0|--tau=0" "--mu 1,-2|--mu -2" "--tol -1|--tol -1" "--tol=2|--tol=2" \
     "--max-iter 99999999999|--max-iter 99999999999" "--threads -5|--threads -5" "--cap=-1|--cap=-1" \
     "--filter full,nosuch|--filter nosuch" "--solver newton,bogus|--solver bogus" "--seed -3|--seed -3" \
-    "--tau 1e400|--tau 1e400" "--tau 0x10|--tau 0x10"; do
+    "--tau 1e400|--tau 1e400" "--tau 0x10|--tau 0x10" "--globalise nope|--globalise nope" \
+    "--inner-max=0|--inner-max=0" "--edsp-damping 0|--edsp-damping 0" "--start=x|--start=x"; do
     sw=${c%%|*}
     so=${c#*|}
     run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" $sw
@@ -127,6 +128,23 @@ for c in "1 10 dsp anderson" "3 3 full newton" "0 10 full anderson"; do
     fi
 done
 [ $ok = 1 ] && pass sweep_cell_equals_solve
+
+# --- solve's solver options hold in every cell: flows bit for bit those of solve
+# with the same options (and not those of the defaults); sweep.conf keeps them,
+# so --resume with other values is refused
+SOPT="--globalise paper --start capacity --inner passes --inner-max 80"
+run "$D" sweep --net "$SF" --scenarios 2 --seed 7 --tau 10 --filter full --solver newton $SOPT --out "$tmp/sopt" --flows --quiet
+src=$rc
+run "$D" solve --net "$SF" --scenario 1 --seed 7 --tau 10 --filter full --solver newton $SOPT --quiet --out "$tmp/sopt.csv"
+if [ $src -eq 0 ] && [ $rc -eq 0 ] && cmp -s "$tmp/sopt.csv" "$tmp/sopt/flows/k0001_tau10_full_newton.csv" &&
+    ! cmp -s "$tmp/sopt.csv" "$tmp/ref/flows/k0001_tau10_full_newton.csv" &&
+    grep -q '^globalise=paper$' "$tmp/sopt/sweep.conf" && grep -q '^inner_max=80$' "$tmp/sopt/sweep.conf"; then
+    pass sweep_solver_options_as_solve
+else fail sweep_solver_options_as_solve "rc $src / $rc: $(tail -n 3 "$tmp/err")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 7 --tau 10 --filter full --solver newton --globalise paper --out "$tmp/sopt" --resume
+if [ $rc -eq 2 ] && grep -q "another grid" "$tmp/err"; then pass sweep_solver_options_in_grid
+else fail sweep_solver_options_in_grid "rc $rc: $(cat "$tmp/err")"; fi
+! grep -q 'globalise\|inner\|start' "$tmp/ref/sweep.conf" || fail sweep_conf_defaults_unwritten "$(cat "$tmp/ref/sweep.conf")"
 
 # --- --opt=value reads as --opt value: the same grid, the same cells
 run "$D" sweep --net="$SF" --scenarios=4 --seed=7 --tau=3,10 --filter=full,dsp --solver=newton,anderson \

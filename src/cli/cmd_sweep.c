@@ -39,9 +39,6 @@ typedef struct sweep_opts {
     int shard_k, shard_m; /* 1-based K of M; 0 0 = no shard */
 } sweep_opts;
 
-#define UE_GAP_DEFAULT 1e-9
-#define UE_MAX_ITER_DEFAULT 100000
-
 _Static_assert(CLI_MAX_LIST <= SWEEP_MAX_LIST, "a --tau list must fit the grid");
 
 /* --help: the options from the table (src/cli/opts.c), in these sections. */
@@ -49,6 +46,9 @@ static const cli_help_section help_sections[] = {
     {"Grid:",
      {OPT_NET, OPT_TRIPS, OPT_SCENARIOS, OPT_SEED, OPT_TAU, OPT_MU, OPT_FILTER, OPT_SOLVER, OPT_TOL, OPT_MAX_ITER,
       OPT_CAP, OPT_UE, OPT_UE_GAP, OPT_UE_MAX_ITER, -1}},
+    {"Every cell's solver (as dillsue solve's options of the same names):",
+     {OPT_INNER, OPT_INNER_MAX, OPT_FACTOR_MEMORY, OPT_GLOBALISE, OPT_NEWTON_WARM, OPT_START, OPT_EDSP_REFRESH,
+      OPT_EDSP_DAMPING, -1}},
     {"Running:", {OPT_THREADS, OPT_WORKERS, OPT_SHARD, OPT_RESUME, OPT_MERGE, -1}},
     {"Output (all in DIR):", {OPT_OUT_DIR, OPT_SWEEP_FLOWS, OPT_QUIET, OPT_HELP, -1}},
     {NULL, {-1}},
@@ -67,8 +67,15 @@ static const char *help_note(int id, char *buf, size_t n)
     case OPT_TOL: snprintf(buf, n, "in every cell (default %g)", d.tol); break;
     case OPT_MAX_ITER: snprintf(buf, n, "per cell (default %d)", d.max_iter); break;
     case OPT_CAP: snprintf(buf, n, "(default %g)", d.cost.cap); break;
-    case OPT_UE_GAP: snprintf(buf, n, "(default %g)", UE_GAP_DEFAULT); break;
-    case OPT_UE_MAX_ITER: snprintf(buf, n, "(default %d)", UE_MAX_ITER_DEFAULT); break;
+    case OPT_UE_GAP: snprintf(buf, n, "(default %g)", SWEEP_UE_GAP_DEFAULT); break;
+    case OPT_UE_MAX_ITER: snprintf(buf, n, "(default %d)", SWEEP_UE_MAX_ITER_DEFAULT); break;
+    case OPT_INNER: snprintf(buf, n, "(default %s)", ds_inner_name(d.inner)); break;
+    case OPT_INNER_MAX: snprintf(buf, n, "(default %d)", d.inner_max); break;
+    case OPT_FACTOR_MEMORY: snprintf(buf, n, "(default %g)", d.factor_mb); break;
+    case OPT_GLOBALISE: snprintf(buf, n, "(default %s)", ds_globalise_name(d.globalise)); break;
+    case OPT_START: snprintf(buf, n, "(default %s)", ds_start_name(d.start)); break;
+    case OPT_EDSP_REFRESH: snprintf(buf, n, "(default %d)", d.edsp_max_refresh); break;
+    case OPT_EDSP_DAMPING: snprintf(buf, n, "(default %g)", d.edsp_damping); break;
     case OPT_THREADS: return "(in each cell; default 1; results do not depend on it)";
     case OPT_WORKERS: return "(default 0)";
     case OPT_QUIET: return "(the summary table still goes to stdout)";
@@ -110,34 +117,40 @@ static int print_help(void)
     return rc ? 2 : 0;
 }
 
-/* The grid's lists and settings from what the command line gave (checked by
- * the table's rules), the defaults of `dillsue solve` for the rest. */
+/* The grid from what the command line gave (checked by the table's rules),
+ * `dillsue solve`'s defaults for the rest. */
 static void grid_from_values(const cli_values *v, sweep_grid *g)
 {
-    ds_config d;
-    ds_config_default(&d);
-    memset(g, 0, sizeof *g);
+    sweep_grid_defaults(g);
     if (v->have[OPT_NET]) snprintf(g->net, sizeof g->net, "%s", v->str[OPT_NET]);
     if (v->have[OPT_TRIPS]) snprintf(g->trips, sizeof g->trips, "%s", v->str[OPT_TRIPS]);
     g->scenarios = (int)v->num[OPT_SCENARIOS];
     g->seed = v->seed;
     int disp = v->have[OPT_MU] ? OPT_MU : OPT_TAU;
     g->use_mu = disp == OPT_MU;
-    g->n_disp = v->have[disp] ? v->n_list[disp] : 1;
-    g->disp[0] = d.tau;
+    if (v->have[disp]) g->n_disp = v->n_list[disp];
     for (int i = 0; v->have[disp] && i < g->n_disp; i++) g->disp[i] = v->list[disp][i];
-    g->n_filter = v->have[OPT_FILTER] ? v->n_list[OPT_FILTER] : 1;
-    g->filter[0] = d.filter;
+    if (v->have[OPT_FILTER]) g->n_filter = v->n_list[OPT_FILTER];
     for (int i = 0; v->have[OPT_FILTER] && i < g->n_filter; i++) g->filter[i] = (int)v->list[OPT_FILTER][i];
-    g->n_solver = v->have[OPT_SOLVER] ? v->n_list[OPT_SOLVER] : 1;
-    g->solver[0] = d.solver;
+    if (v->have[OPT_SOLVER]) g->n_solver = v->n_list[OPT_SOLVER];
     for (int i = 0; v->have[OPT_SOLVER] && i < g->n_solver; i++) g->solver[i] = (int)v->list[OPT_SOLVER][i];
-    g->tol = v->have[OPT_TOL] ? v->num[OPT_TOL] : d.tol;
-    g->max_iter = v->have[OPT_MAX_ITER] ? (int)v->num[OPT_MAX_ITER] : d.max_iter;
-    g->cap = v->have[OPT_CAP] ? v->num[OPT_CAP] : d.cost.cap;
     g->ue = v->have[OPT_UE];
-    g->ue_gap = v->have[OPT_UE_GAP] ? v->num[OPT_UE_GAP] : UE_GAP_DEFAULT;
-    g->ue_max_iter = v->have[OPT_UE_MAX_ITER] ? (int)v->num[OPT_UE_MAX_ITER] : UE_MAX_ITER_DEFAULT;
+#define SET(field, id)                                                                                                 \
+    if (v->have[id]) g->field = v->num[id]
+    SET(tol, OPT_TOL);
+    SET(max_iter, OPT_MAX_ITER);
+    SET(cap, OPT_CAP);
+    SET(ue_gap, OPT_UE_GAP);
+    SET(ue_max_iter, OPT_UE_MAX_ITER);
+    SET(inner, OPT_INNER);
+    SET(inner_max, OPT_INNER_MAX);
+    SET(factor_mb, OPT_FACTOR_MEMORY);
+    SET(globalise, OPT_GLOBALISE);
+    SET(newton_warm, OPT_NEWTON_WARM);
+    SET(start, OPT_START);
+    SET(edsp_refresh, OPT_EDSP_REFRESH);
+    SET(edsp_damping, OPT_EDSP_DAMPING);
+#undef SET
 }
 
 /* What goes together and what is required. */

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "ds_ue.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -88,13 +89,14 @@ const cli_opt cli_opts[OPT_N] = {
                              "generalized-cost weight of toll (default: the net file's)")},
     [OPT_DIST_FACTOR] = {NUM("distance-factor", CLI_SOLVE | CLI_UE | CLI_LOAD, "distance_factor", "F", 0,
                              "generalized-cost weight of length (default: the net file's)")},
-    [OPT_INNER] = {CHOICE("inner", CLI_SOLVE | CLI_LOAD, inner, "I", 0,
+    [OPT_INNER] = {CHOICE("inner", CLI_SOLVE | CLI_LOAD | CLI_SWEEP, inner, "I", 0,
                           "full graph inner solver: direct (exact sparse LU per destination) or passes "
                           "(warm-started Bellman passes, the paper's L_val)")},
-    [OPT_INNER_MAX] = {NUM("inner-max", CLI_SOLVE | CLI_LOAD, "inner_max", "N", 0,
+    [OPT_INNER_MAX] = {NUM("inner-max", CLI_SOLVE | CLI_LOAD | CLI_SWEEP, "inner_max", "N", 0,
                            "at most N Bellman passes per evaluation with --inner passes, on either backend")},
-    [OPT_EDSP_REFRESH] = {NUM("edsp-refresh", CLI_SOLVE, "edsp_refresh", "N", 0, "eDSP: at most N mask refreshes")},
-    [OPT_EDSP_DAMPING] = {NUM("edsp-damping", CLI_SOLVE, "edsp_damping", "D", 0,
+    [OPT_EDSP_REFRESH] = {NUM("edsp-refresh", CLI_SOLVE | CLI_SWEEP, "edsp_refresh", "N", 0,
+                              "eDSP: at most N mask refreshes")},
+    [OPT_EDSP_DAMPING] = {NUM("edsp-damping", CLI_SOLVE | CLI_SWEEP, "edsp_damping", "D", 0,
                               "eDSP: build the mask from (1-D) old mask costs + D current costs, 0 < D <= 1; "
                               "below 1 damps mask flips")},
     [OPT_SCENARIO] = {NUM("scenario", CLI_SOLVE | CLI_INFO, "scenario", "K", 0,
@@ -113,18 +115,18 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_FLOW_DEP] = {FLAG("flow-dependent-only", CLI_COMPARE, "only the links whose cost depends on flow")},
     [OPT_QUIET] = {FLAG("quiet", CLI_SOLVE | CLI_UE | CLI_SWEEP, "no progress on stderr")},
     [OPT_HELP] = {FLAG("help", ALL, "this text")},
-    [OPT_GLOBALISE] = {CHOICE("globalise", CLI_SOLVE, globalise, "G", 0,
+    [OPT_GLOBALISE] = {CHOICE("globalise", CLI_SOLVE | CLI_SWEEP, globalise, "G", 0,
                               "Newton: linesearch (backtracking on the Newton direction with a sufficient-decrease "
                               "test) or paper (full or half step, else an MSA step)")},
-    [OPT_START] = {CHOICE("start", CLI_SOLVE, start, "S", 0,
+    [OPT_START] = {CHOICE("start", CLI_SOLVE | CLI_SWEEP, start, "S", 0,
                           "start point: auto (x = 0, or where f(0) does not exist s x capacity on the links of the "
                           "diverging cycles only), zero (x = 0, else s x capacity on every link), capacity (that "
                           "search always) or dsp (the DSP solution at the same mu, plus s x capacity if f does not "
                           "exist there)")},
-    [OPT_NEWTON_WARM] = {NUM("newton-warm", CLI_SOLVE, "newton_warm", "N", 0,
+    [OPT_NEWTON_WARM] = {NUM("newton-warm", CLI_SOLVE | CLI_SWEEP, "newton_warm", "N", 0,
                              "Newton: N SRA steps before the first Newton step (default: 5 with --globalise paper, "
                              "0 with linesearch)")},
-    [OPT_FACTOR_MEMORY] = {NUM("factor-memory", CLI_SOLVE, "factor_mb", "MB", 0,
+    [OPT_FACTOR_MEMORY] = {NUM("factor-memory", CLI_SOLVE | CLI_SWEEP, "factor_mb", "MB", 0,
                                "--inner direct: keep at most MB MiB of LU factors between evaluations; beyond it "
                                "destinations factorise afresh each time")},
     [OPT_ASCII] = {FLAG("ascii", CLI_TUI, "plain ASCII plots and borders")},
@@ -391,6 +393,22 @@ static void put_wrapped(FILE *fp, const char *text, int col, int indent)
     fputc('\n', fp);
 }
 
+/* Whether a choice row's help already names every choice. */
+static int names_all_choices(const cli_opt *o)
+{
+    for (int c = 0; o->choice_name(c); c++) {
+        const char *n = o->choice_name(c), *p = o->help;
+        size_t len = strlen(n);
+        int found = 0;
+        while (!found && (p = strstr(p, n))) {
+            found = (p == o->help || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[len]);
+            p += len;
+        }
+        if (!found) return 0;
+    }
+    return 1;
+}
+
 static void help_row(const char *cmd, int id, const char *(*note)(int, char *, size_t), FILE *fp)
 {
     const cli_opt *o = &cli_opts[id];
@@ -404,7 +422,7 @@ static void help_row(const char *cmd, int id, const char *(*note)(int, char *, s
     else
         snprintf(head, sizeof head, "  --%s %s", o->name, o->metavar);
     u = (size_t)snprintf(text, sizeof text, "%s", o->help);
-    if (o->kind == CLI_CHOICE && u < sizeof text) {
+    if (o->kind == CLI_CHOICE && !names_all_choices(o) && u < sizeof text) {
         u += (size_t)snprintf(text + u, sizeof text - u, ": ");
         for (int c = 0; o->choice_name(c) && u < sizeof text; c++)
             u += (size_t)snprintf(text + u, sizeof text - u, "%s%s", c ? "|" : "", o->choice_name(c));

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,80 @@ sweep_cell_id sweep_grid_cell(const sweep_grid *g, long index)
 
 /* ------------------------------------------------------------ sweep.conf */
 
+void sweep_grid_defaults(sweep_grid *g)
+{
+    ds_config d;
+    ds_config_default(&d);
+    memset(g, 0, sizeof *g);
+    g->n_disp = 1;
+    g->disp[0] = d.tau;
+    g->n_filter = 1;
+    g->filter[0] = d.filter;
+    g->n_solver = 1;
+    g->solver[0] = d.solver;
+    g->tol = d.tol;
+    g->max_iter = d.max_iter;
+    g->cap = d.cost.cap;
+    g->ue_gap = SWEEP_UE_GAP_DEFAULT;
+    g->ue_max_iter = SWEEP_UE_MAX_ITER_DEFAULT;
+    g->inner = d.inner;
+    g->inner_max = d.inner_max;
+    g->globalise = d.globalise;
+    g->start = d.start;
+    g->newton_warm = d.newton_warm;
+    g->edsp_refresh = d.edsp_max_refresh;
+    g->factor_mb = d.factor_mb;
+    g->edsp_damping = d.edsp_damping;
+}
+
+static const char *inner_name(int i) { return ds_inner_name((ds_inner)i); }
+static const char *globalise_name(int i) { return ds_globalise_name((ds_globalise)i); }
+static const char *start_name(int i) { return ds_start_name((ds_start)i); }
+
+/* The solver settings of sweep.conf beyond the lists: key, the rule of the
+ * setting (numbers) or the names (choices), where it is in the grid. */
+static const struct knob {
+    const char *key, *rule;
+    int (*parse)(const char *);
+    const char *(*name)(int);
+    size_t off;
+    int is_int;
+} knobs[] = {
+    {"inner", NULL, ds_inner_parse, inner_name, offsetof(sweep_grid, inner), 1},
+    {"inner_max", "inner_max", NULL, NULL, offsetof(sweep_grid, inner_max), 1},
+    {"globalise", NULL, ds_globalise_parse, globalise_name, offsetof(sweep_grid, globalise), 1},
+    {"start", NULL, ds_start_parse, start_name, offsetof(sweep_grid, start), 1},
+    {"newton_warm", "newton_warm", NULL, NULL, offsetof(sweep_grid, newton_warm), 1},
+    {"factor_mb", "factor_mb", NULL, NULL, offsetof(sweep_grid, factor_mb), 0},
+    {"edsp_refresh", "edsp_refresh", NULL, NULL, offsetof(sweep_grid, edsp_refresh), 1},
+    {"edsp_damping", "edsp_damping", NULL, NULL, offsetof(sweep_grid, edsp_damping), 0},
+};
+
+static double knob_get(const sweep_grid *g, const struct knob *k)
+{
+    const char *p = (const char *)g + k->off;
+    return k->is_int ? *(const int *)p : *(const double *)p;
+}
+
+/* key=value of a knob into g: 0, or -1 with the rule's words in why. */
+static int knob_set(sweep_grid *g, const struct knob *k, const char *v, char *why, size_t n)
+{
+    double x = 0;
+    char *p = (char *)g + k->off;
+    if (k->parse) {
+        int c = k->parse(v);
+        if (c < 0) return snprintf(why, n, "unknown name"), -1;
+        x = c;
+    } else if (ds_setting_parse(k->rule, v, &x, why, n) != 0) {
+        return -1;
+    }
+    if (k->is_int)
+        *(int *)p = (int)x;
+    else
+        *(double *)p = x;
+    return 0;
+}
+
 void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
 {
     size_t u = 0;
@@ -41,6 +116,19 @@ void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
     for (int i = 0; i < g->n_solver; i++) PUT("%s%s", i ? "," : "", ds_solver_name((ds_solver_kind)g->solver[i]));
     PUT("\ntol=%.17g\nmax_iter=%d\ncap=%.17g\nue=%d\n", g->tol, g->max_iter, g->cap, g->ue);
     if (g->ue) PUT("ue_gap=%.17g\nue_max_iter=%d\n", g->ue_gap, g->ue_max_iter);
+    /* only what differs from the defaults: the directory of a sweep made
+     * before these keys existed still reads as the same grid */
+    sweep_grid d;
+    sweep_grid_defaults(&d);
+    for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+        const struct knob *k = &knobs[i];
+        double x = knob_get(g, k);
+        if (x == knob_get(&d, k)) continue;
+        if (k->name)
+            PUT("%s=%s\n", k->key, k->name((int)x));
+        else
+            PUT("%s=%.17g\n", k->key, x);
+    }
 #undef PUT
 }
 
@@ -92,9 +180,17 @@ static int setting(const char *name, const char *v, double *out, char *why, size
     return ds_setting_parse(name, v, out, why, n) != 0;
 }
 
+static const struct knob *knob_find(const char *key)
+{
+    for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++)
+        if (!strcmp(knobs[i].key, key)) return &knobs[i];
+    return NULL;
+}
+
 int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error *err)
 {
-    memset(g, 0, sizeof *g);
+    sweep_grid_defaults(g);
+    g->n_disp = g->n_filter = g->n_solver = 0;
     long lineno = 0;
     int seen_grid = 0;
     const char *p = text;
@@ -145,6 +241,8 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
             bad = setting("gap", v, &g->ue_gap, why, sizeof why);
         else if (!strcmp(k, "ue_max_iter"))
             bad = setting("max_iter", v, &x, why, sizeof why), g->ue_max_iter = (int)x;
+        else if (knob_find(k))
+            bad = knob_set(g, knob_find(k), v, why, sizeof why) != 0;
         else
             return ds_error_set(err, path, lineno, "unknown key '%s'", k);
         if (bad) return ds_error_set(err, path, lineno, "bad value '%s' for %s%s%s", v, k, why[0] ? ": " : "", why);

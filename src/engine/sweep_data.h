@@ -30,7 +30,18 @@ typedef struct sweep_grid {
     int ue; /* compute a UE reference per scenario */
     double ue_gap;
     int ue_max_iter;
+    /* every cell's solver beyond the lists: solve's options of the same
+     * names (sweep.conf holds those that differ from the defaults) */
+    int inner, inner_max, globalise, start, newton_warm, edsp_refresh;
+    double factor_mb, edsp_damping;
 } sweep_grid;
+
+#define SWEEP_UE_GAP_DEFAULT 1e-9
+#define SWEEP_UE_MAX_ITER_DEFAULT 100000
+
+/* A grid of one cell with `dillsue solve`'s defaults (ds_config_default) and
+ * the UE defaults above; no network, no scenarios. */
+void sweep_grid_defaults(sweep_grid *g);
 
 /* One cell's place in the grid; index = ((k * n_disp + d) * n_filter + f) * n_solver + s. */
 typedef struct sweep_cell_id {
