@@ -126,6 +126,7 @@ typedef enum {
     OPT_SHARD,
     OPT_RESUME,
     OPT_MERGE,
+    OPT_SWEEP_VIEW,
     OPT_N
 } cli_opt_id;
 /* Two rows may share a name when no command takes both (`--out` is a file for
