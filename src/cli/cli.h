@@ -184,6 +184,9 @@ typedef struct cli_help_section {
     const char *title;
     int ids[OPT_N + 1];
 } cli_help_section;
+/* A note for cli_help_options: "(default X)" from ds_config_default for the
+ * options that set a field of it, NULL for the others. */
+const char *cli_config_default(int id, char *buf, size_t n);
 int cli_help_options(const char *cmd, const cli_help_section *sections,
                      const char *(*note)(int id, char *buf, size_t n), FILE *fp);
 #endif

@@ -66,20 +66,12 @@ static const char *help_note(int id, char *buf, size_t n)
     case OPT_SOLVER: snprintf(buf, n, "(e.g. newton,anderson,sra; default %s)", ds_solver_name(d.solver)); break;
     case OPT_TOL: snprintf(buf, n, "in every cell (default %g)", d.tol); break;
     case OPT_MAX_ITER: snprintf(buf, n, "per cell (default %d)", d.max_iter); break;
-    case OPT_CAP: snprintf(buf, n, "(default %g)", d.cost.cap); break;
     case OPT_UE_GAP: snprintf(buf, n, "(default %g)", SWEEP_UE_GAP_DEFAULT); break;
     case OPT_UE_MAX_ITER: snprintf(buf, n, "(default %d)", SWEEP_UE_MAX_ITER_DEFAULT); break;
-    case OPT_INNER: snprintf(buf, n, "(default %s)", ds_inner_name(d.inner)); break;
-    case OPT_INNER_MAX: snprintf(buf, n, "(default %d)", d.inner_max); break;
-    case OPT_FACTOR_MEMORY: snprintf(buf, n, "(default %g)", d.factor_mb); break;
-    case OPT_GLOBALISE: snprintf(buf, n, "(default %s)", ds_globalise_name(d.globalise)); break;
-    case OPT_START: snprintf(buf, n, "(default %s)", ds_start_name(d.start)); break;
-    case OPT_EDSP_REFRESH: snprintf(buf, n, "(default %d)", d.edsp_max_refresh); break;
-    case OPT_EDSP_DAMPING: snprintf(buf, n, "(default %g)", d.edsp_damping); break;
     case OPT_THREADS: return "(in each cell; default 1; results do not depend on it)";
     case OPT_WORKERS: return "(default 0)";
     case OPT_QUIET: return "(the summary table still goes to stdout)";
-    default: return NULL;
+    default: return cli_config_default(id, buf, n);
     }
     return buf;
 }

@@ -109,7 +109,8 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_HISTORY] = {PATH("history", CLI_SOLVE, "HIST.csv", "write one row per iteration with all telemetry")},
     [OPT_FLOWS] = {PATH("flows", CLI_LOAD, "X.csv", "the point x (a flow CSV of this network)")},
     [OPT_GAP] = {NUM("gap", CLI_UE, "gap", "G", 0, "stop at this relative gap")},
-    [OPT_METHOD] = {CHOICE("method", CLI_UE, ue_method, "M", 0, "Frank-Wolfe: conjugate or bi-conjugate")},
+    [OPT_METHOD] = {CHOICE("method", CLI_UE, ue_method, "M", 0,
+                           "Frank-Wolfe variant: cfw (conjugate) or bfw (bi-conjugate)")},
     [OPT_MIN_REF] = {NUM("min-ref", CLI_COMPARE, "min_ref", "R", 0,
                          "MAPE over the links whose reference flow is at least R")},
     [OPT_FLOW_DEP] = {FLAG("flow-dependent-only", CLI_COMPARE, "only the links whose cost depends on flow")},
@@ -439,6 +440,31 @@ static void help_row(const char *cmd, int id, const char *(*note)(int, char *, s
         fprintf(fp, "%*s", (int)(24 - strlen(head)), "");
         put_wrapped(fp, text, 24, 24);
     }
+}
+
+const char *cli_config_default(int id, char *buf, size_t n)
+{
+    ds_config d;
+    ds_config_default(&d);
+    switch (id) {
+    case OPT_TAU: snprintf(buf, n, "(default %g)", d.tau); break;
+    case OPT_FILTER: snprintf(buf, n, "(default %s)", ds_filter_name(d.filter)); break;
+    case OPT_SOLVER: snprintf(buf, n, "(default %s)", ds_solver_name(d.solver)); break;
+    case OPT_TOL: snprintf(buf, n, "(default %g)", d.tol); break;
+    case OPT_MAX_ITER: snprintf(buf, n, "(default %d)", d.max_iter); break;
+    case OPT_THREADS: snprintf(buf, n, "(default %d)", d.threads); break;
+    case OPT_BACKEND: snprintf(buf, n, "(default %s)", ds_backend_name(d.backend)); break;
+    case OPT_CAP: snprintf(buf, n, "(default %g)", d.cost.cap); break;
+    case OPT_INNER: snprintf(buf, n, "(default %s)", ds_inner_name(d.inner)); break;
+    case OPT_INNER_MAX: snprintf(buf, n, "(default %d)", d.inner_max); break;
+    case OPT_EDSP_REFRESH: snprintf(buf, n, "(default %d)", d.edsp_max_refresh); break;
+    case OPT_EDSP_DAMPING: snprintf(buf, n, "(default %g)", d.edsp_damping); break;
+    case OPT_GLOBALISE: snprintf(buf, n, "(default %s)", ds_globalise_name(d.globalise)); break;
+    case OPT_START: snprintf(buf, n, "(default %s)", ds_start_name(d.start)); break;
+    case OPT_FACTOR_MEMORY: snprintf(buf, n, "(default %g)", d.factor_mb); break;
+    default: return NULL;
+    }
+    return buf;
 }
 
 int cli_help_options(const char *cmd, const cli_help_section *sections,
