@@ -67,6 +67,16 @@ else fail sweep_no_abbreviations "rc $rc: $(cat "$tmp/err")"; fi
 run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --flows=yes
 if [ $rc -eq 2 ] && grep -q "option '--flows' takes no value" "$tmp/err"; then pass sweep_flag_takes_no_value
 else fail sweep_flag_takes_no_value "rc $rc: $(cat "$tmp/err")"; fi
+# options that would be silently ignored are refused: the grid with --merge, or
+# with --resume alone (which reads it from DIR/sweep.conf)
+run "$D" sweep --merge --out "$tmp/x" --net "$SF"
+rc1=$rc
+grep -q "^dillsue sweep: --merge solves nothing .*: no --net$" "$tmp/err"
+g1=$?
+run "$D" sweep --resume --out "$tmp/x" --tau 3
+if [ $rc1 -eq 2 ] && [ $g1 -eq 0 ] && [ $rc -eq 2 ] && grep -q "^dillsue sweep: --tau is part of the grid" "$tmp/err"; then
+    pass sweep_ignored_options_refused
+else fail sweep_ignored_options_refused "rc $rc1 / $rc: $(cat "$tmp/err")"; fi
 run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --ue-gap 2 --ue
 if [ $rc -eq 2 ] && grep -q "^dillsue sweep: --ue-gap must be in \[0, 1), got '2'$" "$tmp/err"; then pass sweep_ue_gap_rule
 else fail sweep_ue_gap_rule "rc $rc: $(cat "$tmp/err")"; fi

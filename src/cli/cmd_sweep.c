@@ -148,9 +148,23 @@ static void grid_from_values(const cli_values *v, sweep_grid *g)
 /* What goes together and what is required. */
 static int check_opts(const cli_values *v, const sweep_opts *o)
 {
+    /* what sweep.conf holds (net and trips aside) */
+    static const int grid_opts[] = {OPT_SCENARIOS, OPT_SEED,        OPT_TAU,      OPT_MU,           OPT_FILTER,
+                                    OPT_SOLVER,    OPT_TOL,         OPT_MAX_ITER, OPT_CAP,          OPT_UE,
+                                    OPT_UE_GAP,    OPT_UE_MAX_ITER, OPT_INNER,    OPT_INNER_MAX,    OPT_FACTOR_MEMORY,
+                                    OPT_GLOBALISE, OPT_NEWTON_WARM, OPT_START,    OPT_EDSP_REFRESH, OPT_EDSP_DAMPING};
     if (v->have[OPT_TAU] && v->have[OPT_MU]) return cli_usage(CMD, "give --tau or --mu, not both");
     if (!o->out || !*o->out) return cli_usage(CMD, "--out DIR is required");
-    if (o->merge && (o->resume || o->shard_m)) return cli_usage(CMD, "--merge runs nothing: no --resume or --shard");
+    for (int id = 0; o->merge && id < OPT_N; id++)
+        if (v->have[id] && id != OPT_MERGE && id != OPT_OUT_DIR && id != OPT_QUIET)
+            return cli_usage(CMD, "--merge solves nothing and reads the grid from DIR/sweep.conf: no --%s",
+                             cli_opts[id].name);
+    for (size_t i = 0; o->resume && !o->have_net && i < sizeof grid_opts / sizeof *grid_opts; i++)
+        if (v->have[grid_opts[i]])
+            return cli_usage(CMD,
+                             "--%s is part of the grid, which --resume without --net reads from DIR/sweep.conf: "
+                             "leave it out, or give the whole grid (--net ...) to check it against DIR",
+                             cli_opts[grid_opts[i]].name);
     if ((v->have[OPT_UE_GAP] || v->have[OPT_UE_MAX_ITER]) && !o->g.ue)
         return cli_usage(CMD, "--ue-gap and --ue-max-iter need --ue");
     if (v->have[OPT_TRIPS] && !o->have_net) return cli_usage(CMD, "--trips needs --net");
