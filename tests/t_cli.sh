@@ -29,14 +29,21 @@ opts_solve="--net --trips --tau --mu --filter --solver --tol --max-iter --thread
 opts_info="--net --trips --cap --scenario --seed --help"
 opts_compare="--net --flow-dependent-only --min-ref --help"
 opts_ue="--net --gap --out --help"
-flags="--quiet --flow-dependent-only"
-for cmd in solve info compare ue; do
-    eval "want=\$opts_$cmd"
+opts_load="--net --trips --flows --tau --mu --filter --out --help"
+opts_sweep="--net --trips --scenarios --seed --tau --mu --filter --solver --tol --max-iter --threads --out
+ --flows --resume --shard --merge --ue --workers --help"
+flags_solve="--quiet"
+flags_compare="--flow-dependent-only"
+flags_ue="--quiet"
+flags_sweep="--quiet --flows --ue --resume --merge"
+for cmd in solve info compare ue load sweep; do
+    eval "want=\$opts_$cmd; flags=\${flags_$cmd:-}"
     run "$D" "$cmd" --help
     cp "$tmp/out" "$tmp/help"
     hrc=$rc
     missing=""
-    for o in $want; do grep -q -- "$o\b" "$tmp/help" || missing="$missing $o"; done
+    # what issue 13 / DESIGN.md 3 name, and every option of the table for the command
+    for o in $want $("$D" --list-options "$cmd"); do grep -q -- "$o\b" "$tmp/help" || missing="$missing $o"; done
     run "$D" help "$cmd"
     if [ $hrc -ne 0 ] || [ $rc -ne 0 ]; then fail "cli_help_$cmd" "exit $hrc / $rc"
     elif [ -n "$missing" ]; then fail "cli_help_$cmd" "help does not mention:$missing"

@@ -121,7 +121,7 @@ expect option_max_iter_range 2 "--max-iter must be in \[0, 100000000\]"
 run $S --tau 0x10
 expect option_hex_refused 2 "--tau needs a decimal number"
 run "$D" ue --bogus
-expect option_ue_unknown 2 "unknown or ambiguous option '--bogus'"
+expect option_ue_unknown 2 "unknown option '--bogus'"
 run "$D" ue --net $NET --threads -5
 expect option_ue_threads_rule 2 "--threads must be in \[0, 4096\]"
 run $S --tau=3 --max-iter=500

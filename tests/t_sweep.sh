@@ -21,6 +21,66 @@ if [ $rc -eq 2 ]; then pass sweep_bad_shard; else fail sweep_bad_shard "rc $rc";
 run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --solver newton,newton --out "$tmp/x"
 if [ $rc -eq 2 ]; then pass sweep_repeated_solver; else fail sweep_repeated_solver "rc $rc"; fi
 
+# --- options through the one option table: a value sweep shares with solve is
+# refused by the same rule with the same words; a list item by item, naming it
+msg() { # the first line of stderr without "dillsue CMD: " and a list's "(item N ...)"
+    head -n 1 "$tmp/err" | sed -e 's/^dillsue [a-z]*: //' -e 's/ (item [0-9]* of the list)$//'
+}
+ok=1
+for c in "--tau 0,3|--tau 0" "--tau=3,0|--tau=0" "--mu 1,-2|--mu -2" "--tol -1|--tol -1" "--tol=2|--tol=2" \
+    "--max-iter 99999999999|--max-iter 99999999999" "--threads -5|--threads -5" "--cap=-1|--cap=-1" \
+    "--filter full,nosuch|--filter nosuch" "--solver newton,bogus|--solver bogus" "--seed -3|--seed -3" \
+    "--tau 1e400|--tau 1e400" "--tau 0x10|--tau 0x10" "--globalise nope|--globalise nope" \
+    "--inner-max=0|--inner-max=0" "--edsp-damping 0|--edsp-damping 0" "--start=x|--start=x"; do
+    sw=${c%%|*}
+    so=${c#*|}
+    run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" $sw
+    src=$rc
+    m1=$(msg)
+    run "$D" solve $so
+    m2=$(msg)
+    if [ $src -ne 2 ] || [ $rc -ne 2 ] || [ -z "$m1" ] || [ "$m1" != "$m2" ]; then
+        ok=0
+        fail sweep_same_rule_as_solve "sweep $sw: rc $src '$m1'; solve $so: rc $rc '$m2'"
+    fi
+done
+[ $ok = 1 ] && pass sweep_same_rule_as_solve
+[ -e "$tmp/x" ] && fail sweep_refused_writes_nothing "$tmp/x created by a refused command line"
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --tau 3,10,0.5,0
+if [ $rc -eq 2 ] && grep -q "^dillsue sweep: --tau must be a number > 0, got '0' (item 4 of the list)$" "$tmp/err"; then
+    pass sweep_list_item_named
+else fail sweep_list_item_named "rc $rc: $(cat "$tmp/err")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --tau 3,10,3
+if [ $rc -eq 2 ] && grep -q "lists 3 twice (items 1 and 3)" "$tmp/err"; then pass sweep_list_repeat_named
+else fail sweep_list_repeat_named "rc $rc: $(cat "$tmp/err")"; fi
+n=0
+for c in "--bogus|--bogus" "--bogus=3|--bogus" "--zz-tau 3|--zz-tau"; do
+    n=$((n + 1))
+    run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" ${c%%|*}
+    if [ $rc -eq 2 ] && grep -q "^dillsue sweep: unknown option '${c#*|}'$" "$tmp/err" && grep -q "sweep --help" "$tmp/err"; then
+        pass sweep_unknown_option_named_$n
+    else fail sweep_unknown_option_named_$n "${c%%|*}: rc $rc: $(cat "$tmp/err")"; fi
+done
+run "$D" sweep --net "$SF" --scen 2 --seed 1 --out "$tmp/x"
+if [ $rc -eq 2 ] && grep -q "unknown option '--scen' (did you mean --scenarios?" "$tmp/err"; then pass sweep_no_abbreviations
+else fail sweep_no_abbreviations "rc $rc: $(cat "$tmp/err")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --flows=yes
+if [ $rc -eq 2 ] && grep -q "option '--flows' takes no value" "$tmp/err"; then pass sweep_flag_takes_no_value
+else fail sweep_flag_takes_no_value "rc $rc: $(cat "$tmp/err")"; fi
+# options that would be silently ignored are refused: the grid with --merge, or
+# with --resume alone (which reads it from DIR/sweep.conf)
+run "$D" sweep --merge --out "$tmp/x" --net "$SF"
+rc1=$rc
+grep -q "^dillsue sweep: --merge solves nothing .*: no --net$" "$tmp/err"
+g1=$?
+run "$D" sweep --resume --out "$tmp/x" --tau 3
+if [ $rc1 -eq 2 ] && [ $g1 -eq 0 ] && [ $rc -eq 2 ] && grep -q "^dillsue sweep: --tau is part of the grid" "$tmp/err"; then
+    pass sweep_ignored_options_refused
+else fail sweep_ignored_options_refused "rc $rc1 / $rc: $(cat "$tmp/err")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --ue-gap 2 --ue
+if [ $rc -eq 2 ] && grep -q "^dillsue sweep: --ue-gap must be in \[0, 1), got '2'$" "$tmp/err"; then pass sweep_ue_gap_rule
+else fail sweep_ue_gap_rule "rc $rc: $(cat "$tmp/err")"; fi
+
 if [ ! -f "$SF" ]; then
     skip sweep_siouxfalls "SiouxFalls not found in $TNTP (set DILLSUE_TNTP_DIR)"
     exit 0
@@ -78,6 +138,29 @@ for c in "1 10 dsp anderson" "3 3 full newton" "0 10 full anderson"; do
     fi
 done
 [ $ok = 1 ] && pass sweep_cell_equals_solve
+
+# --- solve's solver options hold in every cell: flows bit for bit those of solve
+# with the same options (and not those of the defaults); sweep.conf keeps them,
+# so --resume with other values is refused
+SOPT="--globalise paper --start capacity --inner passes --inner-max 80"
+run "$D" sweep --net "$SF" --scenarios 2 --seed 7 --tau 10 --filter full --solver newton $SOPT --out "$tmp/sopt" --flows --quiet
+src=$rc
+run "$D" solve --net "$SF" --scenario 1 --seed 7 --tau 10 --filter full --solver newton $SOPT --quiet --out "$tmp/sopt.csv"
+if [ $src -eq 0 ] && [ $rc -eq 0 ] && cmp -s "$tmp/sopt.csv" "$tmp/sopt/flows/k0001_tau10_full_newton.csv" &&
+    ! cmp -s "$tmp/sopt.csv" "$tmp/ref/flows/k0001_tau10_full_newton.csv" &&
+    grep -q '^globalise=paper$' "$tmp/sopt/sweep.conf" && grep -q '^inner_max=80$' "$tmp/sopt/sweep.conf"; then
+    pass sweep_solver_options_as_solve
+else fail sweep_solver_options_as_solve "rc $src / $rc: $(tail -n 3 "$tmp/err")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 7 --tau 10 --filter full --solver newton --globalise paper --out "$tmp/sopt" --resume
+if [ $rc -eq 2 ] && grep -q "another grid" "$tmp/err"; then pass sweep_solver_options_in_grid
+else fail sweep_solver_options_in_grid "rc $rc: $(cat "$tmp/err")"; fi
+! grep -q 'globalise\|inner\|start' "$tmp/ref/sweep.conf" || fail sweep_conf_defaults_unwritten "$(cat "$tmp/ref/sweep.conf")"
+
+# --- --opt=value reads as --opt value: the same grid, the same cells
+run "$D" sweep --net="$SF" --scenarios=4 --seed=7 --tau=3,10 --filter=full,dsp --solver=newton,anderson \
+    --out="$tmp/eq" --flows --quiet
+if [ $rc -eq 0 ] && same "$tmp/eq" && cmp -s "$tmp/eq/sweep.conf" "$tmp/ref/sweep.conf"; then pass sweep_equals_form
+else fail sweep_equals_form "rc $rc: $(tail -n 3 "$tmp/err")"; fi
 
 # --- one worker, and --threads 2 per cell: the same
 run "$D" sweep $GRID --out "$tmp/w1" --flows --workers 1 --quiet

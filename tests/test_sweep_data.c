@@ -10,7 +10,7 @@
 static sweep_grid small_grid(void)
 {
     sweep_grid g;
-    memset(&g, 0, sizeof g);
+    sweep_grid_defaults(&g);
     snprintf(g.net, sizeof g.net, "/data/X_net.tntp");
     g.scenarios = 3;
     g.seed = 18446744073709551615ULL;
@@ -30,6 +30,9 @@ static sweep_grid small_grid(void)
     g.ue = 1;
     g.ue_gap = 1e-9;
     g.ue_max_iter = 5000;
+    g.globalise = DS_GLOBALISE_PAPER; /* solver settings other than the defaults */
+    g.inner_max = 80;
+    g.edsp_damping = 0.3;
     return g;
 }
 
@@ -84,6 +87,18 @@ int main(void)
     TC_CHECK(!strcmp(text, text2), "format(parse(format)) differs:\n%s\n%s", text, text2);
     TC_CHECK(h.disp[0] == 0.1 && h.seed == g.seed && h.filter[0] == DS_FILTER_DSP && h.ue_max_iter == 5000,
              "values changed");
+    TC_CHECK(h.globalise == DS_GLOBALISE_PAPER && h.inner_max == 80 && h.edsp_damping == 0.3 &&
+                 strstr(text, "\nglobalise=paper\n") && strstr(text, "\ninner_max=80\n"),
+             "solver settings not kept:\n%s", text);
+    /* defaults are not written: a sweep made before these keys reads as the same grid */
+    sweep_grid d;
+    sweep_grid_defaults(&d);
+    d.scenarios = 1;
+    snprintf(d.net, sizeof d.net, "n");
+    sweep_grid_format(&d, text, sizeof text);
+    TC_CHECK(!strstr(text, "globalise") && !strstr(text, "inner") && !strstr(text, "start") && !strstr(text, "edsp") &&
+                 !strstr(text, "factor"),
+             "defaults written:\n%s", text);
     tc_end();
 
     tc_begin("sweep_conf_errors_name_line");
@@ -93,6 +108,29 @@ int main(void)
     TC_CHECK(sweep_grid_parse("net=a\nscenarios=2\n", "c.conf", &h, &err) != 0 && strstr(err.msg, "incomplete"),
              "missing lists accepted: '%s'", err.msg);
     TC_CHECK(sweep_grid_parse("net=a\nbogus=1\n", "c.conf", &h, &err) != 0 && err.line == 2, "unknown key accepted");
+    tc_end();
+
+    /* sweep.conf numbers by the rules the command line applies (ds_setting_parse) */
+    tc_begin("sweep_conf_same_rules_as_cli");
+    static const char *const bad[][2] = {
+        {"tol=2", "must be in (0, 1)"},
+        {"tau=3,0", "must be a number > 0"},
+        {"tau=0x10", "decimal"},
+        {"max_iter=-1", "must be in [0, "},
+        {"cap=inf", "finite"},
+        {"scenarios=0", "[1, "},
+        {"ue_gap=1", "must be in [0, 1)"},
+        {"globalise=nope", "unknown name"},
+        {"inner_max=0", "[1, "},
+        {"mu=1,nan", "must be finite"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char conf[512];
+        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
+                 bad[i][0]);
+        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, bad[i][1]),
+                 "%s: line %ld '%s'", bad[i][0], err.line, err.msg);
+    }
     tc_end();
 
     tc_begin("sweep_row_roundtrip_bitwise");

@@ -28,14 +28,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     ;
 /* Print "dillsue: file:line: msg" on stderr; returns 2. */
 int cli_input_error(const ds_error *err);
-/* Strict number parsing of an option argument: the whole string must be a
- * finite number (an integer in [lo, hi]). On failure prints a usage error
- * naming the option and returns 2; returns 0 on success. */
-int cli_double(const char *cmd, const char *opt, const char *arg, double *out);
-int cli_int(const char *cmd, const char *opt, const char *arg, long lo, long hi, int *out);
-/* getopt_long error reporting after it returned '?' or ':' (opterr = 0 and
- * an optstring starting with ':'). Returns 2. */
-int cli_getopt_error(const char *cmd, int c, char **argv);
 /* Load NET (NULL = the embedded default) with TRIPS (NULL = sibling). */
 ds_network *cli_load_network(const char *net_path, const char *trips_path, ds_error *err);
 /* Usage error if the directory that would hold path is not writable, so that
@@ -80,7 +72,10 @@ enum {
     CLI_TUI = 1u << 5,
     CLI_SWEEP = 1u << 6,
 };
-typedef enum { CLI_FLAG, CLI_PATH, CLI_NUM, CLI_CHOICE, CLI_SEED } cli_opt_kind;
+/* FLAG: no value; PATH: a file name; NUM: a number checked by the engine's
+ * rule for the setting; CHOICE: a name (solver, filter, ...); SEED: a
+ * non-negative 64-bit integer; SHARD: K/M with 1 <= K <= M. */
+typedef enum { CLI_FLAG, CLI_PATH, CLI_NUM, CLI_CHOICE, CLI_SEED, CLI_SHARD } cli_opt_kind;
 /* Adding an option: an id here and its row in cli_opts (opts.c). */
 typedef enum {
     OPT_NET,
@@ -124,25 +119,49 @@ typedef enum {
     OPT_CONFIG,
     OPT_RUNLOG,
     OPT_DELAY,
+    OPT_SCENARIOS,
+    OPT_OUT_DIR,
+    OPT_SWEEP_FLOWS,
+    OPT_UE,
+    OPT_UE_GAP,
+    OPT_UE_MAX_ITER,
+    OPT_WORKERS,
+    OPT_SHARD,
+    OPT_RESUME,
+    OPT_MERGE,
+    OPT_SWEEP_VIEW,
     OPT_N
 } cli_opt_id;
+/* Two rows may share a name when no command takes both (`--out` is a file for
+ * solve and a directory for sweep); the parser refuses a table where they
+ * meet. */
 typedef struct cli_opt {
     const char *name; /* long name without the dashes */
     cli_opt_kind kind;
-    unsigned cmds;               /* CLI_* bits of the commands that take it */
-    const char *setting;         /* CLI_NUM: the engine's rule (ds_setting_parse) */
-    int (*choice)(const char *); /* CLI_CHOICE: name -> index, -1 if unknown */
+    unsigned cmds;                   /* CLI_* bits of the commands that take it */
+    const char *setting;             /* CLI_NUM: the engine's rule (ds_setting_parse) */
+    int (*choice)(const char *);     /* CLI_CHOICE: name -> index, -1 if unknown */
+    const char *(*choice_name)(int); /* CLI_CHOICE: index -> name, NULL past the last */
     const char *metavar;
+    unsigned list_cmds; /* CLI_NUM, CLI_CHOICE: the commands that take a comma-separated list */
+    const char *help;   /* what it means, one phrase (cli_help_options adds the command's note) */
 } cli_opt;
 extern const cli_opt cli_opts[OPT_N];
 
+#define CLI_MAX_LIST 64 /* values of one list option */
+
 /* What a command line gave: have[id] for every option seen; numbers, flags
- * (1) and choices (their index) in num[id], paths and choice names in str[id]. */
+ * (1) and choices (their index) in num[id], paths and choice names in str[id]
+ * (the text as given for a list). A list option's values are list[id][0 ..
+ * n_list[id]-1] (num[id] is the first); a single value is a list of one. */
 typedef struct cli_values {
     unsigned char have[OPT_N];
     double num[OPT_N];
     const char *str[OPT_N];
+    int n_list[OPT_N];
+    double list[OPT_N][CLI_MAX_LIST];
     unsigned long long seed;
+    int shard_k, shard_m; /* CLI_SHARD */
 } cli_values;
 
 /* Parses argv (argv[0] = the command name) by the table's rows for cmd.
@@ -153,4 +172,24 @@ int cli_parse(const char *cmd, int argc, char **argv, cli_values *v, int *first_
 unsigned cli_command_bit(const char *cmd);
 /* `dillsue --list-options CMD` (for shell completion): one option a line. */
 int cli_list_options(const char *cmd);
+/* `dillsue --list-values CMD OPTION` (for shell completion): the names a
+ * choice option takes, one a line; nothing for another option. */
+int cli_list_values(const char *cmd, const char *opt);
+
+/* --help from the table: the options of cmd under section titles, each
+ * "  --name METAVAR  help" wrapped to 79 columns, the row's help followed by
+ * note(id) when that gives text (the command's default or an example).
+ * sections: titles and the ids under each, an id < 0 ending a section's
+ * list, a NULL title ending the whole. Every option of cmd must be in a
+ * section and no other: returns -1 (and prints what is wrong on stderr) if
+ * not, so that a test of --help catches a new option left out of it. */
+typedef struct cli_help_section {
+    const char *title;
+    int ids[OPT_N + 1];
+} cli_help_section;
+/* A note for cli_help_options: "(default X)" from ds_config_default for the
+ * options that set a field of it, NULL for the others. */
+const char *cli_config_default(int id, char *buf, size_t n);
+int cli_help_options(const char *cmd, const cli_help_section *sections,
+                     const char *(*note)(int id, char *buf, size_t n), FILE *fp);
 #endif

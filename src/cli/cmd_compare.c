@@ -11,20 +11,33 @@
 
 #define CMD "compare"
 
-static void print_help(void)
+static const cli_help_section help_sections[] = {
+    {"", {OPT_NET, OPT_FLOW_DEP, OPT_MIN_REF, OPT_HELP, -1}},
+    {NULL, {-1}},
+};
+
+static const char *help_note(int id, char *buf, size_t n)
+{
+    (void)buf, (void)n;
+    switch (id) {
+    case OPT_NET: return "to check both files against";
+    case OPT_FLOW_DEP: return "(b > 0 and power > 0): flows on the others are not unique; needs --net";
+    case OPT_MIN_REF: return "(default 1)";
+    default: return NULL;
+    }
+}
+
+/* Returns 0, or 2 when the table and the sections above disagree. */
+static int print_help(void)
 {
     printf("Usage: dillsue compare A.csv B.csv [OPTIONS]\n"
            "Compare flows A against the reference flows B (both flow CSV files:\n"
            "%s, the same links in the same order).\n"
            "Prints MAPE in %% over links whose reference flow is >= --min-ref, R^2 over\n"
            "all links, the max abs difference, and the number of links compared.\n"
-           "\n"
-           "  --net NET               check both files against this TNTP network\n"
-           "  --flow-dependent-only   only links whose cost depends on flow (b > 0 and\n"
-           "                          power > 0): flows on the others are not unique; needs --net\n"
-           "  --min-ref R             MAPE threshold on the reference flow (default 1)\n"
-           "  --help                  this text\n",
+           "\n",
            DS_FLOWS_HEADER);
+    return cli_help_options(CMD, help_sections, help_note, stdout) ? 2 : 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -32,10 +45,7 @@ int cmd_compare(int argc, char **argv)
     cli_values v;
     int first = 0;
     int rc = cli_parse(CMD, argc, argv, &v, &first);
-    if (rc == 1) {
-        print_help();
-        return 0;
-    }
+    if (rc == 1) return print_help();
     if (rc) return rc;
     const char *net_path = v.str[OPT_NET];
     int dep_only = v.have[OPT_FLOW_DEP];

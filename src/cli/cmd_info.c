@@ -11,22 +11,35 @@
 
 #define CMD "info"
 
-static void print_help(void)
+static const cli_help_section help_sections[] = {
+    {"", {OPT_NET, OPT_TRIPS, OPT_CAP, OPT_SCENARIO, OPT_SEED, OPT_HELP, -1}},
+    {NULL, {-1}},
+};
+
+static const char *help_note(int id, char *buf, size_t n)
 {
-    ds_config d;
-    ds_config_default(&d);
+    switch (id) {
+    case OPT_NET: return "(default: the embedded network)";
+    case OPT_CAP: {
+        ds_config d;
+        ds_config_default(&d);
+        snprintf(buf, n, "(used for cbar; default %g)", d.cost.cap);
+        return buf;
+    }
+    case OPT_SEED: return "(with --scenario)";
+    default: return cli_config_default(id, buf, n);
+    }
+}
+
+/* Returns 0, or 2 when the table and the sections above disagree. */
+static int print_help(void)
+{
     printf("Usage: dillsue info [--net NET] [OPTIONS]\n"
            "Describe a network: nodes, links, zones, demand, cbar and mu at tau = 1, hop\n"
            "diameter, links whose cost does not depend on flow, zero free-flow-time links,\n"
            "parallel links, and the GPU available.\n"
-           "\n"
-           "  --net NET        TNTP _net.tntp file (default: the embedded network)\n"
-           "  --trips TRIPS    trips file (default: NET's sibling _trips.tntp; needs --net)\n"
-           "  --cap C          cap on x/c in the BPR cost used for cbar (default %g)\n"
-           "  --scenario K     describe perturbation scenario K of the network (needs --seed)\n"
-           "  --seed S         seed of the scenario draws (with --scenario)\n"
-           "  --help           this text\n",
-           d.cost.cap);
+           "\n");
+    return cli_help_options(CMD, help_sections, help_note, stdout) ? 2 : 0;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -61,10 +74,7 @@ int cmd_info(int argc, char **argv)
     cli_values v;
     ds_config_default(&d);
     int rc = cli_parse(CMD, argc, argv, &v, NULL);
-    if (rc == 1) {
-        print_help();
-        return 0;
-    }
+    if (rc == 1) return print_help();
     if (rc) return rc;
     const char *net_path = v.str[OPT_NET], *trips = v.str[OPT_TRIPS];
     double cap = v.have[OPT_CAP] ? v.num[OPT_CAP] : d.cost.cap;

@@ -13,39 +13,45 @@
 
 #define CMD "load"
 
-static void usage(void)
+static const cli_help_section help_sections[] = {
+    {"",
+     {OPT_NET, OPT_TRIPS, OPT_FLOWS, OPT_TAU, OPT_MU, OPT_FILTER, OPT_INNER, OPT_INNER_MAX, OPT_CAP, OPT_TOLL_FACTOR,
+      OPT_DIST_FACTOR, OPT_THREADS, OPT_OUT, OPT_HELP, -1}},
+    {NULL, {-1}},
+};
+
+static const char *help_note(int id, char *buf, size_t n)
+{
+    switch (id) {
+    case OPT_NET: return "(default: the embedded network)";
+    case OPT_FLOWS: return "(default x = 0)";
+    case OPT_FILTER: return "(default full; edsp's first mask is dsp)";
+    case OPT_THREADS: return "(default 1; the result does not depend on it)";
+    case OPT_OUT: return "(required; here f(x) and its costs t(x))";
+    default: return cli_config_default(id, buf, n);
+    }
+}
+
+/* Returns 0, or 2 when the table and the sections above disagree. */
+static int usage(void)
 {
     printf("Usage: dillsue load [--net NET] [--flows X.csv] [OPTIONS] --out F.csv\n"
            "Evaluate the loading map once, f = f(x), at the flows of X.csv (default x = 0),\n"
            "and write f with its costs t(x) as init_node,term_node,flow,cost.\n"
-           "\n"
-           "  --net NET             TNTP _net.tntp file (default: the embedded network)\n"
-           "  --trips TRIPS         trips file (default: NET's sibling _trips.tntp)\n"
-           "  --flows X.csv         the point x (a flow CSV of this network)\n"
-           "  --tau T | --mu M      dispersion (default tau 10; mu = tau / cbar)\n"
-           "  --filter F            full|dsp|bfs (default full; edsp's first mask is dsp)\n"
-           "  --inner I             full graph: direct (sparse LU) or passes (default direct)\n"
-           "  --inner-max N         passes with --inner passes (default 50)\n"
-           "  --cap C               cap on x/c (default 100, 0 = none)\n"
-           "  --toll-factor F       generalized-cost weights (default: the net file's)\n"
-           "  --distance-factor F\n"
-           "  --threads N           worker threads (default 1; the result does not depend on it)\n"
-           "  --out F.csv           where to write f (required)\n"
-           "  --help                this text\n"
-           "\n"
+           "\n");
+    int rc = cli_help_options(CMD, help_sections, help_note, stdout);
+    printf("\n"
            "Prints gap_rel = ||f - x|| / ||x|| (undefined at x = 0) and mu on stdout.\n"
            "Exit 0, 2 on usage or input errors, 3 if f(x) does not exist at x (the\n"
            "Bellman values diverge).\n");
+    return rc ? 2 : 0;
 }
 
 int cmd_load(int argc, char **argv)
 {
     cli_values v;
     int rc = cli_parse(CMD, argc, argv, &v, NULL);
-    if (rc == 1) {
-        usage();
-        return 0;
-    }
+    if (rc == 1) return usage();
     if (rc) return rc;
     const char *net_path = v.str[OPT_NET], *trips = v.str[OPT_TRIPS], *flows_path = v.str[OPT_FLOWS],
                *out = v.str[OPT_OUT];

@@ -18,82 +18,39 @@
 
 #define CMD "solve"
 
-static void names_list(char *buf, size_t n, const char *(*name)(int), int count)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < count && used < n; i++) used += snprintf(buf + used, n - used, "%s%s", i ? "|" : "", name(i));
-}
-static const char *filter_name_i(int i) { return ds_filter_name((ds_filter)i); }
-static const char *solver_name_i(int i) { return ds_solver_name((ds_solver_kind)i); }
-static const char *backend_name_i(int i) { return ds_backend_name((ds_backend)i); }
+/* --help: the options from the table (src/cli/opts.c), in these sections. */
+static const cli_help_section help_sections[] = {
+    {"Network:", {OPT_NET, OPT_TRIPS, OPT_SCENARIO, OPT_SEED, -1}},
+    {"Model:", {OPT_TAU, OPT_MU, OPT_FILTER, OPT_CAP, OPT_TOLL_FACTOR, OPT_DIST_FACTOR, -1}},
+    {"Solver:",
+     {OPT_SOLVER, OPT_TOL, OPT_MAX_ITER, OPT_GLOBALISE, OPT_NEWTON_WARM, OPT_START, OPT_EDSP_REFRESH, OPT_EDSP_DAMPING,
+      OPT_INNER, OPT_INNER_MAX, OPT_FACTOR_MEMORY, OPT_THREADS, OPT_BACKEND, OPT_WARM, -1}},
+    {"Output:", {OPT_OUT, OPT_HISTORY, OPT_QUIET, OPT_HELP, -1}},
+    {NULL, {-1}},
+};
 
-static void print_help(void)
+static const char *help_note(int id, char *buf, size_t n)
 {
-    ds_config d;
-    char filters[128], solvers[128], backends[64];
-    ds_config_default(&d);
-    names_list(filters, sizeof filters, filter_name_i, DS_FILTER_N);
-    names_list(solvers, sizeof solvers, solver_name_i, DS_SOLVER_N);
-    names_list(backends, sizeof backends, backend_name_i, DS_BACKEND_N);
+    switch (id) {
+    case OPT_NET: return "(default: the embedded network)";
+    case OPT_SEED: return "(with --scenario)";
+    default: return cli_config_default(id, buf, n);
+    }
+}
+
+/* Returns 0, or 2 when the table and the sections above disagree. */
+static int print_help(void)
+{
     printf("Usage: dillsue solve [--net NET] [OPTIONS]\n"
            "Solve the link-based logit SUE x = f(x) and write the flows.\n"
-           "\n"
-           "Network:\n"
-           "  --net NET             TNTP _net.tntp file (default: the embedded network)\n"
-           "  --trips TRIPS         trips file (default: NET's sibling _trips.tntp; needs --net)\n"
-           "  --scenario K          perturb demand, capacity and free-flow time (paper eqs.\n"
-           "                        9-11); scenario 0 is the network unchanged; needs --seed\n"
-           "  --seed S              seed of the scenario draws (with --scenario)\n"
-           "Model:\n"
-           "  --tau T               dispersion, mu = T / cbar (default %g)\n"
-           "  --mu M                dispersion mu directly (instead of --tau)\n"
-           "  --filter F            %s (default %s)\n"
-           "  --cap C               cap on x/c in the BPR cost, 0 = none (default %g)\n"
-           "  --toll-factor F       generalized-cost weight of toll (default: the net file's)\n"
-           "  --distance-factor F   generalized-cost weight of length (default: the net file's)\n"
-           "Solver:\n"
-           "  --solver S            %s (default %s)\n"
-           "  --tol X               stop when gap_rel < X (default %g)\n"
-           "  --max-iter N          at most N outer iterations (default %d)\n"
-           "  --globalise G         Newton: linesearch (backtracking on the Newton direction\n"
-           "                        with a sufficient-decrease test) or paper (full or half\n"
-           "                        step, else an MSA step) (default %s)\n"
-           "  --newton-warm N       Newton: N SRA steps before the first Newton step\n"
-           "                        (default: 5 with --globalise paper, 0 with linesearch)\n"
-           "  --start S             start point: auto (x = 0, or where f(0) does not exist s x\n"
-           "                        capacity on the links of the diverging cycles only),\n"
-           "                        zero (x = 0, else s x capacity on every link), capacity\n"
-           "                        (that search always) or dsp (the DSP solution at the same\n"
-           "                        mu, plus s x capacity if f does not exist there) (default %s)\n"
-           "  --edsp-refresh N      eDSP: at most N mask refreshes (default %d)\n"
-           "  --edsp-damping D      eDSP: build the mask from (1-D) old mask costs + D current\n"
-           "                        costs, 0 < D <= 1; below 1 damps mask flips (default %g)\n"
-           "  --inner I             full graph inner solver: direct (exact sparse LU per\n"
-           "                        destination) or passes (warm-started Bellman passes,\n"
-           "                        the paper's L_val) (default %s)\n"
-           "  --inner-max N         at most N Bellman passes per evaluation with --inner\n"
-           "                        passes, on either backend (default %d)\n"
-           "  --factor-memory MB    --inner direct: keep at most MB MiB of LU factors between\n"
-           "                        evaluations; beyond it destinations factorise afresh\n"
-           "                        each time (default %g)\n"
-           "  --threads N           worker threads, 0 = all cores (default %d)\n"
-           "  --backend B           %s (default %s)\n"
-           "  --warm FLOWS.csv      start from these flows (a flow CSV of this network)\n"
-           "Output:\n"
-           "  --out FLOWS.csv       write flows: %s, one row per link\n"
-           "  --history HIST.csv    write one row per iteration with all telemetry\n"
-           "  --quiet               no progress lines on stderr\n"
-           "  --help                this text\n"
-           "\n"
+           "\n");
+    int rc = cli_help_options(CMD, help_sections, help_note, stdout);
+    printf("\n"
            "Progress lines go to stderr, the final summary line to stdout. Ctrl-C stops\n"
            "after the current iteration and still writes the outputs (twice: quit now).\n"
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
-           "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n",
-           d.tau, filters, ds_filter_name(d.filter), d.cost.cap, solvers, ds_solver_name(d.solver), d.tol, d.max_iter,
-           ds_globalise_name(d.globalise), ds_start_name(d.start), d.edsp_max_refresh, d.edsp_damping,
-           ds_inner_name(d.inner), d.inner_max, d.factor_mb, d.threads, backends, ds_backend_name(d.backend),
-           DS_FLOWS_HEADER);
+           "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n");
+    return rc ? 2 : 0;
 }
 
 /* ------------------------------------------------------ progress monitor */
@@ -221,10 +178,7 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
 {
     cli_values v;
     int rc = cli_parse(CMD, argc, argv, &v, NULL);
-    if (rc == 1) {
-        print_help();
-        return -1;
-    }
+    if (rc == 1) return print_help() ? 2 : -1;
     if (rc) return rc;
 #define NUM(id, dflt) (v.have[id] ? v.num[id] : (dflt))
     o->net = v.str[OPT_NET];

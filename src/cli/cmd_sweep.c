@@ -4,8 +4,8 @@
  * recorded in a journal as each cell finishes so that a killed sweep loses
  * only the cells in flight, and summarised as the paper's tables.
  *
- * Sections: options (kept apart so that they can move to a shared option
- * table), the sweep directory, the dealer/recorder, workers and progress,
+ * Sections: options (read through the program's one option table,
+ * src/cli/opts.c), the sweep directory, the dealer/recorder, workers and progress,
  * the summary, the command. */
 #include "cli.h"
 #include "ds_csv.h"
@@ -33,17 +33,53 @@
 
 typedef struct sweep_opts {
     sweep_grid g;
-    int have_net, have_scen, have_seed, have_tau, have_mu, have_filter, have_solver;
-    int have_tol, have_maxit, have_cap, have_ue_gap, have_ue_maxit;
+    int have_net;
     const char *out;
     int threads, workers, flows, resume, merge, quiet;
     int shard_k, shard_m; /* 1-based K of M; 0 0 = no shard */
 } sweep_opts;
 
-static void print_help(void)
+_Static_assert(CLI_MAX_LIST <= SWEEP_MAX_LIST, "a --tau list must fit the grid");
+
+/* --help: the options from the table (src/cli/opts.c), in these sections. */
+static const cli_help_section help_sections[] = {
+    {"Grid:",
+     {OPT_NET, OPT_TRIPS, OPT_SCENARIOS, OPT_SEED, OPT_TAU, OPT_MU, OPT_FILTER, OPT_SOLVER, OPT_TOL, OPT_MAX_ITER,
+      OPT_CAP, OPT_UE, OPT_UE_GAP, OPT_UE_MAX_ITER, -1}},
+    {"Every cell's solver (as dillsue solve's options of the same names):",
+     {OPT_INNER, OPT_INNER_MAX, OPT_FACTOR_MEMORY, OPT_GLOBALISE, OPT_NEWTON_WARM, OPT_START, OPT_EDSP_REFRESH,
+      OPT_EDSP_DAMPING, -1}},
+    {"Running:", {OPT_THREADS, OPT_WORKERS, OPT_SHARD, OPT_RESUME, OPT_MERGE, -1}},
+    {"Output (all in DIR):", {OPT_OUT_DIR, OPT_SWEEP_FLOWS, OPT_QUIET, OPT_HELP, -1}},
+    {NULL, {-1}},
+};
+
+/* What sweep's --help adds to an option's meaning: its default here. */
+static const char *help_note(int id, char *buf, size_t n)
 {
     ds_config d;
     ds_config_default(&d);
+    switch (id) {
+    case OPT_NET: return "(required, unless --resume or --merge reads the grid from DIR/sweep.conf)";
+    case OPT_TAU: snprintf(buf, n, "(e.g. 1,3,10,30,100; default %g)", d.tau); break;
+    case OPT_FILTER: snprintf(buf, n, "(e.g. full,dsp; default %s)", ds_filter_name(d.filter)); break;
+    case OPT_SOLVER: snprintf(buf, n, "(e.g. newton,anderson,sra; default %s)", ds_solver_name(d.solver)); break;
+    case OPT_TOL: snprintf(buf, n, "in every cell (default %g)", d.tol); break;
+    case OPT_MAX_ITER: snprintf(buf, n, "per cell (default %d)", d.max_iter); break;
+    case OPT_UE_GAP: snprintf(buf, n, "(default %g)", SWEEP_UE_GAP_DEFAULT); break;
+    case OPT_UE_MAX_ITER: snprintf(buf, n, "(default %d)", SWEEP_UE_MAX_ITER_DEFAULT); break;
+    case OPT_THREADS: return "(in each cell; default 1; results do not depend on it)";
+    case OPT_WORKERS: return "(default 0)";
+    case OPT_QUIET: return "(the summary table still goes to stdout)";
+    default: return cli_config_default(id, buf, n);
+    }
+    return buf;
+}
+
+/* Returns 0, or 2 when the table and the sections above disagree (a test
+ * runs --help, so an option left out of it cannot go unnoticed). */
+static int print_help(void)
+{
     printf("Usage: dillsue sweep --net NET [--trips TRIPS] --scenarios N --seed S\n"
            "                     [--tau LIST | --mu LIST] [--filter LIST] [--solver LIST]\n"
            "                     [--tol X] [--max-iter N] [--threads T] [--workers W]\n"
@@ -53,231 +89,113 @@ static void print_help(void)
            "Solve a grid of cells: scenario k = 0..N-1 (0 = the network unchanged) x tau\n"
            "(or mu) x filter x solver. Each cell is exactly what\n"
            "  dillsue solve --scenario k --seed S --tau T --filter F --solver V ...\n"
-           "computes: the same flows, bit for bit, whatever runs it.\n"
-           "\n"
-           "Grid:\n"
-           "  --net NET             TNTP _net.tntp file\n"
-           "  --trips TRIPS         trips file (default: NET's sibling _trips.tntp)\n"
-           "  --scenarios N         scenarios 0..N-1 (paper eqs. 9-11; 0 is the base network)\n"
-           "  --seed S              seed of the scenario draws\n"
-           "  --tau LIST            comma-separated dispersions, e.g. 1,3,10,30,100 (default %g)\n"
-           "  --mu LIST             comma-separated mu values instead of --tau\n"
-           "  --filter LIST         e.g. full,dsp (default %s)\n"
-           "  --solver LIST         e.g. newton,anderson,sra (default %s)\n"
-           "  --tol X               gap_rel tolerance of every cell (default %g)\n"
-           "  --max-iter N          outer iterations per cell (default %d)\n"
-           "  --cap C               cap on x/c in the BPR cost (default %g)\n"
-           "  --ue                  also solve a Wardrop UE per scenario and report each cell's\n"
-           "                        MAPE against it (the paper's SUE->UE bridge)\n"
-           "  --ue-gap G            relative gap of those UE references (default 1e-9)\n"
-           "  --ue-max-iter N       Frank-Wolfe iterations at most (default 100000)\n"
-           "Running:\n"
-           "  --threads T           threads of each cell (default 1); results do not depend on it\n"
-           "  --workers W           cells solved at once on this machine (default: cores / T)\n"
-           "  --shard K/M           run only the K-th of M contiguous slices (K = 1..M), for job\n"
-           "                        arrays without MPI; then `dillsue sweep --merge --out DIR`\n"
-           "  --resume              finish a sweep in DIR without redoing finished cells (the\n"
-           "                        grid is read from DIR/sweep.conf when not given)\n"
-           "  --merge               write DIR/cells.csv and DIR/summary.csv from what DIR holds\n"
-           "                        (shards, partial runs) without solving anything\n"
-           "Output (all in DIR):\n"
-           "  --out DIR             sweep.conf, journal*.csv (one line per finished cell),\n"
-           "                        cells.csv (grid order), summary.csv, progress\n"
-           "  --flows               also write each cell's flows to DIR/flows/\n"
-           "  --quiet               no progress on stderr (the table still goes to stdout)\n"
-           "  --help                this text\n"
-           "\n"
+           "computes: the same flows, bit for bit, whatever runs it. Every value is\n"
+           "checked by the rule `dillsue solve` applies to it; a list item by item.\n"
+           "\n");
+    int rc = cli_help_options(CMD, help_sections, help_note, stdout);
+    printf("\n"
            "Progress (cells done/total, rate, ETA) goes to stderr, the summary table to\n"
            "stdout. Ctrl-C stops after cancelling the cells in flight; --resume finishes.\n"
            "Exit codes: 0 every cell done (whatever each cell's status), 1 cells missing\n"
            "(--merge of an incomplete sweep), 2 usage, input or output error, 4 stopped.\n"
            "See docs/sweep.md.\n"
            "This build: %s.\n",
-           d.tau, ds_filter_name(d.filter), ds_solver_name(d.solver), d.tol, d.max_iter, d.cost.cap,
 #ifdef DS_HAVE_MPI
            "with MPI (mpirun -np R deals cells to R ranks)"
 #else
            "without MPI (mpicc was not found at build time; cells run on this machine only)"
 #endif
     );
+    return rc ? 2 : 0;
 }
 
-enum {
-    O_NET = 256,
-    O_TRIPS,
-    O_SCEN,
-    O_SEED,
-    O_TAU,
-    O_MU,
-    O_FILTER,
-    O_SOLVER,
-    O_TOL,
-    O_MAXIT,
-    O_CAP,
-    O_UE,
-    O_UEGAP,
-    O_UEMAXIT,
-    O_THREADS,
-    O_WORKERS,
-    O_SHARD,
-    O_RESUME,
-    O_MERGE,
-    O_OUT,
-    O_FLOWS,
-    O_QUIET,
-    O_HELP
-};
-
-static const struct option_s {
-    const char *name;
-    int arg, id;
-} opt_table[] = {
-    {"net", 1, O_NET},         {"trips", 1, O_TRIPS},
-    {"scenarios", 1, O_SCEN},  {"seed", 1, O_SEED},
-    {"tau", 1, O_TAU},         {"mu", 1, O_MU},
-    {"filter", 1, O_FILTER},   {"solver", 1, O_SOLVER},
-    {"tol", 1, O_TOL},         {"max-iter", 1, O_MAXIT},
-    {"cap", 1, O_CAP},         {"ue", 0, O_UE},
-    {"ue-gap", 1, O_UEGAP},    {"ue-max-iter", 1, O_UEMAXIT},
-    {"threads", 1, O_THREADS}, {"workers", 1, O_WORKERS},
-    {"shard", 1, O_SHARD},     {"resume", 0, O_RESUME},
-    {"merge", 0, O_MERGE},     {"out", 1, O_OUT},
-    {"flows", 0, O_FLOWS},     {"quiet", 0, O_QUIET},
-    {"help", 0, O_HELP},
-};
-
-/* --name VALUE or --name=VALUE; no abbreviations (a sweep's options should
- * read the same in a job script a year later). */
-static int parse_args(int argc, char **argv, sweep_opts *o)
+/* The grid from what the command line gave (checked by the table's rules),
+ * `dillsue solve`'s defaults for the rest. */
+static void grid_from_values(const cli_values *v, sweep_grid *g)
 {
-    ds_config d;
-    ds_config_default(&d);
-    memset(o, 0, sizeof *o);
-    o->g.n_disp = 1;
-    o->g.disp[0] = d.tau;
-    o->g.n_filter = 1;
-    o->g.filter[0] = d.filter;
-    o->g.n_solver = 1;
-    o->g.solver[0] = d.solver;
-    o->g.tol = d.tol;
-    o->g.max_iter = d.max_iter;
-    o->g.cap = d.cost.cap;
-    o->g.ue_gap = 1e-9;
-    o->g.ue_max_iter = 100000;
-    o->threads = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        char name[64];
-        const char *val = NULL;
-        if (!strcmp(a, "-h")) a = "--help";
-        if (strncmp(a, "--", 2)) return cli_usage(CMD, "unexpected argument '%s'", a);
-        const char *eq = strchr(a, '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a - 2 : (long)strlen(a + 2)), a + 2);
-        const struct option_s *op = NULL;
-        for (size_t j = 0; j < sizeof opt_table / sizeof *opt_table; j++)
-            if (!strcmp(opt_table[j].name, name)) op = &opt_table[j];
-        if (!op) return cli_usage(CMD, "unknown option '%s'", a);
-        if (op->arg) {
-            if (eq)
-                val = eq + 1;
-            else if (i + 1 < argc)
-                val = argv[++i];
-            else
-                return cli_usage(CMD, "option '--%s' needs an argument", name);
-        } else if (eq) {
-            return cli_usage(CMD, "option '--%s' takes no argument", name);
-        }
-        int rc = 0;
-        switch (op->id) {
-        case O_NET: snprintf(o->g.net, sizeof o->g.net, "%s", val), o->have_net = 1; break;
-        case O_TRIPS: snprintf(o->g.trips, sizeof o->g.trips, "%s", val); break;
-        case O_SCEN: rc = cli_int(CMD, "--scenarios", val, 1, INT_MAX, &o->g.scenarios), o->have_scen = 1; break;
-        case O_SEED: {
-            char *end;
-            errno = 0;
-            o->g.seed = strtoull(val, &end, 10);
-            if (!*val || *end || val[0] == '-' || errno)
-                rc = cli_usage(CMD, "--seed needs a non-negative integer, got '%s'", val);
-            o->have_seed = 1;
-            break;
-        }
-        case O_TAU:
-        case O_MU:
-            if (sweep_grid_parse_list("tau", val, &o->g) != 0)
-                rc = cli_usage(CMD, "--%s needs a comma-separated list of positive numbers (at most %d), got '%s'",
-                               name, SWEEP_MAX_LIST, val);
-            for (int p = 0; !rc && p < o->g.n_disp; p++)
-                for (int q = 0; q < p; q++) {
-                    char x[32], y[32];
-                    snprintf(x, sizeof x, "%.10g", o->g.disp[p]);
-                    snprintf(y, sizeof y, "%.10g", o->g.disp[q]);
-                    if (!strcmp(x, y)) rc = cli_usage(CMD, "--%s lists %s twice", name, x);
-                    if (rc) break;
-                }
-            if (op->id == O_MU)
-                o->have_mu = 1, o->g.use_mu = 1;
-            else
-                o->have_tau = 1, o->g.use_mu = 0;
-            break;
-        case O_FILTER:
-            if (sweep_grid_parse_list("filter", val, &o->g) != 0)
-                rc = cli_usage(CMD, "--filter needs distinct names from full,dsp,bfs,edsp, got '%s'", val);
-            o->have_filter = 1;
-            break;
-        case O_SOLVER:
-            if (sweep_grid_parse_list("solver", val, &o->g) != 0)
-                rc = cli_usage(CMD, "--solver needs distinct names from msa,sra,anderson,newton, got '%s'", val);
-            o->have_solver = 1;
-            break;
-        case O_TOL:
-            rc = cli_double(CMD, "--tol", val, &o->g.tol);
-            if (!rc && o->g.tol <= 0) rc = cli_usage(CMD, "--tol must be positive, got %s", val);
-            o->have_tol = 1;
-            break;
-        case O_MAXIT: rc = cli_int(CMD, "--max-iter", val, 0, INT_MAX, &o->g.max_iter), o->have_maxit = 1; break;
-        case O_CAP:
-            rc = cli_double(CMD, "--cap", val, &o->g.cap);
-            if (!rc && o->g.cap < 0) rc = cli_usage(CMD, "--cap must be >= 0, got %s", val);
-            o->have_cap = 1;
-            break;
-        case O_UE: o->g.ue = 1; break;
-        case O_UEGAP:
-            rc = cli_double(CMD, "--ue-gap", val, &o->g.ue_gap);
-            if (!rc && o->g.ue_gap < 0) rc = cli_usage(CMD, "--ue-gap must be >= 0, got %s", val);
-            o->have_ue_gap = 1;
-            break;
-        case O_UEMAXIT:
-            rc = cli_int(CMD, "--ue-max-iter", val, 1, INT_MAX, &o->g.ue_max_iter), o->have_ue_maxit = 1;
-            break;
-        case O_THREADS: rc = cli_int(CMD, "--threads", val, 0, 4096, &o->threads); break;
-        case O_WORKERS: rc = cli_int(CMD, "--workers", val, 0, MAX_WORKERS, &o->workers); break;
-        case O_SHARD: {
-            char *end;
-            long k = strtol(val, &end, 10), m = 0;
-            if (*end == '/') m = strtol(end + 1, &end, 10);
-            if (*end || k < 1 || m < 1 || k > m || m > 1000000)
-                rc = cli_usage(CMD, "--shard needs K/M with 1 <= K <= M, got '%s'", val);
-            o->shard_k = (int)k, o->shard_m = (int)m;
-            break;
-        }
-        case O_RESUME: o->resume = 1; break;
-        case O_MERGE: o->merge = 1; break;
-        case O_OUT: o->out = val; break;
-        case O_FLOWS: o->flows = 1; break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_HELP: print_help(); return -1;
-        }
-        if (rc) return rc;
-    }
-    if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
+    sweep_grid_defaults(g);
+    if (v->have[OPT_NET]) snprintf(g->net, sizeof g->net, "%s", v->str[OPT_NET]);
+    if (v->have[OPT_TRIPS]) snprintf(g->trips, sizeof g->trips, "%s", v->str[OPT_TRIPS]);
+    g->scenarios = (int)v->num[OPT_SCENARIOS];
+    g->seed = v->seed;
+    int disp = v->have[OPT_MU] ? OPT_MU : OPT_TAU;
+    g->use_mu = disp == OPT_MU;
+    if (v->have[disp]) g->n_disp = v->n_list[disp];
+    for (int i = 0; v->have[disp] && i < g->n_disp; i++) g->disp[i] = v->list[disp][i];
+    if (v->have[OPT_FILTER]) g->n_filter = v->n_list[OPT_FILTER];
+    for (int i = 0; v->have[OPT_FILTER] && i < g->n_filter; i++) g->filter[i] = (int)v->list[OPT_FILTER][i];
+    if (v->have[OPT_SOLVER]) g->n_solver = v->n_list[OPT_SOLVER];
+    for (int i = 0; v->have[OPT_SOLVER] && i < g->n_solver; i++) g->solver[i] = (int)v->list[OPT_SOLVER][i];
+    g->ue = v->have[OPT_UE];
+#define SET(field, id)                                                                                                 \
+    if (v->have[id]) g->field = v->num[id]
+    SET(tol, OPT_TOL);
+    SET(max_iter, OPT_MAX_ITER);
+    SET(cap, OPT_CAP);
+    SET(ue_gap, OPT_UE_GAP);
+    SET(ue_max_iter, OPT_UE_MAX_ITER);
+    SET(inner, OPT_INNER);
+    SET(inner_max, OPT_INNER_MAX);
+    SET(factor_mb, OPT_FACTOR_MEMORY);
+    SET(globalise, OPT_GLOBALISE);
+    SET(newton_warm, OPT_NEWTON_WARM);
+    SET(start, OPT_START);
+    SET(edsp_refresh, OPT_EDSP_REFRESH);
+    SET(edsp_damping, OPT_EDSP_DAMPING);
+#undef SET
+}
+
+/* What goes together and what is required. */
+static int check_opts(const cli_values *v, const sweep_opts *o)
+{
+    /* what sweep.conf holds (net and trips aside) */
+    static const int grid_opts[] = {OPT_SCENARIOS, OPT_SEED,        OPT_TAU,      OPT_MU,           OPT_FILTER,
+                                    OPT_SOLVER,    OPT_TOL,         OPT_MAX_ITER, OPT_CAP,          OPT_UE,
+                                    OPT_UE_GAP,    OPT_UE_MAX_ITER, OPT_INNER,    OPT_INNER_MAX,    OPT_FACTOR_MEMORY,
+                                    OPT_GLOBALISE, OPT_NEWTON_WARM, OPT_START,    OPT_EDSP_REFRESH, OPT_EDSP_DAMPING};
+    if (v->have[OPT_TAU] && v->have[OPT_MU]) return cli_usage(CMD, "give --tau or --mu, not both");
     if (!o->out || !*o->out) return cli_usage(CMD, "--out DIR is required");
-    if (o->merge && (o->resume || o->shard_m)) return cli_usage(CMD, "--merge runs nothing: no --resume or --shard");
-    if ((o->have_ue_gap || o->have_ue_maxit) && !o->g.ue) return cli_usage(CMD, "--ue-gap and --ue-max-iter need --ue");
-    if (o->g.trips[0] && !o->have_net) return cli_usage(CMD, "--trips needs --net");
+    for (int id = 0; o->merge && id < OPT_N; id++)
+        if (v->have[id] && id != OPT_MERGE && id != OPT_OUT_DIR && id != OPT_QUIET)
+            return cli_usage(CMD, "--merge solves nothing and reads the grid from DIR/sweep.conf: no --%s",
+                             cli_opts[id].name);
+    for (size_t i = 0; o->resume && !o->have_net && i < sizeof grid_opts / sizeof *grid_opts; i++)
+        if (v->have[grid_opts[i]])
+            return cli_usage(CMD,
+                             "--%s is part of the grid, which --resume without --net reads from DIR/sweep.conf: "
+                             "leave it out, or give the whole grid (--net ...) to check it against DIR",
+                             cli_opts[grid_opts[i]].name);
+    if ((v->have[OPT_UE_GAP] || v->have[OPT_UE_MAX_ITER]) && !o->g.ue)
+        return cli_usage(CMD, "--ue-gap and --ue-max-iter need --ue");
+    if (v->have[OPT_TRIPS] && !o->have_net) return cli_usage(CMD, "--trips needs --net");
     if (!o->have_net && !o->resume && !o->merge) return cli_usage(CMD, "--net NET is required");
-    if (o->have_net && (!o->have_scen || !o->have_seed))
+    if (o->have_net && (!v->have[OPT_SCENARIOS] || !v->have[OPT_SEED]))
         return cli_usage(CMD, "--scenarios N and --seed S are required");
     return 0;
+}
+
+/* The command line through the program's one option table and parser
+ * (src/cli/opts.c): `--opt value` and `--opt=value`, no abbreviations, every
+ * value by the rule solve applies to it. Returns 0, -1 after --help, or the
+ * exit code of a usage error (printed). */
+static int parse_args(int argc, char **argv, sweep_opts *o)
+{
+    cli_values v;
+    int rc = cli_parse(CMD, argc, argv, &v, NULL);
+    if (rc == 1) return print_help() ? 2 : -1;
+    if (rc) return rc;
+    memset(o, 0, sizeof *o);
+    grid_from_values(&v, &o->g);
+    o->have_net = v.have[OPT_NET];
+    o->out = v.str[OPT_OUT_DIR];
+    o->threads = v.have[OPT_THREADS] ? (int)v.num[OPT_THREADS] : 1;
+    o->workers = (int)v.num[OPT_WORKERS];
+    o->shard_k = v.shard_k, o->shard_m = v.shard_m;
+    o->resume = v.have[OPT_RESUME];
+    o->merge = v.have[OPT_MERGE];
+    o->flows = v.have[OPT_SWEEP_FLOWS];
+    o->quiet = v.have[OPT_QUIET];
+    return check_opts(&v, o);
 }
 
 /* ================================================================ files */
@@ -914,19 +832,17 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
 
 /* DIR/sweep.conf: written by a new sweep, compared by --resume, read when the
  * grid is not given. Returns 0 or 2 (printed). */
-static int setup_conf(sweep_opts *o, int *grid_from_conf)
+static int setup_conf(sweep_opts *o)
 {
     char path[PATH_MAX + 32], text[8192];
     ds_error err = {{0}, 0, {0}};
     snprintf(path, sizeof path, "%s/sweep.conf", o->out);
     char *old = sweep_read_file(path, NULL);
-    *grid_from_conf = 0;
     if (o->merge || (o->resume && !o->have_net)) {
         if (!old) return cli_usage(CMD, "%s: no sweep here (%s)", o->out, strerror(errno));
         int rc = sweep_grid_parse(old, path, &o->g, &err);
         free(old);
         if (rc) return cli_input_error(&err);
-        *grid_from_conf = 1;
         return 0;
     }
     sweep_grid_format(&o->g, text, sizeof text);
@@ -1116,129 +1032,156 @@ static int default_workers(int threads)
     return (int)(w < 1 ? 1 : w > MAX_WORKERS ? MAX_WORKERS : w);
 }
 
+/* Rank 0 alone, before any cell: DIR/flows and DIR/ue, the cells done
+ * before (journals), this process's journal and jobs. Returns 0 or 2. */
+static int prepare_dir(sweep *sw, const sweep_opts *o)
+{
+    char sub[PATH_MAX + 16];
+    long bad = 0;
+    snprintf(sub, sizeof sub, "%s/flows", sw->dir);
+    if (o->flows && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
+    snprintf(sub, sizeof sub, "%s/ue", sw->dir);
+    if (o->g.ue && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
+    if ((sw->n_done_total = sweep_load_journals(sw->dir, &sw->g, sw->res, sw->done, &bad)) < 0)
+        return cli_usage(CMD, "cannot read %s: %s", sw->dir, strerror(errno));
+    if (bad) fprintf(stderr, "dillsue sweep: %ld journal lines were cut short by a kill and are redone\n", bad);
+    if (open_journal(sw, o) != 0 || plan(sw, o) != 0) return 2;
+    if (!o->quiet)
+        fprintf(stderr, "sweep: %ld cells in the grid, %ld done before, %ld to do%s%s\n", sw->total, sw->n_done_total,
+                sw->n_cells_todo, o->shard_m ? " in this shard" : "",
+                sw->g.ue ? " (and the UE references they need)" : "");
+    return 0;
+}
+
+/* This process's MPI rank, when mpirun started it. */
+typedef struct ranks {
+    int rank, size, use_mpi;
+} ranks;
+
+/* MPI started when mpirun launched us; rank 0 sets DIR up (setup_conf) and
+ * every other rank receives its grid. Returns 0 or an exit code. */
+static int start_ranks(sweep_opts *o, ranks *r)
+{
+    int rc = 0;
+    r->rank = 0, r->size = 1, r->use_mpi = 0;
+#ifdef DS_HAVE_MPI
+    if (sweep_mpi_launched()) {
+        if (sweep_mpi_init(&r->rank, &r->size) != 0) return 2;
+        r->use_mpi = 1;
+    }
+#endif
+    if (r->rank == 0) rc = setup_conf(o);
+#ifdef DS_HAVE_MPI
+    if (r->use_mpi) {
+        char text[8192] = "";
+        int ok = rc == 0;
+        if (r->rank == 0 && ok) sweep_grid_format(&o->g, text, sizeof text);
+        if (!sweep_mpi_bcast_setup(text, sizeof text, ok)) return rc ? rc : 2;
+        if (r->rank != 0) {
+            ds_error err = {{0}, 0, {0}};
+            if (sweep_grid_parse(text, "<rank 0's grid>", &o->g, &err) != 0) rc = cli_input_error(&err);
+        }
+    }
+#endif
+    return rc;
+}
+
+static void end_ranks(const ranks *r)
+{
+#ifdef DS_HAVE_MPI
+    if (r->use_mpi) sweep_mpi_finalize();
+#else
+    (void)r;
+#endif
+}
+
+/* The cells, by local worker threads or by MPI ranks (rank 0 deals). rc: how
+ * this rank's set-up went (MPI ranks all stop if any failed). Returns rc, or
+ * 2 when another rank failed. */
+static int run_cells(sweep *sw, const sweep_opts *o, const ranks *r, int rc)
+{
+    if (!r->use_mpi) {
+        if (rc) return rc;
+        int workers = o->workers ? o->workers : default_workers(o->threads);
+        if (workers > sw->n_jobs) workers = (int)(sw->n_jobs ? sw->n_jobs : 1);
+        run_local(sw, workers);
+        return 0;
+    }
+#ifdef DS_HAVE_MPI
+    /* every rank learns whether rank 0 could set up; workers' own errors
+     * (a network they cannot load) stop the whole job */
+    if (!sweep_mpi_all_ok(rc == 0)) return rc ? rc : 2;
+    if (r->rank == 0) {
+        sweep_mpi_master(sw, r->size);
+    } else {
+        watcher w = {sw, 0};
+        pthread_t wt;
+        int have = pthread_create(&wt, NULL, watch, &w) == 0;
+        sweep_mpi_worker(sw, r->rank);
+        atomic_store(&w.done, 1);
+        if (have) pthread_join(wt, NULL);
+    }
+#endif
+    return rc;
+}
+
+/* Rank 0 after the cells: the progress file, cells.csv and summary.csv (a
+ * shard leaves them to --merge unless stopped), what to do next. Returns the
+ * exit code. */
+static int finish(sweep *sw, const sweep_opts *o)
+{
+    int stopped = sweep_stopping(sw);
+    write_progress(sw, sw->io_error ? "failed" : stopped ? "stopped" : "finished");
+    if (!o->quiet) progress_line(sw, 1);
+    if (sw->waiting) fprintf(stderr, "dillsue sweep: cells whose UE reference did not finish are redone by --resume\n");
+    int out_rc = 0;
+    if (!o->shard_m || stopped) out_rc = write_outputs(sw->dir, &sw->g, sw->res, sw->done, !o->shard_m);
+    if (o->shard_m && !stopped && !o->quiet)
+        fprintf(stderr, "sweep: shard %d/%d done; when every shard is, run: dillsue sweep --merge --out %s\n",
+                o->shard_k, o->shard_m, sw->dir);
+    if (stopped && !sw->io_error)
+        fprintf(stderr, "dillsue sweep: stopped with %ld of %ld cells done: dillsue sweep --resume --out %s\n",
+                sw->n_done_total, sw->total, sw->dir);
+    return sw->io_error || out_rc ? 2 : stopped ? 4 : 0;
+}
+
+/* One rank's sweep, once DIR is set up: load, plan, run, finish. */
+static int run_sweep(const sweep_opts *o, const ranks *r)
+{
+    sweep *sw = sweep_new(o, r->rank == 0);
+    if (!sw) {
+        fprintf(stderr, "dillsue sweep: out of memory\n");
+        return 2;
+    }
+    sw->mode = r->use_mpi ? "mpi" : "local";
+    int rc = load_base(sw);
+    if (!rc && r->rank == 0) rc = prepare_dir(sw, o);
+
+    struct sigaction old_int, old_term;
+    atomic_store(&g_signal, 0);
+    cli_stop_signals_install(on_signal, &old_int, &old_term);
+    rc = run_cells(sw, o, r, rc);
+    cli_stop_signals_restore(&old_int, &old_term);
+
+    int code = rc;
+    if (!rc && r->rank == 0) code = finish(sw, o);
+    sweep_free(sw);
+    return code;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     sweep_opts o;
     int rc = parse_args(argc, argv, &o);
     if (rc < 0) return 0;
     if (rc) return rc;
-
-    int rank = 0, size = 1, use_mpi = 0;
-    (void)size;
-#ifdef DS_HAVE_MPI
-    if (!o.merge && sweep_mpi_launched()) {
-        if (sweep_mpi_init(&rank, &size) != 0) return 2;
-        use_mpi = 1;
+    if (o.merge) { /* never under MPI: one process reads what DIR holds */
+        rc = setup_conf(&o);
+        return rc ? rc : merge_only(&o);
     }
-#endif
-    int from_conf = 0;
-    rc = 0;
-    if (rank == 0) rc = setup_conf(&o, &from_conf);
-    if (!rc && o.merge) return merge_only(&o);
-#ifdef DS_HAVE_MPI
-    if (use_mpi) {
-        char text[8192] = "";
-        int ok = rc == 0;
-        if (rank == 0 && ok) sweep_grid_format(&o.g, text, sizeof text);
-        if (!sweep_mpi_bcast_setup(text, sizeof text, ok)) {
-            sweep_mpi_finalize();
-            return rc ? rc : 2;
-        }
-        if (rank != 0) {
-            ds_error err = {{0}, 0, {0}};
-            if (sweep_grid_parse(text, "<rank 0's grid>", &o.g, &err) != 0) rc = cli_input_error(&err);
-        }
-    }
-#endif
-    if (rc) {
-#ifdef DS_HAVE_MPI
-        if (use_mpi) sweep_mpi_finalize();
-#endif
-        return rc;
-    }
-    (void)from_conf;
-
-    sweep *sw = sweep_new(&o, rank == 0);
-    if (!sw) {
-        fprintf(stderr, "dillsue sweep: out of memory\n");
-        return 2;
-    }
-    sw->mode = use_mpi ? "mpi" : "local";
-    rc = load_base(sw);
-    if (!rc && rank == 0) {
-        char sub[PATH_MAX + 16];
-        long bad = 0;
-        snprintf(sub, sizeof sub, "%s/flows", sw->dir);
-        if (o.flows && make_dir(sub) != 0) rc = cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
-        snprintf(sub, sizeof sub, "%s/ue", sw->dir);
-        if (!rc && o.g.ue && make_dir(sub) != 0) rc = cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
-        if (!rc && (sw->n_done_total = sweep_load_journals(sw->dir, &sw->g, sw->res, sw->done, &bad)) < 0)
-            rc = cli_usage(CMD, "cannot read %s: %s", sw->dir, strerror(errno));
-        if (!rc && bad)
-            fprintf(stderr, "dillsue sweep: %ld journal lines were cut short by a kill and are redone\n", bad);
-        if (!rc && open_journal(sw, &o) != 0) rc = 2;
-        if (!rc && plan(sw, &o) != 0) rc = 2;
-        if (!rc && !o.quiet)
-            fprintf(stderr, "sweep: %ld cells in the grid, %ld done before, %ld to do%s%s\n", sw->total,
-                    sw->n_done_total, sw->n_cells_todo, o.shard_m ? " in this shard" : "",
-                    sw->g.ue ? " (and the UE references they need)" : "");
-    }
-
-    struct sigaction old_int, old_term;
-    atomic_store(&g_signal, 0);
-    cli_stop_signals_install(on_signal, &old_int, &old_term);
-
-    if (!use_mpi) {
-        if (!rc) {
-            int workers = o.workers ? o.workers : default_workers(o.threads);
-            if (workers > sw->n_jobs) workers = (int)(sw->n_jobs ? sw->n_jobs : 1);
-            run_local(sw, workers);
-        }
-    }
-#ifdef DS_HAVE_MPI
-    else {
-        /* every rank learns whether rank 0 could set up; workers' own errors
-         * (a network they cannot load) stop the whole job */
-        if (sweep_mpi_all_ok(rc == 0)) {
-            if (rank == 0) {
-                sweep_mpi_master(sw, size);
-            } else {
-                watcher w = {sw, 0};
-                pthread_t wt;
-                int have = pthread_create(&wt, NULL, watch, &w) == 0;
-                sweep_mpi_worker(sw, rank);
-                atomic_store(&w.done, 1);
-                if (have) pthread_join(wt, NULL);
-            }
-        } else if (!rc) {
-            rc = 2;
-        }
-    }
-#endif
-    cli_stop_signals_restore(&old_int, &old_term);
-
-    int code = rc;
-    if (!rc && rank == 0) {
-        int stopped = sweep_stopping(sw);
-        write_progress(sw, sw->io_error ? "failed" : stopped ? "stopped" : "finished");
-        if (!o.quiet) progress_line(sw, 1);
-        if (sw->waiting)
-            fprintf(stderr, "dillsue sweep: cells whose UE reference did not finish are redone by --resume\n");
-        int out_rc = 0;
-        if (!o.shard_m || stopped) out_rc = write_outputs(sw->dir, &sw->g, sw->res, sw->done, !o.shard_m);
-        if (o.shard_m && !stopped && !o.quiet)
-            fprintf(stderr, "sweep: shard %d/%d done; when every shard is, run: dillsue sweep --merge --out %s\n",
-                    o.shard_k, o.shard_m, sw->dir);
-        code = sw->io_error || out_rc ? 2 : stopped ? 4 : 0;
-        if (stopped && !sw->io_error)
-            fprintf(stderr, "dillsue sweep: stopped with %ld of %ld cells done: dillsue sweep --resume --out %s\n",
-                    sw->n_done_total, sw->total, sw->dir);
-    } else if (!rc && rank != 0) {
-        code = 0;
-    }
-    sweep_free(sw);
-#ifdef DS_HAVE_MPI
-    if (use_mpi) sweep_mpi_finalize();
-#endif
-    return code;
+    ranks r;
+    rc = start_ranks(&o, &r);
+    if (!rc) rc = run_sweep(&o, &r);
+    end_ranks(&r);
+    return rc;
 }

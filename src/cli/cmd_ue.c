@@ -13,14 +13,44 @@
 #include "ds_metrics.h"
 #include "ds_ue.h"
 
-static const char ue_usage[] = "usage: dillsue ue --net NET [--trips T] [--gap G] [--max-iter N] [--threads N]\n"
-                               "                  [--cap 100] [--toll-factor F] [--distance-factor F]\n"
-                               "                  [--method cfw|bfw] [--out FLOWS.csv] [--quiet] [--help]\n"
-                               "Wardrop user equilibrium by conjugate (cfw) or bi-conjugate (bfw, default)\n"
-                               "Frank-Wolfe to a relative gap G, 0 <= G < 1 (default 1e-6). Toll and\n"
-                               "distance factors default to the net file's metadata. Exit 0 gap reached,\n"
-                               "1 max iterations, 2 usage or input error, 4 interrupted (flows so far are\n"
-                               "still written).\n";
+#define CMD "ue"
+
+static const cli_help_section help_sections[] = {
+    {"",
+     {OPT_NET, OPT_TRIPS, OPT_GAP, OPT_MAX_ITER, OPT_METHOD, OPT_THREADS, OPT_CAP, OPT_TOLL_FACTOR, OPT_DIST_FACTOR,
+      OPT_OUT, OPT_QUIET, OPT_HELP, -1}},
+    {NULL, {-1}},
+};
+
+static const char *help_note(int id, char *buf, size_t n)
+{
+    ds_ue_config d;
+    ds_ue_config_default(&d);
+    switch (id) {
+    case OPT_NET: return "(required)";
+    case OPT_GAP: snprintf(buf, n, "(0 <= G < 1; default %g)", d.gap); break;
+    case OPT_MAX_ITER: snprintf(buf, n, "(Frank-Wolfe; default %d)", d.max_iter); break;
+    case OPT_METHOD: snprintf(buf, n, "(default %s)", ds_ue_method_name(d.method)); break;
+    case OPT_THREADS: snprintf(buf, n, "(default %d)", d.threads); break;
+    case OPT_CAP: snprintf(buf, n, "(default %g)", d.cost.cap); break;
+    default: return NULL;
+    }
+    return buf;
+}
+
+/* Returns 0, or 2 when the table and the sections above disagree. */
+static int print_help(void)
+{
+    printf("Usage: dillsue ue --net NET [OPTIONS]\n"
+           "Wardrop user equilibrium by conjugate (cfw) or bi-conjugate (bfw) Frank-Wolfe\n"
+           "to a relative gap.\n"
+           "\n");
+    int rc = cli_help_options(CMD, help_sections, help_note, stdout);
+    printf("\n"
+           "Exit 0 gap reached, 1 max iterations, 2 usage or input error, 4 interrupted\n"
+           "(flows so far are still written).\n");
+    return rc ? 2 : 0;
+}
 
 typedef struct {
     int quiet;
@@ -59,8 +89,6 @@ static void ue_on_iter(int iter, double gap, void *ctx)
     }
 }
 
-#define CMD "ue"
-
 /* The reference-flow comparison when the network came with a _flow.tntp. */
 static void report_reference(const ds_network *net, const ds_ue_config *cfg, const double *flows)
 {
@@ -94,10 +122,7 @@ static void report_reference(const ds_network *net, const ds_ue_config *cfg, con
 static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
 {
     int rc = cli_parse(CMD, argc, argv, v, NULL);
-    if (rc == 1) {
-        fputs(ue_usage, stdout);
-        return -1;
-    }
+    if (rc == 1) return print_help() ? 2 : -1;
     if (rc) return rc;
     if (!v->str[OPT_NET]) return cli_usage(CMD, "--net NET is required");
     if (v->have[OPT_GAP]) cfg->gap = v->num[OPT_GAP];

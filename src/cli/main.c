@@ -73,39 +73,6 @@ int cli_input_error(const ds_error *err)
     return 2;
 }
 
-int cli_double(const char *cmd, const char *opt, const char *arg, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    if (end == arg || *end || errno == ERANGE || !isfinite(v))
-        return cli_usage(cmd, "%s needs a number, got '%s'", opt, arg);
-    *out = v;
-    return 0;
-}
-
-int cli_int(const char *cmd, const char *opt, const char *arg, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (end == arg || *end || errno == ERANGE) return cli_usage(cmd, "%s needs an integer, got '%s'", opt, arg);
-    if (v < lo || v > hi) {
-        if (hi == INT_MAX) return cli_usage(cmd, "%s must be at least %ld, got %ld", opt, lo, v);
-        return cli_usage(cmd, "%s must be between %ld and %ld, got %ld", opt, lo, hi, v);
-    }
-    *out = (int)v;
-    return 0;
-}
-
-int cli_getopt_error(const char *cmd, int c, char **argv)
-{
-    const char *bad = argv[optind - 1];
-    if (c == ':') return cli_usage(cmd, "option '%s' needs an argument", bad);
-    if (optopt) return cli_usage(cmd, "unknown option '-%c'", optopt);
-    return cli_usage(cmd, "unknown or ambiguous option '%s'", bad);
-}
-
 ds_network *cli_load_network(const char *net_path, const char *trips_path, ds_error *err)
 {
     ds_network *net = net_path ? ds_network_load(net_path, trips_path, NULL, NULL, err) : ds_network_load_default(err);
@@ -285,6 +252,10 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--list-options")) {
         if (argc != 3) return cli_usage(NULL, "--list-options takes one command name");
         return cli_list_options(argv[2]);
+    }
+    if (!strcmp(cmd, "--list-values")) {
+        if (argc != 4) return cli_usage(NULL, "--list-values takes a command name and an option");
+        return cli_list_values(argv[2], argv[3]);
     }
     if (!strcmp(cmd, "help")) {
         if (argc == 2) {

@@ -257,137 +257,204 @@ static void dag_free_dev(ds_gpu_loader *g)
     memset(&g->dh, 0, sizeof g->dh);
 }
 
+/* The DAGs flattened on the host, before they go to the device. Items are
+ * (destination, node) pairs, flat links the DAG links of all destinations. */
+typedef struct dag_flat {
+    int n_items, n_flat, n_levels;
+    int *loff, *ioff;                                       /* per destination: first flat link, first item (nd + 1) */
+    int *lvl, *slot;                                        /* per item in DAG order: level, position sorted by level */
+    int *lvl_node;                                          /* per node: level in the DAG being scanned */
+    int *item_of;                                           /* per node: sorted item in the DAG being scanned */
+    int *it_dest, *it_node, *it_l0, *it_l1, *it_i0, *it_i1; /* per sorted item */
+    int *fl_link, *fl_dest, *in_k, *red_k;                  /* per flat link */
+    int *red_start;                                         /* per network link (m + 2) */
+    int *fill_pos;                                          /* scratch */
+} dag_flat;
+
+static void flat_free(dag_flat *f)
+{
+    free(f->loff), free(f->ioff), free(f->lvl), free(f->slot), free(f->lvl_node), free(f->item_of);
+    free(f->it_dest), free(f->it_node), free(f->it_l0), free(f->it_l1), free(f->it_i0), free(f->it_i1);
+    free(f->fl_link), free(f->fl_dest), free(f->in_k), free(f->red_k), free(f->red_start), free(f->fill_pos);
+}
+
+/* Item and link offsets per destination, and each item's level: the longest
+ * DAG path to the destination, in each DAG's topological order (destination
+ * first), so every head of a node's links is on a lower level. 0 or -1. */
+static int dag_levels(const ds_gpu_loader *g, const ld_dag *dag, dag_flat *f)
+{
+    const ds_network *net = g->net;
+    int nd = g->nd;
+    f->lvl_node = malloc(sizeof(int) * (size_t)g->n);
+    f->item_of = malloc(sizeof(int) * (size_t)g->n);
+    f->loff = malloc(sizeof(int) * (size_t)(nd + 1));
+    f->ioff = malloc(sizeof(int) * (size_t)(nd + 1));
+    if (!f->lvl_node || !f->item_of || !f->loff || !f->ioff) return -1;
+    f->loff[0] = f->ioff[0] = 0;
+    for (int di = 0; di < nd; di++) {
+        f->loff[di + 1] = f->loff[di] + dag[di].n_links;
+        f->ioff[di + 1] = f->ioff[di] + dag[di].n;
+    }
+    f->n_items = f->ioff[nd];
+    f->n_flat = f->loff[nd];
+    f->lvl = malloc(sizeof(int) * (size_t)(f->n_items + 1));
+    f->slot = malloc(sizeof(int) * (size_t)(f->n_items + 1));
+    if (!f->lvl || !f->slot) return -1;
+    for (int di = 0; di < nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) {
+            int L = 0;
+            for (int q = d->lstart[i]; q < d->lstart[i + 1]; q++) {
+                int h = f->lvl_node[net->head[d->link[q]]] + 1;
+                if (h > L) L = h;
+            }
+            if (i > 0 && L < 1) L = 1;
+            f->lvl_node[d->node[i]] = L;
+            f->lvl[f->ioff[di] + i] = L;
+            if (L + 1 > f->n_levels) f->n_levels = L + 1;
+        }
+    }
+    return 0;
+}
+
+/* Stable counting sort of the items by level: slot[item] = sorted position;
+ * the first position of each level into g->dh.lvl_start. 0 or -1. */
+static int dag_sort_levels(ds_gpu_loader *g, dag_flat *f)
+{
+    int *cnt = calloc((size_t)f->n_levels + 1, sizeof(int));
+    if (!cnt) return -1;
+    for (int i = 0; i < f->n_items; i++) cnt[f->lvl[i] + 1]++;
+    for (int L = 0; L < f->n_levels; L++) cnt[L + 1] += cnt[L];
+    g->dh.lvl_start = malloc(sizeof(int) * (size_t)(f->n_levels + 1));
+    if (!g->dh.lvl_start) {
+        free(cnt);
+        return -1;
+    }
+    memcpy(g->dh.lvl_start, cnt, sizeof(int) * (size_t)(f->n_levels + 1));
+    for (int i = 0; i < f->n_items; i++) f->slot[i] = cnt[f->lvl[i]]++;
+    free(cnt);
+    return 0;
+}
+
+static int flat_alloc_items(const ds_gpu_loader *g, dag_flat *f)
+{
+    size_t ni = (size_t)f->n_items + 1, nf = (size_t)f->n_flat + 1;
+    int m = g->m;
+    f->it_dest = malloc(sizeof(int) * ni), f->it_node = malloc(sizeof(int) * ni);
+    f->it_l0 = malloc(sizeof(int) * ni), f->it_l1 = malloc(sizeof(int) * ni);
+    f->it_i0 = malloc(sizeof(int) * ni), f->it_i1 = malloc(sizeof(int) * ni);
+    f->fl_link = malloc(sizeof(int) * nf), f->fl_dest = malloc(sizeof(int) * nf), f->in_k = malloc(sizeof(int) * nf);
+    f->red_start = calloc((size_t)m + 2, sizeof(int)), f->red_k = malloc(sizeof(int) * nf);
+    f->fill_pos = malloc(sizeof(int) * ((size_t)(m > f->n_items ? m : f->n_items) + 1));
+    return f->it_dest && f->it_node && f->it_l0 && f->it_l1 && f->it_i0 && f->it_i1 && f->fl_link && f->fl_dest &&
+                   f->in_k && f->red_start && f->red_k && f->fill_pos
+               ? 0
+               : -1;
+}
+
+/* Per sorted item: its destination, node and range of flat links; per flat
+ * link: the network link and the destination. */
+static void dag_items(const ds_gpu_loader *g, const ld_dag *dag, dag_flat *f)
+{
+    for (int di = 0; di < g->nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) {
+            int s = f->slot[f->ioff[di] + i];
+            f->it_dest[s] = di;
+            f->it_node[s] = d->node[i];
+            f->it_l0[s] = f->loff[di] + d->lstart[i];
+            f->it_l1[s] = f->loff[di] + d->lstart[i + 1];
+            f->it_i0[s] = 0; /* counts for now */
+        }
+        for (int q = 0; q < d->n_links; q++) {
+            f->fl_link[f->loff[di] + q] = d->link[q];
+            f->fl_dest[f->loff[di] + q] = di;
+        }
+    }
+}
+
+/* In-links per item (in flattened-link order), via the item of each head:
+ * count, prefix sums, fill. */
+static void dag_in_links(const ds_gpu_loader *g, const ld_dag *dag, dag_flat *f)
+{
+    const ds_network *net = g->net;
+    for (int di = 0; di < g->nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) f->item_of[d->node[i]] = f->slot[f->ioff[di] + i];
+        for (int q = 0; q < d->n_links; q++) f->it_i0[f->item_of[net->head[d->link[q]]]]++;
+    }
+    int acc = 0;
+    for (int s = 0; s < f->n_items; s++) {
+        int c = f->it_i0[s];
+        f->it_i0[s] = acc;
+        f->it_i1[s] = acc;
+        f->fill_pos[s] = acc;
+        acc += c;
+    }
+    for (int di = 0; di < g->nd; di++) {
+        const ld_dag *d = &dag[di];
+        for (int i = 0; i < d->n; i++) f->item_of[d->node[i]] = f->slot[f->ioff[di] + i];
+        for (int q = 0; q < d->n_links; q++) {
+            int s = f->item_of[net->head[d->link[q]]];
+            f->in_k[f->fill_pos[s]++] = f->loff[di] + q;
+            f->it_i1[s]++;
+        }
+    }
+}
+
+/* The copies of each network link, in destination order (for the reduction
+ * of the per-destination flows onto links). */
+static void dag_link_copies(const ds_gpu_loader *g, dag_flat *f)
+{
+    int m = g->m;
+    for (int q = 0; q < f->n_flat; q++) f->red_start[f->fl_link[q] + 1]++;
+    for (int e = 0; e < m; e++) f->red_start[e + 1] += f->red_start[e];
+    for (int e = 0; e < m; e++) f->fill_pos[e] = f->red_start[e];
+    for (int q = 0; q < f->n_flat; q++) f->red_k[f->fill_pos[f->fl_link[q]]++] = q;
+}
+
+/* The flattened arrays to the device, and A, P, dP of the filtered variants
+ * (per DAG link; the full graph keeps them per (destination, link)). */
+static int dag_to_device(ds_gpu_loader *g, const dag_flat *f)
+{
+    dsg_k *k = &g->k;
+    size_t bi = sizeof(int) * (size_t)f->n_items, bf = sizeof(int) * (size_t)f->n_flat;
+    size_t bd = sizeof(double) * (size_t)(f->n_flat + 1);
+    if (!(k->it_dest = dup_dev(g, f->it_dest, bi)) || !(k->it_node = dup_dev(g, f->it_node, bi)) ||
+        !(k->it_l0 = dup_dev(g, f->it_l0, bi)) || !(k->it_l1 = dup_dev(g, f->it_l1, bi)) ||
+        !(k->it_i0 = dup_dev(g, f->it_i0, bi)) || !(k->it_i1 = dup_dev(g, f->it_i1, bi)) ||
+        !(k->fl_link = dup_dev(g, f->fl_link, bf)) || !(k->fl_dest = dup_dev(g, f->fl_dest, bf)) ||
+        !(k->in_k = dup_dev(g, f->in_k, bf)) ||
+        !(k->red_start = dup_dev(g, f->red_start, sizeof(int) * (size_t)(g->m + 1))) ||
+        !(k->red_k = dup_dev(g, f->red_k, bf)))
+        return -1;
+    if (!g->full && (!(k->A = dalloc(g, bd)) || !(k->P = dalloc(g, bd)) || !(k->dP = dalloc(g, bd)))) return -1;
+    k->n_flat = f->n_flat;
+    return 0;
+}
+
 /* Flatten the CPU loader's DAGs: items (destination, node) sorted by level
  * (level = longest DAG path to the destination, so every head of a node's
  * links is on a lower level and every tail of its in-links on a higher one),
  * then per-item link ranges, per-item in-link lists and per-link copy lists. */
 static int dag_upload(ds_gpu_loader *g, const ld_dag *dag)
 {
-    const ds_network *net = g->net;
-    int n = g->n, m = g->m, nd = g->nd, n_items = 0, n_flat = 0, n_levels = 0, rc = -1;
-    int *lvl_node = malloc(sizeof(int) * (size_t)n), *item_of = malloc(sizeof(int) * (size_t)n);
-    int *loff = malloc(sizeof(int) * (size_t)(nd + 1)), *ioff = malloc(sizeof(int) * (size_t)(nd + 1));
-    int *lvl = NULL, *slot = NULL, *cnt = NULL;
-    int *it_dest = NULL, *it_node = NULL, *it_l0 = NULL, *it_l1 = NULL, *it_i0 = NULL, *it_i1 = NULL;
-    int *fl_link = NULL, *fl_dest = NULL, *in_k = NULL, *red_start = NULL, *red_k = NULL, *fill_pos = NULL;
-    if (!lvl_node || !item_of || !loff || !ioff) goto out;
-    loff[0] = ioff[0] = 0;
-    for (int di = 0; di < nd; di++) {
-        loff[di + 1] = loff[di] + dag[di].n_links;
-        ioff[di + 1] = ioff[di] + dag[di].n;
-    }
-    n_items = ioff[nd];
-    n_flat = loff[nd];
-    lvl = malloc(sizeof(int) * (size_t)(n_items + 1));
-    slot = malloc(sizeof(int) * (size_t)(n_items + 1));
-    if (!lvl || !slot) goto out;
-    /* levels, in each DAG's topological order (destination first) */
-    for (int di = 0; di < nd; di++) {
-        const ld_dag *d = &dag[di];
-        for (int i = 0; i < d->n; i++) {
-            int L = 0;
-            for (int q = d->lstart[i]; q < d->lstart[i + 1]; q++) {
-                int h = lvl_node[net->head[d->link[q]]] + 1;
-                if (h > L) L = h;
-            }
-            if (i > 0 && L < 1) L = 1;
-            lvl_node[d->node[i]] = L;
-            lvl[ioff[di] + i] = L;
-            if (L + 1 > n_levels) n_levels = L + 1;
+    dag_flat f;
+    int rc = -1;
+    memset(&f, 0, sizeof f);
+    if (dag_levels(g, dag, &f) == 0 && dag_sort_levels(g, &f) == 0 && flat_alloc_items(g, &f) == 0) {
+        dag_items(g, dag, &f);
+        dag_in_links(g, dag, &f);
+        dag_link_copies(g, &f);
+        if (dag_to_device(g, &f) == 0) {
+            g->dh.n_levels = f.n_levels;
+            g->dh.n_items = f.n_items;
+            g->dh.n_flat = f.n_flat;
+            rc = 0;
         }
     }
-    /* stable counting sort of items by level: slot[flat item] = sorted position */
-    cnt = calloc((size_t)n_levels + 1, sizeof(int));
-    if (!cnt) goto out;
-    for (int i = 0; i < n_items; i++) cnt[lvl[i] + 1]++;
-    for (int L = 0; L < n_levels; L++) cnt[L + 1] += cnt[L];
-    g->dh.lvl_start = malloc(sizeof(int) * (size_t)(n_levels + 1));
-    if (!g->dh.lvl_start) goto out;
-    memcpy(g->dh.lvl_start, cnt, sizeof(int) * (size_t)(n_levels + 1));
-    for (int i = 0; i < n_items; i++) slot[i] = cnt[lvl[i]]++;
-    {
-        size_t ni = (size_t)n_items + 1, nf = (size_t)n_flat + 1;
-        it_dest = malloc(sizeof(int) * ni), it_node = malloc(sizeof(int) * ni);
-        it_l0 = malloc(sizeof(int) * ni), it_l1 = malloc(sizeof(int) * ni);
-        it_i0 = malloc(sizeof(int) * ni), it_i1 = malloc(sizeof(int) * ni);
-        fl_link = malloc(sizeof(int) * nf), fl_dest = malloc(sizeof(int) * nf), in_k = malloc(sizeof(int) * nf);
-        red_start = calloc((size_t)m + 2, sizeof(int)), red_k = malloc(sizeof(int) * nf);
-        fill_pos = malloc(sizeof(int) * ((size_t)(m > n_items ? m : n_items) + 1));
-    }
-    if (!it_dest || !it_node || !it_l0 || !it_l1 || !it_i0 || !it_i1 || !fl_link || !fl_dest || !in_k || !red_start ||
-        !red_k || !fill_pos)
-        goto out;
-    for (int di = 0; di < nd; di++) {
-        const ld_dag *d = &dag[di];
-        for (int i = 0; i < d->n; i++) {
-            int s = slot[ioff[di] + i];
-            it_dest[s] = di;
-            it_node[s] = d->node[i];
-            it_l0[s] = loff[di] + d->lstart[i];
-            it_l1[s] = loff[di] + d->lstart[i + 1];
-            it_i0[s] = 0; /* counts for now */
-        }
-        for (int q = 0; q < d->n_links; q++) {
-            fl_link[loff[di] + q] = d->link[q];
-            fl_dest[loff[di] + q] = di;
-        }
-    }
-    /* in-links per item (in flattened-link order), via the item of each head */
-    for (int di = 0; di < nd; di++) {
-        const ld_dag *d = &dag[di];
-        for (int i = 0; i < d->n; i++) item_of[d->node[i]] = slot[ioff[di] + i];
-        for (int q = 0; q < d->n_links; q++) it_i0[item_of[net->head[d->link[q]]]]++;
-    }
-    {
-        int acc = 0;
-        for (int s = 0; s < n_items; s++) {
-            int c = it_i0[s];
-            it_i0[s] = acc;
-            it_i1[s] = acc;
-            fill_pos[s] = acc;
-            acc += c;
-        }
-    }
-    for (int di = 0; di < nd; di++) {
-        const ld_dag *d = &dag[di];
-        for (int i = 0; i < d->n; i++) item_of[d->node[i]] = slot[ioff[di] + i];
-        for (int q = 0; q < d->n_links; q++) {
-            int s = item_of[net->head[d->link[q]]];
-            in_k[fill_pos[s]++] = loff[di] + q;
-            it_i1[s]++;
-        }
-    }
-    /* copies of each network link, in destination order */
-    for (int q = 0; q < n_flat; q++) red_start[fl_link[q] + 1]++;
-    for (int e = 0; e < m; e++) red_start[e + 1] += red_start[e];
-    for (int e = 0; e < m; e++) fill_pos[e] = red_start[e];
-    for (int q = 0; q < n_flat; q++) red_k[fill_pos[fl_link[q]]++] = q;
-
-    {
-        dsg_k *k = &g->k;
-        size_t bi = sizeof(int) * (size_t)n_items, bf = sizeof(int) * (size_t)n_flat;
-        size_t bd = sizeof(double) * (size_t)(n_flat + 1);
-        if (!(k->it_dest = dup_dev(g, it_dest, bi)) || !(k->it_node = dup_dev(g, it_node, bi)) ||
-            !(k->it_l0 = dup_dev(g, it_l0, bi)) || !(k->it_l1 = dup_dev(g, it_l1, bi)) ||
-            !(k->it_i0 = dup_dev(g, it_i0, bi)) || !(k->it_i1 = dup_dev(g, it_i1, bi)) ||
-            !(k->fl_link = dup_dev(g, fl_link, bf)) || !(k->fl_dest = dup_dev(g, fl_dest, bf)) ||
-            !(k->in_k = dup_dev(g, in_k, bf)) ||
-            !(k->red_start = dup_dev(g, red_start, sizeof(int) * (size_t)(m + 1))) ||
-            !(k->red_k = dup_dev(g, red_k, bf)))
-            goto out;
-        /* the filtered variants keep A, P, dP per DAG link; the full graph per (destination, link) */
-        if (!g->full && (!(k->A = dalloc(g, bd)) || !(k->P = dalloc(g, bd)) || !(k->dP = dalloc(g, bd)))) goto out;
-        k->n_flat = n_flat;
-    }
-    g->dh.n_levels = n_levels;
-    g->dh.n_items = n_items;
-    g->dh.n_flat = n_flat;
-    rc = 0;
-out:
-    if (rc != 0 && !last_err[0]) set_err("out of memory flattening the DAGs (%d items, %d links)", n_items, n_flat);
-    free(lvl_node), free(item_of), free(loff), free(ioff), free(lvl), free(slot), free(cnt);
-    free(it_dest), free(it_node), free(it_l0), free(it_l1), free(it_i0), free(it_i1);
-    free(fl_link), free(fl_dest), free(in_k), free(red_start), free(red_k), free(fill_pos);
+    if (rc != 0 && !last_err[0]) set_err("out of memory flattening the DAGs (%d items, %d links)", f.n_items, f.n_flat);
+    flat_free(&f);
     return rc;
 }
 

@@ -74,6 +74,8 @@ static const ds_setting_rule rules[] = {
     {"gap", 0, 0, 1, 0, 1, "UE relative gap"},
     {"min_ref", 0, 0, DBL_MAX, 0, 0, "MAPE threshold on the reference flow"},
     {"delay_ms", 1, 10, 60000, 0, 0, "milliseconds between screen updates"},
+    {"scenarios", 1, 1, INT_MAX, 0, 0, "scenarios of a sweep"},
+    {"workers", 1, 0, 256, 0, 0, "cells solved at once (0 = cores / threads)"},
 };
 
 const ds_setting_rule *ds_setting_find(const char *name)

@@ -1,7 +1,7 @@
 /* sweep_cell.c - one cell of a sweep: the scenario network, the run
  * configuration and the solve, built with the same engine calls and the same
  * defaults as `dillsue solve --scenario k --seed S --tau .. --filter ..
- * --solver ..`, so that the flows are bitwise those of that command (the
+ * --solver ..` (and the other solver options), so that the flows are bitwise those of that command (the
  * sweep test checks it). Also the per-scenario UE reference. */
 #include "sweep_data.h"
 
@@ -55,6 +55,14 @@ void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_co
     cfg->max_iter = g->max_iter;
     cfg->threads = threads;
     cfg->cost.cap = g->cap;
+    cfg->inner = (ds_inner)g->inner;
+    cfg->inner_max = g->inner_max;
+    cfg->globalise = (ds_globalise)g->globalise;
+    cfg->start = (ds_start)g->start;
+    cfg->newton_warm = g->newton_warm;
+    cfg->factor_mb = g->factor_mb;
+    cfg->edsp_max_refresh = g->edsp_refresh;
+    cfg->edsp_damping = g->edsp_damping;
 }
 
 /* OD pairs the cell's filter leaves without a path (what the run reports in

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,80 @@ sweep_cell_id sweep_grid_cell(const sweep_grid *g, long index)
 
 /* ------------------------------------------------------------ sweep.conf */
 
+void sweep_grid_defaults(sweep_grid *g)
+{
+    ds_config d;
+    ds_config_default(&d);
+    memset(g, 0, sizeof *g);
+    g->n_disp = 1;
+    g->disp[0] = d.tau;
+    g->n_filter = 1;
+    g->filter[0] = d.filter;
+    g->n_solver = 1;
+    g->solver[0] = d.solver;
+    g->tol = d.tol;
+    g->max_iter = d.max_iter;
+    g->cap = d.cost.cap;
+    g->ue_gap = SWEEP_UE_GAP_DEFAULT;
+    g->ue_max_iter = SWEEP_UE_MAX_ITER_DEFAULT;
+    g->inner = d.inner;
+    g->inner_max = d.inner_max;
+    g->globalise = d.globalise;
+    g->start = d.start;
+    g->newton_warm = d.newton_warm;
+    g->edsp_refresh = d.edsp_max_refresh;
+    g->factor_mb = d.factor_mb;
+    g->edsp_damping = d.edsp_damping;
+}
+
+static const char *inner_name(int i) { return ds_inner_name((ds_inner)i); }
+static const char *globalise_name(int i) { return ds_globalise_name((ds_globalise)i); }
+static const char *start_name(int i) { return ds_start_name((ds_start)i); }
+
+/* The solver settings of sweep.conf beyond the lists: key, the rule of the
+ * setting (numbers) or the names (choices), where it is in the grid. */
+static const struct knob {
+    const char *key, *rule;
+    int (*parse)(const char *);
+    const char *(*name)(int);
+    size_t off;
+    int is_int;
+} knobs[] = {
+    {"inner", NULL, ds_inner_parse, inner_name, offsetof(sweep_grid, inner), 1},
+    {"inner_max", "inner_max", NULL, NULL, offsetof(sweep_grid, inner_max), 1},
+    {"globalise", NULL, ds_globalise_parse, globalise_name, offsetof(sweep_grid, globalise), 1},
+    {"start", NULL, ds_start_parse, start_name, offsetof(sweep_grid, start), 1},
+    {"newton_warm", "newton_warm", NULL, NULL, offsetof(sweep_grid, newton_warm), 1},
+    {"factor_mb", "factor_mb", NULL, NULL, offsetof(sweep_grid, factor_mb), 0},
+    {"edsp_refresh", "edsp_refresh", NULL, NULL, offsetof(sweep_grid, edsp_refresh), 1},
+    {"edsp_damping", "edsp_damping", NULL, NULL, offsetof(sweep_grid, edsp_damping), 0},
+};
+
+static double knob_get(const sweep_grid *g, const struct knob *k)
+{
+    const char *p = (const char *)g + k->off;
+    return k->is_int ? *(const int *)p : *(const double *)p;
+}
+
+/* key=value of a knob into g: 0, or -1 with the rule's words in why. */
+static int knob_set(sweep_grid *g, const struct knob *k, const char *v, char *why, size_t n)
+{
+    double x = 0;
+    char *p = (char *)g + k->off;
+    if (k->parse) {
+        int c = k->parse(v);
+        if (c < 0) return snprintf(why, n, "unknown name"), -1;
+        x = c;
+    } else if (ds_setting_parse(k->rule, v, &x, why, n) != 0) {
+        return -1;
+    }
+    if (k->is_int)
+        *(int *)p = (int)x;
+    else
+        *(double *)p = x;
+    return 0;
+}
+
 void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
 {
     size_t u = 0;
@@ -41,6 +116,19 @@ void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
     for (int i = 0; i < g->n_solver; i++) PUT("%s%s", i ? "," : "", ds_solver_name((ds_solver_kind)g->solver[i]));
     PUT("\ntol=%.17g\nmax_iter=%d\ncap=%.17g\nue=%d\n", g->tol, g->max_iter, g->cap, g->ue);
     if (g->ue) PUT("ue_gap=%.17g\nue_max_iter=%d\n", g->ue_gap, g->ue_max_iter);
+    /* only what differs from the defaults: the directory of a sweep made
+     * before these keys existed still reads as the same grid */
+    sweep_grid d;
+    sweep_grid_defaults(&d);
+    for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+        const struct knob *k = &knobs[i];
+        double x = knob_get(g, k);
+        if (x == knob_get(&d, k)) continue;
+        if (k->name)
+            PUT("%s=%s\n", k->key, k->name((int)x));
+        else
+            PUT("%s=%.17g\n", k->key, x);
+    }
 #undef PUT
 }
 
@@ -60,32 +148,49 @@ static int parse_names(const char *v, int *out, int max, int (*parse)(const char
     return n ? n : -1;
 }
 
-static int parse_numbers(const char *v, double *out, int max)
+/* Comma-separated numbers, each by the rule of setting (as on the command
+ * line). Returns the count, or -1 with the rule's words in why. */
+static int parse_numbers(const char *v, const char *setting, double *out, int max, char *why, size_t n_why)
 {
     char tmp[1024], *save = NULL;
     int n = 0;
     snprintf(tmp, sizeof tmp, "%s", v);
     for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        double x = strtod(t, &end);
-        if (end == t || *end || !(x > 0) || !isfinite(x) || n >= max) return -1;
-        out[n++] = x;
+        if (n >= max || ds_setting_parse(setting, t, &out[n], why, n_why) != 0) return -1;
+        n++;
     }
     return n ? n : -1;
 }
 
-int sweep_grid_parse_list(const char *kind, const char *v, sweep_grid *g)
+/* One list of the grid: kind "tau" or "mu" (numbers), "filter" or "solver"
+ * (names, no repeats). Returns 0 or -1 (why: the rule's words, if a number). */
+static int parse_list(const char *kind, const char *v, sweep_grid *g, char *why, size_t n_why)
 {
     if (!strcmp(kind, "filter"))
         return (g->n_filter = parse_names(v, g->filter, DS_FILTER_N, ds_filter_parse)) < 0 ? -1 : 0;
     if (!strcmp(kind, "solver"))
         return (g->n_solver = parse_names(v, g->solver, DS_SOLVER_N, ds_solver_parse)) < 0 ? -1 : 0;
-    return (g->n_disp = parse_numbers(v, g->disp, SWEEP_MAX_LIST)) < 0 ? -1 : 0;
+    return (g->n_disp = parse_numbers(v, kind, g->disp, SWEEP_MAX_LIST, why, n_why)) < 0 ? -1 : 0;
+}
+
+/* A number of sweep.conf by the rule of its setting (as on the command line):
+ * 0, or 1 with the rule's words in why. */
+static int setting(const char *name, const char *v, double *out, char *why, size_t n)
+{
+    return ds_setting_parse(name, v, out, why, n) != 0;
+}
+
+static const struct knob *knob_find(const char *key)
+{
+    for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++)
+        if (!strcmp(knobs[i].key, key)) return &knobs[i];
+    return NULL;
 }
 
 int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error *err)
 {
-    memset(g, 0, sizeof *g);
+    sweep_grid_defaults(g);
+    g->n_disp = g->n_filter = g->n_solver = 0;
     long lineno = 0;
     int seen_grid = 0;
     const char *p = text;
@@ -103,7 +208,8 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         if (!eq) return ds_error_set(err, path, lineno, "expected key=value, got '%s'", line);
         *eq = '\0';
         const char *k = line, *v = eq + 1;
-        char *end = NULL;
+        char *end = NULL, why[160] = "";
+        double x = 0;
         int bad = 0;
         if (!strcmp(k, "version"))
             bad = strcmp(v, "1") != 0;
@@ -112,32 +218,34 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         else if (!strcmp(k, "trips"))
             snprintf(g->trips, sizeof g->trips, "%s", v);
         else if (!strcmp(k, "scenarios"))
-            g->scenarios = (int)strtol(v, &end, 10), bad = *end || g->scenarios < 1;
+            bad = setting("scenarios", v, &x, why, sizeof why), g->scenarios = (int)x;
         else if (!strcmp(k, "seed"))
-            g->seed = strtoull(v, &end, 10), bad = *end || !*v;
+            g->seed = strtoull(v, &end, 10), bad = *end || !*v || *v == '-' || *v == '+';
         else if (!strcmp(k, "tau") || !strcmp(k, "mu")) {
             g->use_mu = !strcmp(k, "mu");
-            bad = sweep_grid_parse_list("tau", v, g) != 0;
+            bad = parse_list(k, v, g, why, sizeof why) != 0;
             seen_grid |= 1;
         } else if (!strcmp(k, "filter"))
-            bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 2;
+            bad = parse_list(k, v, g, why, sizeof why) != 0, seen_grid |= 2;
         else if (!strcmp(k, "solver"))
-            bad = sweep_grid_parse_list(k, v, g) != 0, seen_grid |= 4;
+            bad = parse_list(k, v, g, why, sizeof why) != 0, seen_grid |= 4;
         else if (!strcmp(k, "tol"))
-            g->tol = strtod(v, &end), bad = *end || !(g->tol > 0);
+            bad = setting("tol", v, &g->tol, why, sizeof why);
         else if (!strcmp(k, "max_iter"))
-            g->max_iter = (int)strtol(v, &end, 10), bad = *end || g->max_iter < 0;
+            bad = setting("max_iter", v, &x, why, sizeof why), g->max_iter = (int)x;
         else if (!strcmp(k, "cap"))
-            g->cap = strtod(v, &end), bad = *end || g->cap < 0;
+            bad = setting("cap", v, &g->cap, why, sizeof why);
         else if (!strcmp(k, "ue"))
-            g->ue = (int)strtol(v, &end, 10), bad = *end;
+            g->ue = (int)strtol(v, &end, 10), bad = *end || (g->ue != 0 && g->ue != 1);
         else if (!strcmp(k, "ue_gap"))
-            g->ue_gap = strtod(v, &end), bad = *end || g->ue_gap < 0;
+            bad = setting("gap", v, &g->ue_gap, why, sizeof why);
         else if (!strcmp(k, "ue_max_iter"))
-            g->ue_max_iter = (int)strtol(v, &end, 10), bad = *end || g->ue_max_iter < 1;
+            bad = setting("max_iter", v, &x, why, sizeof why), g->ue_max_iter = (int)x;
+        else if (knob_find(k))
+            bad = knob_set(g, knob_find(k), v, why, sizeof why) != 0;
         else
             return ds_error_set(err, path, lineno, "unknown key '%s'", k);
-        if (bad) return ds_error_set(err, path, lineno, "bad value '%s' for %s", v, k);
+        if (bad) return ds_error_set(err, path, lineno, "bad value '%s' for %s%s%s", v, k, why[0] ? ": " : "", why);
     }
     if (!g->net[0] || g->scenarios < 1 || seen_grid != 7)
         return ds_error_set(err, path, 0, "incomplete sweep grid (needs net, scenarios, tau or mu, filter, solver)");

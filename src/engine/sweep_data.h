@@ -30,7 +30,18 @@ typedef struct sweep_grid {
     int ue; /* compute a UE reference per scenario */
     double ue_gap;
     int ue_max_iter;
+    /* every cell's solver beyond the lists: solve's options of the same
+     * names (sweep.conf holds those that differ from the defaults) */
+    int inner, inner_max, globalise, start, newton_warm, edsp_refresh;
+    double factor_mb, edsp_damping;
 } sweep_grid;
+
+#define SWEEP_UE_GAP_DEFAULT 1e-9
+#define SWEEP_UE_MAX_ITER_DEFAULT 100000
+
+/* A grid of one cell with `dillsue solve`'s defaults (ds_config_default) and
+ * the UE defaults above; no network, no scenarios. */
+void sweep_grid_defaults(sweep_grid *g);
 
 /* One cell's place in the grid; index = ((k * n_disp + d) * n_filter + f) * n_solver + s. */
 typedef struct sweep_cell_id {
@@ -39,13 +50,11 @@ typedef struct sweep_cell_id {
 
 long sweep_grid_total(const sweep_grid *g);
 sweep_cell_id sweep_grid_cell(const sweep_grid *g, long index);
-/* sweep.conf text of the grid into buf; parse it back (0, or -1 with err). */
+/* sweep.conf text of the grid into buf; parse it back (0, or -1 with err),
+ * every number by the rule of its setting (ds_setting_parse), as the
+ * command line reads it. */
 void sweep_grid_format(const sweep_grid *g, char *buf, size_t n);
 int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error *err);
-/* One list of the grid from a command-line or conf value: kind "tau" (also
- * for mu: positive numbers), "filter" or "solver" (names, no repeats).
- * Returns 0 or -1. */
-int sweep_grid_parse_list(const char *kind, const char *v, sweep_grid *g);
 
 /* The outcome of one cell: a fixed-size record (MPI sends it as bytes). */
 typedef struct sweep_result {
