@@ -184,9 +184,10 @@ static int step_paper(ds_run *run, nt_state *s, const gmres_result *gr, ds_iter_
  * when *l gave at least half the decrease of the linear model, i.e. the merit
  * was still falling steeply there. Full graph, Sioux Falls tau 1, 10, 100,
  * Anaheim and EMA tau 1, 3, 10, 30: Anaheim tau 3 23 -> 14 iterations, EMA
- * tau 1 37 -> 24, evaluations + J v 840 -> 801 in all (docs/model.md). */
-static int extend(ds_run *run, nt_state *s, double *l, double l_undef, double *W)
+ * tau 1 37 -> 26, evaluations + J v 840 -> 816 in all (docs/model.md). */
+static int extend(ds_run *run, nt_state *s, double rho, double *l, double l_undef, double *W)
 {
+    double rn = sqrt(run->merit);
     double la = *l, lb = l_undef, Wa = *W, Wm;
     int moved = 0, last_is_best = 1;
     memcpy(s->xa, run->xt, sizeof(double) * (size_t)run->n);
@@ -195,7 +196,8 @@ static int extend(ds_run *run, nt_state *s, double *l, double l_undef, double *W
         double lm = 0.5 * (la + lb);
         int rc = trial(run, s->delta, lm, &Wm);
         if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
-        if (rc == EV_OK && Wm < Wa) {
+        /* better, and sufficient decrease for its own, longer, step */
+        if (rc == EV_OK && Wm < Wa && sqrt(Wm) <= (1 - NT_ARMIJO * lm * (1 - rho)) * rn) {
             la = lm, Wa = Wm, moved = 1, last_is_best = 1;
             memcpy(s->xa, run->xt, sizeof(double) * (size_t)run->n);
             memcpy(s->fa, run->ft, sizeof(double) * (size_t)run->n);
@@ -230,7 +232,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
             if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
             if (rc == EV_OK && sqrt(W) <= (1 - NT_ARMIJO * (1 - eta_l)) * rn) {
                 if (l_undef > l && W <= W0 + 0.5 * slope * l) {
-                    rc = extend(run, s, &l, l_undef, &W);
+                    rc = extend(run, s, rho, &l, l_undef, &W);
                     if (rc != EV_OK) return rc;
                     eta_l = 1 - l * (1 - rho);
                 }
