@@ -555,13 +555,11 @@ void app_tick(tui_app *app)
     if (app->queue_n && app->queue_pos >= app->queue_n && !session_active(s)) app->queue_n = app->queue_pos = 0;
 }
 
-void app_action(tui_app *app, tui_action act)
+/* Runs: start, pause, abort, re-run, copy, select, show, compare, save, quit. */
+static int act_runs(tui_app *app, tui_action act)
 {
     tui_session *s = &app->s;
-    ds_config *c = &s->next;
     tui_run *active = session_active(s);
-    char buf[600];
-
     switch (act) {
     case ACT_QUIT: app->quit = 1; break;
     case ACT_START: start_run(app); break;
@@ -588,6 +586,53 @@ void app_action(tui_app *app, tui_action act)
             app->queue_n = app->queue_pos = 0;
         }
         break;
+    case ACT_RERUN: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r) {
+            app_message(app, 1, "no run selected");
+            break;
+        }
+        if (r->net != s->net) {
+            app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name);
+            break;
+        }
+        start_with(app, &r->cfg);
+        break;
+    }
+    case ACT_COPY: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r) {
+            app_message(app, 1, "no run selected");
+            break;
+        }
+        s->next = r->cfg;
+        app_message(app, 0, "next run: the settings of run #%d", r->id);
+        break;
+    }
+    case ACT_UP:
+        if (app->sel > 0) app->sel--;
+        break;
+    case ACT_DOWN:
+        if (app->sel < s->n_runs - 1) app->sel++;
+        break;
+    case ACT_SHOW:
+        if (app->sel >= 0 && app->sel < s->n_runs) s->runs[app->sel]->shown ^= 1;
+        break;
+    case ACT_COMPARE: toggle_compare(app); break;
+    case ACT_SAVE: save_config(app); break;
+    default: return 0;
+    }
+    return 1;
+}
+
+/* The next run's settings: tau, filter, solver, threads, backend, tol,
+ * iterations, warm start. */
+static int act_next(tui_app *app, tui_action act)
+{
+    tui_session *s = &app->s;
+    ds_config *c = &s->next;
+    char buf[600];
+    switch (act) {
     case ACT_TAU:
         snprintf(buf, sizeof buf, "%g", c->tau);
         prompt_open(app, PROMPT_TAU, "tau (> 0)", buf);
@@ -622,87 +667,6 @@ void app_action(tui_app *app, tui_action act)
         if (s->warm_from_id < 0) snprintf(buf, sizeof buf, "%s", s->warm_file_path);
         prompt_open(app, PROMPT_WARM_FROM, "warm start from run # (0 = latest) or flow CSV", buf);
         break;
-    case ACT_SETTINGS: app->view = app->view == VIEW_SETTINGS ? VIEW_NONE : VIEW_SETTINGS; break;
-    case ACT_DETAILS:
-        app->view = app->view == VIEW_DETAILS ? VIEW_NONE : VIEW_DETAILS;
-        app->view_scroll = 0;
-        break;
-    case ACT_LOG:
-        app->view = app->view == VIEW_LOG ? VIEW_NONE : VIEW_LOG;
-        app->view_scroll = -1;
-        break;
-    case ACT_RERUN: {
-        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r) {
-            app_message(app, 1, "no run selected");
-            break;
-        }
-        if (r->net != s->net) {
-            app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name);
-            break;
-        }
-        start_with(app, &r->cfg);
-        break;
-    }
-    case ACT_COPY: {
-        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r) {
-            app_message(app, 1, "no run selected");
-            break;
-        }
-        *c = r->cfg;
-        app_message(app, 0, "next run: the settings of run #%d", r->id);
-        break;
-    }
-    case ACT_REF: {
-        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r || !r->flows) {
-            app_message(app, 1, "select a finished run first");
-            break;
-        }
-        /* X_net.tntp -> X_flow.tntp, the TNTP reference next to the network */
-        const char *np = r->net->net_path, *suf = strstr(np, "_net.tntp");
-        if (suf)
-            snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
-        else
-            buf[0] = 0;
-        prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
-        break;
-    }
-    case ACT_SCENARIO:
-        prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1");
-        break;
-    case ACT_QUEUE:
-        prompt_open(app, PROMPT_QUEUE, "queue (tau 1,3,10,30,100 | solvers | tau 3,10 solvers | clear)",
-                    "tau 1,3,10,30,100");
-        break;
-    case ACT_LADDER:
-        app->view = app->view == VIEW_LADDER ? VIEW_NONE : VIEW_LADDER;
-        app->view_scroll = 0;
-        app->view_hscroll = 0;
-        break;
-    case ACT_SWEEP: prompt_open(app, PROMPT_SWEEP, "sweep directory (dillsue sweep --out DIR)", app->sweep_dir); break;
-    case ACT_XAXIS: {
-        static const char *const xn[XAXIS_N] = {"iterations", "iterations (log)", "loading-map evaluations",
-                                                "wall time (engine clock)"};
-        app->xaxis = (tui_xaxis)((app->xaxis + 1) % XAXIS_N);
-        app_message(app, 0, "plot x axis: %s", xn[app->xaxis]);
-        break;
-    }
-    case ACT_NOTIFY:
-        app->notify = !app->notify;
-        app_message(app, 0, "bell and terminal title when a run ends: %s", app->notify ? "on" : "off");
-        break;
-    case ACT_MOUSE:
-        app->mouse = !app->mouse;
-        mousemask(app->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
-        app_message(app, 0,
-                    app->mouse ? "mouse on: click a run to select it, a legend entry to hide its curve "
-                                 "(Shift+drag still selects text in most terminals)"
-                               : "mouse off: the terminal's own selection works again");
-        break;
-    case ACT_PGUP:
-    case ACT_PGDN: break; break;
     case ACT_BACKEND:
         c->backend = (ds_backend)((c->backend + 1) % DS_BACKEND_N);
         app_message(app, 0, "backend = %s", ds_backend_name(c->backend));
@@ -729,6 +693,40 @@ void app_action(tui_app *app, tui_action act)
             app_message(app, 0, "warm start on: from the flows of run #%d (W chooses another)", w->id);
         break;
     }
+    default: return 0;
+    }
+    return 1;
+}
+
+/* Dialogs that open files and directories, or queue runs. */
+static int act_dialogs(tui_app *app, tui_action act)
+{
+    tui_session *s = &app->s;
+    char buf[600];
+    switch (act) {
+    case ACT_REF: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r || !r->flows) {
+            app_message(app, 1, "select a finished run first");
+            break;
+        }
+        /* X_net.tntp -> X_flow.tntp, the TNTP reference next to the network */
+        const char *np = r->net->net_path, *suf = strstr(np, "_net.tntp");
+        if (suf)
+            snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
+        else
+            buf[0] = 0;
+        prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
+        break;
+    }
+    case ACT_SCENARIO:
+        prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1");
+        break;
+    case ACT_QUEUE:
+        prompt_open(app, PROMPT_QUEUE, "queue (tau 1,3,10,30,100 | solvers | tau 3,10 solvers | clear)",
+                    "tau 1,3,10,30,100");
+        break;
+    case ACT_SWEEP: prompt_open(app, PROMPT_SWEEP, "sweep directory (dillsue sweep --out DIR)", app->sweep_dir); break;
     case ACT_NET: prompt_open(app, PROMPT_NET, "network file", s->net ? s->net->net_path : ""); break;
     case ACT_EXPORT: {
         tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
@@ -749,22 +747,55 @@ void app_action(tui_app *app, tui_action act)
         prompt_open(app, PROMPT_EXPORT, "export flows to", buf);
         break;
     }
-    case ACT_UP:
-        if (app->sel > 0) app->sel--;
+    default: return 0;
+    }
+    return 1;
+}
+
+/* What the screen shows: views, plot, help, mouse, bell. */
+static int act_display(tui_app *app, tui_action act)
+{
+    switch (act) {
+    case ACT_SETTINGS: app->view = app->view == VIEW_SETTINGS ? VIEW_NONE : VIEW_SETTINGS; break;
+    case ACT_DETAILS:
+        app->view = app->view == VIEW_DETAILS ? VIEW_NONE : VIEW_DETAILS;
+        app->view_scroll = 0;
         break;
-    case ACT_DOWN:
-        if (app->sel < s->n_runs - 1) app->sel++;
+    case ACT_LOG:
+        app->view = app->view == VIEW_LOG ? VIEW_NONE : VIEW_LOG;
+        app->view_scroll = -1;
         break;
-    case ACT_SHOW:
-        if (app->sel >= 0 && app->sel < s->n_runs) s->runs[app->sel]->shown ^= 1;
+    case ACT_LADDER:
+        app->view = app->view == VIEW_LADDER ? VIEW_NONE : VIEW_LADDER;
+        app->view_scroll = 0;
+        app->view_hscroll = 0;
         break;
-    case ACT_COMPARE: toggle_compare(app); break;
+    case ACT_XAXIS: {
+        static const char *const xn[XAXIS_N] = {"iterations", "iterations (log)", "loading-map evaluations",
+                                                "wall time (engine clock)"};
+        app->xaxis = (tui_xaxis)((app->xaxis + 1) % XAXIS_N);
+        app_message(app, 0, "plot x axis: %s", xn[app->xaxis]);
+        break;
+    }
+    case ACT_NOTIFY:
+        app->notify = !app->notify;
+        app_message(app, 0, "bell and terminal title when a run ends: %s", app->notify ? "on" : "off");
+        break;
+    case ACT_MOUSE:
+        app->mouse = !app->mouse;
+        mousemask(app->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
+        app_message(app, 0,
+                    app->mouse ? "mouse on: click a run to select it, a legend entry to hide its curve "
+                                 "(Shift+drag still selects text in most terminals)"
+                               : "mouse off: the terminal's own selection works again");
+        break;
+    case ACT_PGUP:
+    case ACT_PGDN: break; /* used by the views (view_key) */
     case ACT_TAB: app->side_first = (app->side_first + 1) % TUI_SIDE_N; break;
     case ACT_GLYPHS:
         app->gs = (plot_glyphset)((app->gs + 1) % PLOT_GLYPHSET_N);
         app_message(app, 0, "plot glyphs: %s", plot_glyphset_name(app->gs));
         break;
-    case ACT_SAVE: save_config(app); break;
     case ACT_HELP:
         app->show_help = !app->show_help;
         app->help_page = 0;
@@ -778,7 +809,13 @@ void app_action(tui_app *app, tui_action act)
             app->cmp[0] = app->cmp[1] = -1;
         }
         break;
-    case ACT_NONE:
-    case ACT_N: break;
+    default: return 0;
     }
+    return 1;
+}
+
+void app_action(tui_app *app, tui_action act)
+{
+    if (act_runs(app, act) || act_next(app, act) || act_dialogs(app, act)) return;
+    act_display(app, act);
 }
