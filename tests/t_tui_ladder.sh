@@ -63,8 +63,8 @@ keys q
 start small 80x24 --net "'$NET'" --ascii --no-runlog --threads 1
 typed i 300
 typed e 1e-4
-typed Q "tau 3 solver newton,sra"
-wait_for small '^#2 (converged|max-iter)' 60
+typed Q "tau 1,3,10,30,100 solvers"
+wait_for small '^#20 (converged|max-iter)' 90
 keys l
 wait_for small 'solver ladder .*Left/Right: columns 1-76 of' 3
 r1=$?
@@ -74,11 +74,14 @@ r2=$?
 keys Left
 wait_for small 'Left/Right: columns 1-76 of' 3
 check tui_ladder_80x24_sideways $((r1 + r2 + $?)) "at 80x24 the ladder does not scroll sideways"
-wait_for small '^x.tau +newton +sra' 3
+wait_for small '^x.tau +msa +sra +anderson +newton' 3
 r1=$?
 keys End
-wait_for small '#2 +sra +full +3 ' 3
+wait_for small '#20 +newton +full +100 ' 3
 check tui_ladder_80x24 $((r1 + $?)) "at 80x24 the ladder lacks its grid or its last row"
+# scrolled to the end, the table's header stays above its rows
+screen small | sed -n 3p | grep -Eq 'run +solver +filter +tau +status +outer +evals +J\*v'
+check tui_ladder_80x24_header_pinned $? "the table header is not pinned once the table scrolls"
 keys Escape
 keys q
 

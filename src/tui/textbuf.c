@@ -24,6 +24,7 @@ textbuf *tb_begin(int width)
     }
     t->n = 0;
     t->sticky = 0;
+    t->head = -1;
     t->wide = 0;
     t->width = width < 20 ? 20 : width > TB_LINE - 1 ? TB_LINE - 1 : width;
     return t;
@@ -77,10 +78,14 @@ void tb_draw(tui_app *app, textbuf *t, tui_rect r, const char *title)
     tui_rect in = draw_inner(r);
     char head[300], close[32], side[80] = "";
     draw_fill(r, A_NORMAL);
-    int sticky = t->sticky < in.h - 1 ? t->sticky : 0, rows = in.h - sticky, body = t->n - sticky;
-    int maxtop = body - rows > 0 ? body - rows : 0;
+    int sticky = t->sticky < in.h - 2 ? t->sticky : 0, rows = in.h - sticky, body = t->n - sticky;
+    int hl = t->head >= sticky && in.h - sticky > 2 ? t->head : -1;
+    /* with a header to pin, one row less for the body so the last line still shows */
+    int maxtop = body - (rows - (hl >= 0)) > 0 ? body - (rows - (hl >= 0)) : 0;
     if (app->view_scroll > maxtop) app->view_scroll = maxtop;
     int top = app->view_scroll < 0 ? maxtop : app->view_scroll; /* -1 follows the end */
+    int pin = hl >= 0 && sticky + top > hl;                     /* the header has scrolled off: pin it */
+    if (pin) rows--;
     int maxh = t->wide - in.w > 0 ? t->wide - in.w : 0;
     if (app->view_hscroll > maxh) app->view_hscroll = maxh;
     if (app->view_hscroll < 0) app->view_hscroll = 0;
@@ -96,7 +101,7 @@ void tb_draw(tui_app *app, textbuf *t, tui_rect r, const char *title)
         snprintf(head, sizeof head, "%s%s  (%s closes)", title, side, close);
     draw_box(app, r, head);
     for (int y = 0; y < in.h; y++) {
-        int i = y < sticky ? y : top + y; /* top counts lines below the sticky ones */
+        int i = y < sticky ? y : pin && y == sticky ? hl : top + y - pin; /* top counts lines below the sticky ones */
         if (i >= t->n) break;
         int len = (int)strlen(t->line[i]), shift = t->row[i] ? hx : 0; /* only table rows move sideways */
         draw_text(in, y, 0, term_attr(app, t->role[i]), "%s", shift < len ? t->line[i] + shift : "");

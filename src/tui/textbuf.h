@@ -1,8 +1,9 @@
 /* textbuf.h - the text of a full-screen view (views.c, view_ladder.c): lines
  * built each frame, wrapped at the view's width (tb_add) or kept whole for
  * tables (tb_row, scrolled sideways with Left/Right), then drawn in a box
- * from app->view_scroll; the first t->sticky lines (a table's header) stay
- * on top while the rest scrolls. */
+ * from app->view_scroll; the first t->sticky lines (a caption) stay on top
+ * while the rest scrolls, and a table's header line (t->head) stays too once
+ * the table's rows have scrolled up to it. */
 #ifndef TUI_TEXTBUF_H
 #define TUI_TEXTBUF_H
 #include "tui.h"
@@ -15,6 +16,7 @@ typedef struct textbuf {
     unsigned char *row; /* 1 for a tb_row line (scrolls sideways), 0 for wrapped text */
     int n, width;
     int sticky; /* lines at the top that do not scroll */
+    int head;   /* a table's header line: pinned below the sticky lines once scrolled past; -1 none */
     int wide;   /* longest tb_row line (for sideways scrolling) */
 } textbuf;
 

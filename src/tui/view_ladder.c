@@ -48,6 +48,7 @@ static void ladder_ttol(const tui_run *r, char *buf, size_t n)
 
 static void ladder_table(tui_app *app, textbuf *t, const int *idx, int nr)
 {
+    t->head = t->n;
     tb_row(t, ROLE_LABEL, "%4s  %-8s %-6s %-7s %-9s %6s %7s %8s %9s %9s  %-13s %s", "run", "solver", "filter", "tau",
            "status", "outer", "evals", "J*v", "to tol", "wall", "gap_rel", "network");
     for (int k = 0; k < nr; k++) {
