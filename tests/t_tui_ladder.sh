@@ -11,7 +11,7 @@ TESTNAME=tui_ladder
 . tests/tui_lib.sh
 
 # --- the ladder: queue tau 3,10 x every solver at 160x48 ---------------------
-start main 160x48 --net "'$NET'" --ascii --no-runlog --threads 1
+start main 160x48 --net "'$NET'" --ascii --runlog "'$TMP/runs.csv'" --threads 1
 check tui_ladder_start $? "the screen did not come up"
 typed i 300
 typed e 1e-4
@@ -58,6 +58,12 @@ wait_for main '#9 +newton' 3
 check tui_ladder_hand_run $((r1 + $?)) "the ladder lists a hand-started run under the queue, or not under every run"
 keys Escape
 keys q
+wait_for main '^EXIT=0' 10
+# the run log: queue 1 for runs 1-8, 0 for run 9; run 8's evals and J*v as solve printed them
+awk -F, 'NR > 1 { print $1, $(NF - 2), $(NF - 1), $NF }' "$TMP/runs.csv" > "$TMP/q.txt"
+[ "$(awk '$4 == 1' "$TMP/q.txt" | wc -l)" -eq 8 ] && grep -qx '9 [0-9]* [0-9]* 0' "$TMP/q.txt" &&
+    grep -qx "8 $ev $jv 1" "$TMP/q.txt"
+check tui_ladder_runlog $? "run log lacks queue 1 on runs 1-8, 0 on run 9, or run 8's evals $ev J*v $jv"
 
 # --- 80x24: the table scrolls sideways and down ------------------------------
 start small 80x24 --net "'$NET'" --ascii --no-runlog --threads 1
