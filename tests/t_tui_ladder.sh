@@ -6,7 +6,8 @@
 # a plain file and a FIFO only give a message (the screen keeps answering),
 # a real sweep shows in the viewer and Escape comes back to the runs; the
 # mouse (M on): a click on a run row selects it, a click on a legend entry
-# hides that run's curve (tmux passes SGR mouse sequences through).
+# hides that run's curve (tmux passes SGR mouse sequences through); a
+# during a run's set-up (Berlin-Center) cancels it.
 TESTNAME=tui_ladder
 . tests/tui_lib.sh
 
@@ -152,4 +153,23 @@ check tui_ladder_mouse_legend $? "a click on the legend entry #1 (at $lx,$ly) di
 keys M
 wait_for mo 'mouse off' 3
 keys q
+
+# --- a during set-up (Berlin-Center, dsp: about 2 s of set-up, then well posed):
+# the cancel is sent while setting up and the run ends cancelled ---------------
+BER="$DIR/Berlin-Center/berlin-center_net.tntp"
+case "$BER" in /*) ;; *) BER="$PWD/$BER" ;; esac
+if [ -r "$BER" ]; then
+    start ber 80x24 --net "'$BER'" --no-runlog --delay 50 --filter dsp
+    keys r
+    wait_for ber '^#1 setting up' 10
+    r1=$?
+    keys a
+    wait_for ber 'run #1: cancel requested \(during set-up' 3
+    r2=$?
+    wait_for ber '^#1 cancelled' 60
+    check tui_ladder_abort_in_setup $((r1 + r2 + $?)) "a during set-up was not sent, or the run did not end cancelled"
+    keys q
+else
+    echo "SKIP tui_ladder_abort_in_setup: $BER missing"
+fi
 exit 0

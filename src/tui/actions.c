@@ -577,13 +577,17 @@ static int act_runs(tui_app *app, tui_action act)
             app_message(app, 1, "no run is going");
             break;
         }
+        /* sent in every phase, set-up included: the engine takes it between set-up steps */
         ds_run_cancel(active->run);
         ds_run_pause(active->run, 0);
-        app_message(app, 0, "run #%d: cancel requested", active->id);
+        const char *when =
+            session_run_phase(active, NULL, NULL, 0) <= 1 ? " (during set-up: after the current step)" : "";
         if (app->queue_n) {
-            app_message(app, 0, "run #%d: cancel requested; queue of %d cleared", active->id,
+            app_message(app, 0, "run #%d: cancel requested%s; queue of %d cleared", active->id, when,
                         app->queue_n - app->queue_pos);
             app->queue_n = app->queue_pos = 0;
+        } else {
+            app_message(app, 0, "run #%d: cancel requested%s", active->id, when);
         }
         break;
     case ACT_RERUN: {
