@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ladder.h"
 #include "textbuf.h"
 
-#define LADDER_MAX_AXIS 16 /* distinct taus / columns a grid shows */
-#define LADDER_CELL 10     /* minimum width of a grid cell */
+#define LADDER_CELL 10 /* minimum width of a grid cell */
 
 int view_ladder_runs(const tui_app *app, int *idx, int max)
 {
@@ -68,16 +68,6 @@ static void ladder_table(tui_app *app, textbuf *t, const int *idx, int nr)
     }
 }
 
-/* The grid's axes: distinct tau (mu) values ascending, distinct columns in
- * order of first appearance; cell[row][col] = run index (the latest), -1. */
-typedef struct ladder_grid {
-    double disp[LADDER_MAX_AXIS];
-    int use_mu[LADDER_MAX_AXIS];
-    int solver[LADDER_MAX_AXIS], filter[LADDER_MAX_AXIS];
-    int nrow, ncol, by_filter, dup, cut;
-    int cell[LADDER_MAX_AXIS][LADDER_MAX_AXIS];
-} ladder_grid;
-
 static double run_disp(const tui_run *r, int *use_mu)
 {
     *use_mu = r->cfg.mu > 0;
@@ -114,20 +104,20 @@ static int grid_col(ladder_grid *g, const tui_run *r)
     return g->ncol++;
 }
 
-static void grid_build(const tui_app *app, const int *idx, int nr, ladder_grid *g)
+void ladder_grid_build(const tui_run *const *runs, int nr, ladder_grid *g)
 {
     memset(g, 0, sizeof *g);
     for (int k = 1; k < nr; k++)
-        if (app->s.runs[idx[k]]->cfg.filter != app->s.runs[idx[0]]->cfg.filter) g->by_filter = 1;
+        if (runs[k]->cfg.filter != runs[0]->cfg.filter) g->by_filter = 1;
     for (int k = 0; k < nr; k++) {
-        const tui_run *r = app->s.runs[idx[k]];
+        const tui_run *r = runs[k];
         int i = grid_row(g, r), j = grid_col(g, r);
         if (i < 0 || j < 0) {
             g->cut = 1;
             continue;
         }
         if (g->cell[i][j] >= 0) g->dup = 1;
-        g->cell[i][j] = idx[k]; /* the latest run of a cell */
+        g->cell[i][j] = k; /* the latest run of a cell */
     }
 }
 
@@ -153,7 +143,7 @@ static void grid_cell(const tui_run *r, grid_kind kind, char *buf, size_t n)
 }
 
 /* Lines of one grid into out (at most LADDER_MAX_AXIS + 2); returns its width. */
-static int grid_lines(const tui_app *app, const ladder_grid *g, grid_kind kind, char out[][TB_LINE], int *nout)
+static int grid_lines(const tui_run *const *runs, const ladder_grid *g, grid_kind kind, char out[][TB_LINE], int *nout)
 {
     static const char *const title[GRID_N] = {"outer iterations", "evaluations", "time to tol"};
     char head[64];
@@ -185,23 +175,22 @@ static int grid_lines(const tui_app *app, const ladder_grid *g, grid_kind kind, 
         k = snprintf(out[n], TB_LINE, "%-8s", lab);
         for (int j = 0; j < g->ncol && k < TB_LINE; j++) {
             char v[40] = "-";
-            if (g->cell[i][j] >= 0) grid_cell(app->s.runs[g->cell[i][j]], kind, v, sizeof v);
+            if (g->cell[i][j] >= 0) grid_cell(runs[g->cell[i][j]], kind, v, sizeof v);
             k += snprintf(out[n] + k, (size_t)(TB_LINE - k), "%*s", cw[j], v);
         }
         n++;
     }
     *nout = n;
-    (void)app;
     return w;
 }
 
 /* The three grids side by side where they fit in the view's width, else one
  * under another. */
-static void ladder_grids(tui_app *app, textbuf *t, const ladder_grid *g)
+static void ladder_grids(const tui_run *const *runs, textbuf *t, const ladder_grid *g)
 {
     static char lines[GRID_N][LADDER_MAX_AXIS + 2][TB_LINE];
     int nl[GRID_N], w[GRID_N], total = 0;
-    for (int k = 0; k < GRID_N; k++) total += (w[k] = grid_lines(app, g, (grid_kind)k, lines[k], &nl[k])) + 4;
+    for (int k = 0; k < GRID_N; k++) total += (w[k] = grid_lines(runs, g, (grid_kind)k, lines[k], &nl[k])) + 4;
     tb_add(t, ROLE_LABEL, 2,
            "ladder: rows tau, columns solver%s; (N) = did not converge (its status is in the table below)%s%s",
            g->by_filter ? "/filter" : "", g->dup ? "; a cell with several runs shows the latest" : "",
@@ -243,10 +232,12 @@ void view_ladder_build(tui_app *app, textbuf *t)
         tb_add(t, ROLE_DIM, 0, "no runs yet");
         return;
     }
-    ladder_grid g;
-    grid_build(app, idx, nr, &g);
+    static const tui_run *runs[4096];
+    static ladder_grid g;
+    for (int k = 0; k < nr; k++) runs[k] = app->s.runs[idx[k]];
+    ladder_grid_build(runs, nr, &g);
     if (g.nrow > 1 || g.ncol > 1) {
-        ladder_grids(app, t, &g);
+        ladder_grids(runs, t, &g);
         tb_row(t, ROLE_NORMAL, "%s", "");
     }
     tb_add(t, ROLE_LABEL, 2,
