@@ -13,6 +13,7 @@
 #include "ds_csv.h"
 #include "flowstat.h"
 #include "settings.h"
+#include "sweep_view.h"
 #include "tui.h"
 
 void app_message(tui_app *app, int error, const char *fmt, ...)
@@ -150,46 +151,139 @@ static void open_ref(tui_app *app, const char *path)
     app->view_scroll = 0;
 }
 
-/* "tau 1,3,10,30,100", "solvers" or "clear" */
+/* While the sweep viewer shows: the runs keep being polled and the queue
+ * keeps starting runs. */
+static void sweep_idle(void *ctx)
+{
+    tui_app *app = ctx;
+    session_poll(&app->s);
+    session_drain(&app->s);
+    app_tick(app);
+}
+
+/* O: the sweep viewer (`dillsue tui --sweep DIR`) on this screen; q or
+ * Escape comes back here. A bad path only gives a message. */
+static void open_sweep(tui_app *app, const char *path)
+{
+    char err[1200];
+    if (!*path) {
+        app_message(app, 1, "no directory given; no sweep opened");
+        return;
+    }
+    snprintf(app->sweep_dir, sizeof app->sweep_dir, "%s", path);
+    int rc = sweep_view_embedded(path, app->gs == PLOT_ASCII, &tui_sig_quit, sweep_idle, app, err, sizeof err);
+    nodelay(stdscr, TRUE); /* the viewer waited in getch; the frame loop polls */
+    clearok(curscr, TRUE);
+    if (rc < 0)
+        app_message(app, 1, "cannot open the sweep: %s", err);
+    else if (rc == 0)
+        app_message(app, 0, "back from the sweep in %s", path);
+}
+
+/* The queue's axes: values of tau, filter and solver as typed; the queue is
+ * their product (tau outermost, solver innermost). An axis with no values
+ * keeps the next-run setting. */
+#define QUEUE_AXES 3
+typedef struct queue_spec {
+    char val[QUEUE_AXES][TUI_QUEUE_MAX][24];
+    int n[QUEUE_AXES];
+} queue_spec;
+static const char *const queue_axis[QUEUE_AXES] = {"tau", "filter", "solver"};
+
+/* One typed value of an axis, checked as `solve` checks the option; 0 ok. */
+static int queue_value(tui_app *app, queue_spec *q, int axis, const char *tok)
+{
+    char msg[300];
+    ds_config probe = app->s.next;
+    if (settings_set(settings_find(queue_axis[axis]), &probe, tok, msg, sizeof msg) != 0) {
+        app_message(app, 1, "queue: %s", msg);
+        return -1;
+    }
+    if (q->n[axis] == TUI_QUEUE_MAX || strlen(tok) >= sizeof q->val[0][0]) {
+        app_message(app, 1, "queue: too many or too long values of %s; nothing queued", queue_axis[axis]);
+        return -1;
+    }
+    snprintf(q->val[axis][q->n[axis]++], sizeof q->val[0][0], "%s", tok);
+    return 0;
+}
+
+/* Words of the queue line into q: "tau LIST", "filter LIST", "solver LIST",
+ * "filters" / "solvers" (every one), "x" (reads as a product sign). */
+static int queue_words(tui_app *app, const char *b, queue_spec *q)
+{
+    char list[512], *save = NULL;
+    int axis = -1;
+    snprintf(list, sizeof list, "%s", b);
+    for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        int kw = -1;
+        for (int k = 0; k < QUEUE_AXES; k++)
+            if (!strcmp(tok, queue_axis[k])) kw = k;
+        if (kw >= 0) {
+            axis = kw;
+        } else if (!strcmp(tok, "solvers") || !strcmp(tok, "filters")) {
+            int all = tok[0] == 's' ? 2 : 1, nall = all == 2 ? DS_SOLVER_N : DS_FILTER_N;
+            for (int k = 0; k < nall; k++)
+                if (queue_value(app, q, all,
+                                all == 2 ? ds_solver_name((ds_solver_kind)k) : ds_filter_name((ds_filter)k)))
+                    return -1;
+            axis = -1;
+        } else if (!strcmp(tok, "x")) {
+            axis = -1;
+        } else if (axis < 0) {
+            app_message(app, 1,
+                        "queue: \"%.40s\" is not tau, filter, solver, filters, solvers or clear "
+                        "(e.g. \"tau 1,3,10 solvers\"); nothing queued",
+                        tok);
+            return -1;
+        } else if (queue_value(app, q, axis, tok)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* "tau 1,3,10,30,100", "solvers", "tau 3,10 solvers", "tau 3,10 solver newton,sra
+ * filter full,dsp" (the product) or "clear" */
 static void queue_parse(tui_app *app, const char *b)
 {
-    int n = 0;
-    ds_config base = app->s.next;
+    static queue_spec q;
+    int n = 1;
     while (*b == ' ') b++;
     if (!strcmp(b, "clear")) {
         app->queue_n = app->queue_pos = 0;
         app_message(app, 0, "queue cleared");
         return;
     }
-    if (!strcmp(b, "solvers")) {
-        for (int k = 0; k < DS_SOLVER_N && n < 64; k++) {
-            app->queue_cfg[n] = base;
-            app->queue_cfg[n++].solver = (ds_solver_kind)k;
-        }
-    } else if (!strncmp(b, "tau ", 4)) {
-        char list[400], *save = NULL, msg[300];
-        snprintf(list, sizeof list, "%s", b + 4);
-        for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-            ds_config c = base;
-            if (settings_set(settings_find("tau"), &c, tok, msg, sizeof msg) != 0) {
-                app_message(app, 1, "queue: %s", msg);
-                return;
-            }
-            if (n == 64) {
-                app_message(app, 1, "queue: at most 64 runs; nothing queued");
-                return;
-            }
-            app->queue_cfg[n++] = c;
-        }
-    }
-    if (!n) {
-        app_message(app, 1, "queue: say \"tau 1,3,10,30,100\", \"solvers\" or \"clear\", got \"%.60s\"; nothing queued",
-                    b);
+    memset(&q, 0, sizeof q);
+    if (queue_words(app, b, &q)) return;
+    for (int k = 0; k < QUEUE_AXES; k++) n *= q.n[k] ? q.n[k] : 1;
+    if (!q.n[0] && !q.n[1] && !q.n[2]) {
+        app_message(app, 1,
+                    "queue: say e.g. \"tau 1,3,10,30,100\", \"solvers\", \"tau 3,10 solvers\" or \"clear\"; "
+                    "nothing queued");
         return;
     }
+    if (n > TUI_QUEUE_MAX) {
+        app_message(app, 1, "queue: %d runs, at most %d; nothing queued", n, TUI_QUEUE_MAX);
+        return;
+    }
+    n = 0;
+    for (int i = 0; i < (q.n[0] ? q.n[0] : 1); i++)
+        for (int f = 0; f < (q.n[1] ? q.n[1] : 1); f++)
+            for (int m = 0; m < (q.n[2] ? q.n[2] : 1); m++) {
+                ds_config c = app->s.next;
+                char msg[300];
+                const char *v[QUEUE_AXES] = {q.val[0][i], q.val[1][f], q.val[2][m]};
+                for (int k = 0; k < QUEUE_AXES; k++)
+                    if (q.n[k]) settings_set(settings_find(queue_axis[k]), &c, v[k], msg, sizeof msg); /* checked */
+                app->queue_cfg[n++] = c;
+            }
     app->queue_n = n;
     app->queue_pos = 0;
-    app_message(app, 0, "queued %d runs; they start one after another", n);
+    app->queue_serial++;
+    char key[32];
+    app_message(app, 0, "queue %d: %d runs; they start one after another (%s compares them)", app->queue_serial, n,
+                keys_label(&app->keys, ACT_LADDER, 0, "/", key, sizeof key));
 }
 
 static int s_n_runs(const tui_app *app) { return app->s.n_runs; }
@@ -236,6 +330,7 @@ static void prompt_accept(tui_app *app)
     case PROMPT_EXPORT: do_export(app, b); break;
     case PROMPT_REF: open_ref(app, b); break;
     case PROMPT_QUEUE: queue_parse(app, b); break;
+    case PROMPT_SWEEP: open_sweep(app, b); break;
     case PROMPT_SCENARIO: {
         long k;
         unsigned long long seed;
@@ -451,20 +546,20 @@ void app_tick(tui_app *app)
     }
     if (app->queue_pos < app->queue_n && !session_active(s)) {
         const ds_config *c = &app->queue_cfg[app->queue_pos++];
-        if (!start_with(app, c)) {
+        tui_run *r = start_with(app, c);
+        if (r)
+            r->queue = app->queue_serial;
+        else
             app->queue_n = app->queue_pos = 0; /* start_with said why */
-        }
     }
     if (app->queue_n && app->queue_pos >= app->queue_n && !session_active(s)) app->queue_n = app->queue_pos = 0;
 }
 
-void app_action(tui_app *app, tui_action act)
+/* Runs: start, pause, abort, re-run, copy, select, show, compare, save, quit. */
+static int act_runs(tui_app *app, tui_action act)
 {
     tui_session *s = &app->s;
-    ds_config *c = &s->next;
     tui_run *active = session_active(s);
-    char buf[600];
-
     switch (act) {
     case ACT_QUIT: app->quit = 1; break;
     case ACT_START: start_run(app); break;
@@ -482,15 +577,66 @@ void app_action(tui_app *app, tui_action act)
             app_message(app, 1, "no run is going");
             break;
         }
+        /* sent in every phase, set-up included: the engine takes it between set-up steps */
         ds_run_cancel(active->run);
         ds_run_pause(active->run, 0);
-        app_message(app, 0, "run #%d: cancel requested", active->id);
+        const char *when =
+            session_run_phase(active, NULL, NULL, 0) <= 1 ? " (during set-up: after the current step)" : "";
         if (app->queue_n) {
-            app_message(app, 0, "run #%d: cancel requested; queue of %d cleared", active->id,
+            app_message(app, 0, "run #%d: cancel requested%s; queue of %d cleared", active->id, when,
                         app->queue_n - app->queue_pos);
             app->queue_n = app->queue_pos = 0;
+        } else {
+            app_message(app, 0, "run #%d: cancel requested%s", active->id, when);
         }
         break;
+    case ACT_RERUN: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r) {
+            app_message(app, 1, "no run selected");
+            break;
+        }
+        if (r->net != s->net) {
+            app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name);
+            break;
+        }
+        start_with(app, &r->cfg);
+        break;
+    }
+    case ACT_COPY: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r) {
+            app_message(app, 1, "no run selected");
+            break;
+        }
+        s->next = r->cfg;
+        app_message(app, 0, "next run: the settings of run #%d", r->id);
+        break;
+    }
+    case ACT_UP:
+        if (app->sel > 0) app->sel--;
+        break;
+    case ACT_DOWN:
+        if (app->sel < s->n_runs - 1) app->sel++;
+        break;
+    case ACT_SHOW:
+        if (app->sel >= 0 && app->sel < s->n_runs) s->runs[app->sel]->shown ^= 1;
+        break;
+    case ACT_COMPARE: toggle_compare(app); break;
+    case ACT_SAVE: save_config(app); break;
+    default: return 0;
+    }
+    return 1;
+}
+
+/* The next run's settings: tau, filter, solver, threads, backend, tol,
+ * iterations, warm start. */
+static int act_next(tui_app *app, tui_action act)
+{
+    tui_session *s = &app->s;
+    ds_config *c = &s->next;
+    char buf[600];
+    switch (act) {
     case ACT_TAU:
         snprintf(buf, sizeof buf, "%g", c->tau);
         prompt_open(app, PROMPT_TAU, "tau (> 0)", buf);
@@ -525,80 +671,6 @@ void app_action(tui_app *app, tui_action act)
         if (s->warm_from_id < 0) snprintf(buf, sizeof buf, "%s", s->warm_file_path);
         prompt_open(app, PROMPT_WARM_FROM, "warm start from run # (0 = latest) or flow CSV", buf);
         break;
-    case ACT_SETTINGS: app->view = app->view == VIEW_SETTINGS ? VIEW_NONE : VIEW_SETTINGS; break;
-    case ACT_DETAILS:
-        app->view = app->view == VIEW_DETAILS ? VIEW_NONE : VIEW_DETAILS;
-        app->view_scroll = 0;
-        break;
-    case ACT_LOG:
-        app->view = app->view == VIEW_LOG ? VIEW_NONE : VIEW_LOG;
-        app->view_scroll = -1;
-        break;
-    case ACT_RERUN: {
-        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r) {
-            app_message(app, 1, "no run selected");
-            break;
-        }
-        if (r->net != s->net) {
-            app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name);
-            break;
-        }
-        start_with(app, &r->cfg);
-        break;
-    }
-    case ACT_COPY: {
-        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r) {
-            app_message(app, 1, "no run selected");
-            break;
-        }
-        *c = r->cfg;
-        app_message(app, 0, "next run: the settings of run #%d", r->id);
-        break;
-    }
-    case ACT_REF: {
-        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
-        if (!r || !r->flows) {
-            app_message(app, 1, "select a finished run first");
-            break;
-        }
-        /* X_net.tntp -> X_flow.tntp, the TNTP reference next to the network */
-        const char *np = r->net->net_path, *suf = strstr(np, "_net.tntp");
-        if (suf)
-            snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
-        else
-            buf[0] = 0;
-        prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
-        break;
-    }
-    case ACT_SCENARIO:
-        prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1");
-        break;
-    case ACT_QUEUE:
-        prompt_open(app, PROMPT_QUEUE, "queue (tau 1,3,10,30,100 | solvers | clear)", "tau 1,3,10,30,100");
-        break;
-    case ACT_XAXIS: {
-        static const char *const xn[XAXIS_N] = {"iterations", "iterations (log)", "loading-map evaluations",
-                                                "wall time (engine clock)"};
-        app->xaxis = (tui_xaxis)((app->xaxis + 1) % XAXIS_N);
-        app_message(app, 0, "plot x axis: %s", xn[app->xaxis]);
-        break;
-    }
-    case ACT_NOTIFY:
-        app->notify = !app->notify;
-        app_message(app, 0, "bell and terminal title when a run ends: %s", app->notify ? "on" : "off");
-        break;
-    case ACT_MOUSE:
-        app->mouse = !app->mouse;
-        mousemask(app->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
-        app_message(app, 0,
-                    app->mouse ? "mouse on: click a run to select it, a legend entry to hide its curve "
-                                 "(Shift+drag still selects text in most terminals)"
-                               : "mouse off: the terminal's own selection works again");
-        break;
-    case ACT_PGUP:
-    case ACT_PGDN: break; break;
     case ACT_BACKEND:
         c->backend = (ds_backend)((c->backend + 1) % DS_BACKEND_N);
         app_message(app, 0, "backend = %s", ds_backend_name(c->backend));
@@ -625,6 +697,40 @@ void app_action(tui_app *app, tui_action act)
             app_message(app, 0, "warm start on: from the flows of run #%d (W chooses another)", w->id);
         break;
     }
+    default: return 0;
+    }
+    return 1;
+}
+
+/* Dialogs that open files and directories, or queue runs. */
+static int act_dialogs(tui_app *app, tui_action act)
+{
+    tui_session *s = &app->s;
+    char buf[600];
+    switch (act) {
+    case ACT_REF: {
+        tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
+        if (!r || !r->flows) {
+            app_message(app, 1, "select a finished run first");
+            break;
+        }
+        /* X_net.tntp -> X_flow.tntp, the TNTP reference next to the network */
+        const char *np = r->net->net_path, *suf = strstr(np, "_net.tntp");
+        if (suf)
+            snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
+        else
+            buf[0] = 0;
+        prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
+        break;
+    }
+    case ACT_SCENARIO:
+        prompt_open(app, PROMPT_SCENARIO, "scenario K SEED (as solve --scenario K --seed SEED)", "1 1");
+        break;
+    case ACT_QUEUE:
+        prompt_open(app, PROMPT_QUEUE, "queue (tau 1,3,10,30,100 | solvers | tau 3,10 solvers | clear)",
+                    "tau 1,3,10,30,100");
+        break;
+    case ACT_SWEEP: prompt_open(app, PROMPT_SWEEP, "sweep directory (dillsue sweep --out DIR)", app->sweep_dir); break;
     case ACT_NET: prompt_open(app, PROMPT_NET, "network file", s->net ? s->net->net_path : ""); break;
     case ACT_EXPORT: {
         tui_run *r = app->sel >= 0 && app->sel < s->n_runs ? s->runs[app->sel] : NULL;
@@ -645,22 +751,55 @@ void app_action(tui_app *app, tui_action act)
         prompt_open(app, PROMPT_EXPORT, "export flows to", buf);
         break;
     }
-    case ACT_UP:
-        if (app->sel > 0) app->sel--;
+    default: return 0;
+    }
+    return 1;
+}
+
+/* What the screen shows: views, plot, help, mouse, bell. */
+static int act_display(tui_app *app, tui_action act)
+{
+    switch (act) {
+    case ACT_SETTINGS: app->view = app->view == VIEW_SETTINGS ? VIEW_NONE : VIEW_SETTINGS; break;
+    case ACT_DETAILS:
+        app->view = app->view == VIEW_DETAILS ? VIEW_NONE : VIEW_DETAILS;
+        app->view_scroll = 0;
         break;
-    case ACT_DOWN:
-        if (app->sel < s->n_runs - 1) app->sel++;
+    case ACT_LOG:
+        app->view = app->view == VIEW_LOG ? VIEW_NONE : VIEW_LOG;
+        app->view_scroll = -1;
         break;
-    case ACT_SHOW:
-        if (app->sel >= 0 && app->sel < s->n_runs) s->runs[app->sel]->shown ^= 1;
+    case ACT_LADDER:
+        app->view = app->view == VIEW_LADDER ? VIEW_NONE : VIEW_LADDER;
+        app->view_scroll = 0;
+        app->view_hscroll = 0;
         break;
-    case ACT_COMPARE: toggle_compare(app); break;
+    case ACT_XAXIS: {
+        static const char *const xn[XAXIS_N] = {"iterations", "iterations (log)", "loading-map evaluations",
+                                                "wall time (engine clock)"};
+        app->xaxis = (tui_xaxis)((app->xaxis + 1) % XAXIS_N);
+        app_message(app, 0, "plot x axis: %s", xn[app->xaxis]);
+        break;
+    }
+    case ACT_NOTIFY:
+        app->notify = !app->notify;
+        app_message(app, 0, "bell and terminal title when a run ends: %s", app->notify ? "on" : "off");
+        break;
+    case ACT_MOUSE:
+        app->mouse = !app->mouse;
+        mousemask(app->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
+        app_message(app, 0,
+                    app->mouse ? "mouse on: click a run to select it, a legend entry to hide its curve "
+                                 "(Shift+drag still selects text in most terminals)"
+                               : "mouse off: the terminal's own selection works again");
+        break;
+    case ACT_PGUP:
+    case ACT_PGDN: break; /* used by the views (view_key) */
     case ACT_TAB: app->side_first = (app->side_first + 1) % TUI_SIDE_N; break;
     case ACT_GLYPHS:
         app->gs = (plot_glyphset)((app->gs + 1) % PLOT_GLYPHSET_N);
         app_message(app, 0, "plot glyphs: %s", plot_glyphset_name(app->gs));
         break;
-    case ACT_SAVE: save_config(app); break;
     case ACT_HELP:
         app->show_help = !app->show_help;
         app->help_page = 0;
@@ -674,7 +813,13 @@ void app_action(tui_app *app, tui_action act)
             app->cmp[0] = app->cmp[1] = -1;
         }
         break;
-    case ACT_NONE:
-    case ACT_N: break;
+    default: return 0;
     }
+    return 1;
+}
+
+void app_action(tui_app *app, tui_action act)
+{
+    if (act_runs(app, act) || act_next(app, act) || act_dialogs(app, act)) return;
+    act_display(app, act);
 }

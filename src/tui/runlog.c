@@ -16,7 +16,7 @@
 #define RUNLOG_HEADER                                                                                                  \
     "run,network,net_path,solver,filter,tau,mu,tol,max_iter,threads,backend,cap,inner,inner_max,edsp_refresh,"         \
     "edsp_damping,globalise,start,warm_from,status,iterations,gap_rel,wall_s,setup_s,paused_s,t_tol_s,"                \
-    "lost_pct,max_imbalance,reason"
+    "lost_pct,max_imbalance,reason,evals,jv,queue"
 
 /* RFC 4180 field: quoted, quotes doubled */
 static void csv_str(FILE *f, const char *s)
@@ -57,7 +57,7 @@ static void write_rows(FILE *f, const tui_app *app)
         if (r->cert.valid) fprintf(f, "%.6g", r->cert.max_imbalance);
         fputc(',', f);
         csv_str(f, r->reason);
-        fputc('\n', f);
+        fprintf(f, ",%d,%d,%d\n", r->n ? r->rec[r->n - 1].evals : 0, r->n ? r->rec[r->n - 1].jv : 0, r->queue);
     }
 }
 

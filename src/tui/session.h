@@ -58,6 +58,7 @@ typedef struct tui_run {
     int announced;         /* completion told to the user */
     char setup_label[96];  /* last set-up step logged (engine thread) */
     int shown;             /* drawn on the residual plot */
+    int queue;             /* number of the queue that started it, 0 = started by hand */
 } tui_run;
 
 typedef struct tui_log_entry {

@@ -21,6 +21,8 @@
 #include <stdatomic.h>
 
 #include <curses.h>
+#include <dirent.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -163,6 +165,8 @@ typedef struct view {
     int show_all;           /* the list holds every cell, not only failures */
     replay rp;
     char err[1100];
+    int embedded; /* opened from the main TUI: Escape on the main list goes back to it */
+    int stopped;  /* a file turned into something that is not a regular file: err says which */
 } view;
 
 static void read_progress(view *v)
@@ -392,8 +396,13 @@ static void draw_replay(view *v, int y0)
             int top[8], nt = 0;
             for (int e = 0; e < net->n_links; e++) {
                 double q = x[e] / net->capacity[e];
-                int p = nt < 8 ? nt++ : 7;
-                if (p == 7 && nt == 8 && x[top[7]] / net->capacity[top[7]] >= q) continue;
+                int p;
+                if (nt < 8)
+                    p = nt++;
+                else if (x[top[7]] / net->capacity[top[7]] < q)
+                    p = 7; /* replaces the smallest of the eight */
+                else
+                    continue;
                 top[p] = e;
                 for (int j = p; j > 0 && x[top[j]] / net->capacity[top[j]] > x[top[j - 1]] / net->capacity[top[j - 1]];
                      j--) {
@@ -498,15 +507,160 @@ static void draw(view *v)
         put(y, 0, "%-44s %-15s %s", label, ds_status_name((ds_status)r->status), r->reason);
         if (i == v->sel) attroff(A_REVERSE);
     }
-    if (v->bad)
-        put(h - 1, 0, "%ld journal lines skipped (cut short)   q: quit", v->bad);
+    const char *keys = v->embedded ? "q or Escape: back to the runs" : "q: quit";
+    if (v->stopped || v->err[0])
+        put(h - 1, 0, "%s; not read (the counts are from before)   %s", v->err, keys);
+    else if (v->bad)
+        put(h - 1, 0, "%ld journal lines skipped (cut short)   %s", v->bad, keys);
     else
-        put(h - 1, 0, "q: quit");
+        put(h - 1, 0, "%s", keys);
     wnoutrefresh(stdscr);
     doupdate();
 }
 
-/* ------------------------------------------------------------ main */
+/* ------------------------------------------------------------ open, loop */
+
+/* 1 if path is a regular file or does not exist: never open a FIFO, a device
+ * or a directory as a file (a FIFO would block the screen in open). */
+static int regular_or_absent(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
+/* Files of dir the viewer reads (progress, journal*.csv) that are not
+ * regular files: their name in bad, 1; else 0. */
+static int odd_files(const char *dir, char *bad, size_t n)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    if (!regular_or_absent(path)) return snprintf(bad, n, "%s", path), 1;
+    DIR *dp = opendir(dir);
+    struct dirent *de;
+    int found = 0;
+    while (dp && !found && (de = readdir(dp))) {
+        if (!sweep_is_journal(de->d_name)) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (!regular_or_absent(path)) found = snprintf(bad, n, "%s", path) > 0;
+    }
+    if (dp) closedir(dp);
+    return found;
+}
+
+/* Read DIR's sweep.conf and make room for its cells. On failure err says
+ * why (naming the path) and nothing is left allocated; the screen is not
+ * touched. A path that is not a directory, or a sweep.conf, progress or
+ * journal that is not a regular file, is refused before anything is opened. */
+static int view_open(view *v, const char *dir, char *err, size_t n)
+{
+    char path[1100], bad[1100];
+    struct stat st;
+    memset(v, 0, sizeof *v);
+    if (!dir[0]) return snprintf(err, n, "no directory given"), -1;
+    if (stat(dir, &st) != 0) return snprintf(err, n, "%s: no sweep here (%s)", dir, strerror(errno)), -1;
+    if (!S_ISDIR(st.st_mode)) return snprintf(err, n, "%s: no sweep here (not a directory)", dir), -1;
+    snprintf(v->dir, sizeof v->dir, "%s", dir);
+    snprintf(path, sizeof path, "%s/sweep.conf", dir);
+    if (stat(path, &st) != 0) return snprintf(err, n, "%s: no sweep here (no sweep.conf)", dir), -1;
+    if (!S_ISREG(st.st_mode)) return snprintf(err, n, "%s: not a regular file", path), -1;
+    if (odd_files(dir, bad, sizeof bad)) return snprintf(err, n, "%s: not a regular file", bad), -1;
+    char *conf = sweep_read_file(path, NULL);
+    if (!conf) return snprintf(err, n, "%s: cannot read: %s", path, strerror(errno)), -1;
+    ds_error e = {{0}, 0, {0}};
+    int rc = sweep_grid_parse(conf, path, &v->g, &e);
+    free(conf);
+    if (rc) {
+        ds_error_format(&e, err, n);
+        return -1;
+    }
+    v->total = sweep_grid_total(&v->g);
+    v->res = calloc((size_t)v->total, sizeof *v->res);
+    v->done_flag = calloc((size_t)v->total, 1);
+    v->fail = calloc((size_t)v->total + 1, sizeof *v->fail);
+    if (!v->res || !v->done_flag || !v->fail) {
+        free(v->res);
+        free(v->done_flag);
+        free(v->fail);
+        return snprintf(err, n, "out of memory for %ld cells", v->total), -1;
+    }
+    return 0;
+}
+
+static void view_free(view *v)
+{
+    replay_stop(&v->rp);
+    free(v->res);
+    free(v->done_flag);
+    free(v->fail);
+}
+
+/* The viewer's loop on a started curses screen, until q (or, embedded,
+ * Escape on the main list) or *quit. idle(ctx), when given, runs a few times
+ * a second (the main TUI keeps polling its runs). Returns 1 if *quit ended
+ * it, else 0. */
+static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*idle)(void *), void *ctx)
+{
+    double last = -1e9;
+    int dirty = 1;
+    timeout(100);
+    while (!*quit) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double t = ts.tv_sec + 1e-9 * ts.tv_nsec;
+        if (idle) idle(ctx);
+        if (t - last >= delay_ms / 1000.0) {
+            if (odd_files(v->dir, v->err, sizeof v->err)) { /* appeared since: read nothing more */
+                v->stopped = 1;
+                snprintf(v->err + strlen(v->err), sizeof v->err - strlen(v->err), ": not a regular file");
+            } else {
+                v->stopped = 0;
+                v->err[0] = 0;
+                refresh_data(v);
+            }
+            last = t;
+            dirty = 1;
+        }
+        if (v->detail == 2) dirty = 1; /* the replay's history grows */
+        if (dirty) draw(v);
+        dirty = 0;
+        int ch = getch();
+        if (ch == ERR) continue;
+        dirty = 1;
+        if (ch == 'q' || ch == 'Q') break;
+        if (ch == KEY_UP && v->sel > 0)
+            v->sel--;
+        else if (ch == KEY_DOWN && v->sel + 1 < v->n_fail)
+            v->sel++;
+        else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && v->n_fail && !v->detail)
+            v->detail = 1;
+        else if (ch == 'h' && v->detail == 1 && v->n_fail) {
+            char fp[1400];
+            flows_path(v, v->fail[v->sel], fp, sizeof fp);
+            if (replay_start(&v->rp, &v->g, v->fail[v->sel], fp) == 0) v->detail = 2;
+        } else if (ch == 'a' && !v->detail) {
+            v->show_all = !v->show_all;
+            v->sel = 0;
+            last = -1e9; /* rebuild the list now */
+        } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 'b') {
+            if (!v->detail && v->embedded) break; /* back to the runs screen */
+            if (v->detail == 2) replay_stop(&v->rp);
+            v->detail = v->detail == 2 ? 1 : 0;
+        }
+    }
+    return *quit ? 1 : 0;
+}
+
+int sweep_view_embedded(const char *dir, int ascii, volatile sig_atomic_t *quit, void (*idle)(void *), void *ctx,
+                        char *err, size_t n)
+{
+    static view v; /* large; one at a time */
+    if (view_open(&v, dir, err, n) != 0) return -1;
+    v.ascii = ascii;
+    v.embedded = 1;
+    int rc = view_loop(&v, 1000, quit, idle, ctx);
+    view_free(&v);
+    return rc;
+}
 
 static volatile sig_atomic_t g_quit;
 static void on_quit(int sig)
@@ -517,15 +671,15 @@ static void on_quit(int sig)
 
 int sweep_view_main(int argc, char **argv)
 {
-    view v;
-    memset(&v, 0, sizeof v);
+    static view v;
     const char *dir = NULL;
-    int delay_ms = 1000;
+    int delay_ms = 1000, ascii = 0;
+    char err[1200];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sweep") && i + 1 < argc)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--ascii"))
-            v.ascii = 1;
+            ascii = 1;
         else if (!strcmp(argv[i], "--delay") && i + 1 < argc) {
             delay_ms = atoi(argv[++i]);
             if (delay_ms < 100) delay_ms = 100;
@@ -538,34 +692,11 @@ int sweep_view_main(int argc, char **argv)
         fprintf(stderr, "dillsue tui --sweep needs a sweep directory\n");
         return 2;
     }
-    snprintf(v.dir, sizeof v.dir, "%s", dir);
-    char path[1100];
-    ds_error err = {{0}, 0, {0}};
-    snprintf(path, sizeof path, "%s/sweep.conf", dir);
-    char *conf = sweep_read_file(path, NULL);
-    if (!conf) {
-        fprintf(stderr, "dillsue tui: %s: no sweep here (no sweep.conf)\n", dir);
+    if (view_open(&v, dir, err, sizeof err) != 0) {
+        fprintf(stderr, "dillsue tui: %s\n", err);
         return 2;
     }
-    int rc = sweep_grid_parse(conf, path, &v.g, &err);
-    free(conf);
-    if (rc) {
-        char buf[1200];
-        ds_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "dillsue: %s\n", buf);
-        return 2;
-    }
-    v.total = sweep_grid_total(&v.g);
-    v.res = calloc((size_t)v.total, sizeof *v.res);
-    v.done_flag = calloc((size_t)v.total, 1);
-    v.fail = calloc((size_t)v.total + 1, sizeof *v.fail);
-    if (!v.res || !v.done_flag || !v.fail) {
-        fprintf(stderr, "dillsue tui: out of memory for %ld cells\n", v.total);
-        free(v.res);
-        free(v.done_flag);
-        free(v.fail);
-        return 2;
-    }
+    v.ascii = ascii;
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
     if (!cs || (strcasecmp(cs, "UTF-8") && strcasecmp(cs, "utf8"))) v.ascii = 1;
@@ -573,6 +704,7 @@ int sweep_view_main(int argc, char **argv)
     signal(SIGTERM, on_quit);
     if (!initscr()) {
         fprintf(stderr, "dillsue tui: cannot open the terminal\n");
+        view_free(&v);
         return 2;
     }
     cbreak();
@@ -580,48 +712,8 @@ int sweep_view_main(int argc, char **argv)
     keypad(stdscr, TRUE);
     set_escdelay(50);
     curs_set(0);
-    timeout(100);
-    double last = -1e9;
-    int dirty = 1;
-    while (!g_quit) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        double t = ts.tv_sec + 1e-9 * ts.tv_nsec;
-        if (t - last >= delay_ms / 1000.0) {
-            refresh_data(&v);
-            last = t;
-            dirty = 1;
-        }
-        if (v.detail == 2) dirty = 1; /* the replay's history grows */
-        if (dirty) draw(&v);
-        dirty = 0;
-        int ch = getch();
-        if (ch == ERR) continue;
-        dirty = 1;
-        if (ch == 'q' || ch == 'Q') break;
-        if (ch == KEY_UP && v.sel > 0)
-            v.sel--;
-        else if (ch == KEY_DOWN && v.sel + 1 < v.n_fail)
-            v.sel++;
-        else if ((ch == '\n' || ch == KEY_ENTER) && v.n_fail && !v.detail)
-            v.detail = 1;
-        else if (ch == 'h' && v.detail == 1 && v.n_fail) {
-            char fp[1400];
-            flows_path(&v, v.fail[v.sel], fp, sizeof fp);
-            if (replay_start(&v.rp, &v.g, v.fail[v.sel], fp) == 0) v.detail = 2;
-        } else if (ch == 'a' && !v.detail) {
-            v.show_all = !v.show_all;
-            v.sel = 0;
-            last = -1e9; /* rebuild the list now */
-        } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 'b') {
-            if (v.detail == 2) replay_stop(&v.rp);
-            v.detail = v.detail == 2 ? 1 : 0;
-        }
-    }
+    view_loop(&v, delay_ms, &g_quit, NULL, NULL);
     endwin();
-    replay_stop(&v.rp);
-    free(v.res);
-    free(v.done_flag);
-    free(v.fail);
+    view_free(&v);
     return 0;
 }

@@ -2,11 +2,20 @@
  * sweep_view.c): a screen of its own that watches a sweep directory. */
 #ifndef DS_SWEEP_VIEW_H
 #define DS_SWEEP_VIEW_H
+#include <signal.h>
 #include <stddef.h>
 
 /* argv as given to `dillsue tui` (argv[0] "tui"), holding --sweep DIR and
  * optionally --ascii and --delay MS. Returns the exit code. */
 int sweep_view_main(int argc, char **argv);
+/* The viewer on the main TUI's screen (curses already started): returns 0
+ * when the user goes back (q or Escape), 1 if *quit was set meanwhile, -1 if
+ * dir is not a readable sweep directory (err says why; nothing was drawn).
+ * A FIFO, a missing path or a file in the way is refused at once, never
+ * opened. idle(ctx) runs a few times a second while the viewer shows. The
+ * caller restores its own input mode (the viewer sets timeout(100)). */
+int sweep_view_embedded(const char *dir, int ascii, volatile sig_atomic_t *quit, void (*idle)(void *), void *ctx,
+                        char *err, size_t n);
 /* Histogram bin of v over nbins log-spaced bins, two per decade from lo
  * (values below lo in bin 0, above the top in the last); -1 if v <= 0 or
  * not finite. */

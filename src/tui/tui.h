@@ -49,11 +49,12 @@ typedef enum {
     PROMPT_REF,
     PROMPT_WARM_FROM,
     PROMPT_QUEUE,
-    PROMPT_SCENARIO
+    PROMPT_SCENARIO,
+    PROMPT_SWEEP
 } tui_prompt_kind;
 
 /* Full-screen views over the panels (one at a time; Esc closes). */
-typedef enum { VIEW_NONE = 0, VIEW_DETAILS, VIEW_LOG, VIEW_SETTINGS, VIEW_REF } tui_view;
+typedef enum { VIEW_NONE = 0, VIEW_DETAILS, VIEW_LOG, VIEW_SETTINGS, VIEW_REF, VIEW_LADDER } tui_view;
 
 /* x axis of the residual plot */
 typedef enum { XAXIS_ITER = 0, XAXIS_LOGITER, XAXIS_EVALS, XAXIS_TIME, XAXIS_N } tui_xaxis;
@@ -109,6 +110,8 @@ typedef enum {
     ACT_MOUSE,
     ACT_PGUP,
     ACT_PGDN,
+    ACT_LADDER,
+    ACT_SWEEP,
     ACT_N
 } tui_action;
 #define TUI_KEYS_PER_ACT 4
@@ -156,6 +159,8 @@ typedef struct tui_app {
     int view_scroll;  /* first line shown; -1 = follow the end (log) */
     int view_lines;   /* lines the view had at its last draw (for paging) */
     int view_top;     /* first line it showed */
+    int view_hscroll; /* first column shown of a table wider than the view (Left/Right) */
+    int ladder_all;   /* the ladder view lists every run, not only the latest queue's */
     int set_sel;      /* selected row of the settings view */
     int setting_edit; /* row the PROMPT_SETTING prompt edits */
     double *ref_flow; /* reference flows of the VIEW_REF comparison (n_links of ref_net) */
@@ -163,15 +168,18 @@ typedef struct tui_app {
     char ref_path[512];
     int ref_run; /* run index compared against the reference */
     tui_xaxis xaxis;
-    int notify;              /* bell and terminal title on completion */
-    int mouse;               /* mouse reporting on */
-    ds_config queue_cfg[64]; /* their settings */
+    int notify; /* bell and terminal title on completion */
+    int mouse;  /* mouse reporting on */
+#define TUI_QUEUE_MAX 128
+    ds_config queue_cfg[TUI_QUEUE_MAX]; /* their settings */
     int queue_n, queue_pos;
+    int queue_serial;       /* number of the latest queue (runs started from it carry it in tui_run.queue) */
     int runs_first;         /* first run shown in the run list (mouse) */
     long log_seen;          /* log entries already considered for the status line */
     int legend_y, legend_n; /* legend hit boxes of the plot (mouse): x0, x1, run index */
     int legend[64][3];
     char runlog_path[1024];    /* session run log written on quit and x; "" = none */
+    char sweep_dir[1024];      /* the sweep directory opened last (O) */
     int help_page, help_pages; /* the help overlay pages when the key table does not fit */
     int quit;
     char msg[512]; /* status-line message */
@@ -228,6 +236,12 @@ void runinfo_settings(const ds_config *c, char *buf, size_t n);
 /* views.c: details (reason, certificate, settings, totals, messages), message
  * log, settings dialog, flow comparison against a reference file. */
 void view_draw(tui_app *app);
+/* view_ladder.c: the runs of the latest queue (or every run) as a table and,
+ * where they form one, a tau x solver grid (the paper's solver ladder). */
+struct textbuf;
+void view_ladder_build(tui_app *app, struct textbuf *t);
+/* The runs the ladder lists (indexes into s.runs, in start order); returns how many. */
+int view_ladder_runs(const tui_app *app, int *idx, int max);
 /* Keys while a view is open; returns 1 if the view used the key. */
 int view_key(tui_app *app, tui_action act, int ch);
 tui_rect overlay_rect(int want_w, int want_h);

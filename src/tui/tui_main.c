@@ -49,7 +49,8 @@ static void usage(FILE *f)
                "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
                "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
                "S inside saves the current settings there. --no-config reads no file.\n"
-               "dillsue tui --sweep DIR [--ascii] watches a sweep directory (docs/sweep.md).\n");
+               "dillsue tui --sweep DIR [--ascii] watches a sweep directory (docs/sweep.md); O inside\n"
+               "the TUI opens one on the same screen.\n");
 }
 
 typedef struct tui_opts {

@@ -13,64 +13,7 @@
 
 #include "flowstat.h"
 #include "settings.h"
-#include "tui.h"
-
-#define VIEW_MAX_LINES 12500 /* TUI_LOG_MAX entries of up to 320 characters: at most 6 lines each at 80 columns */
-
-typedef struct textbuf {
-    char (*line)[256];
-    tui_role *role;
-    int n, width;
-} textbuf;
-
-static textbuf tb_static;
-
-static textbuf *tb_begin(int width)
-{
-    textbuf *t = &tb_static;
-    if (!t->line) {
-        t->line = malloc(VIEW_MAX_LINES * sizeof *t->line);
-        t->role = malloc(VIEW_MAX_LINES * sizeof *t->role);
-        if (!t->line || !t->role) {
-            free(t->line), free(t->role);
-            t->line = NULL, t->role = NULL;
-        }
-    }
-    t->n = 0;
-    t->width = width < 20 ? 20 : width > 255 ? 255 : width;
-    return t;
-}
-
-/* Add text wrapped at the width (at spaces where possible); continuation
- * lines are indented by indent spaces. */
-static void tb_add(textbuf *t, tui_role role, int indent, const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (!t->line) return;
-    const char *p = buf;
-    int first = 1;
-    do {
-        int pad = first ? 0 : indent, room = t->width - pad, len = (int)strlen(p), take = len;
-        if (t->n >= VIEW_MAX_LINES) return;
-        if (take > room) {
-            take = room;
-            for (int k = room; k > room / 2; k--)
-                if (p[k] == ' ') {
-                    take = k;
-                    break;
-                }
-        }
-        snprintf(t->line[t->n], sizeof t->line[0], "%*s%.*s", pad, "", take, p);
-        t->role[t->n++] = role;
-        p += take;
-        while (*p == ' ') p++;
-        first = 0;
-    } while (*p);
-}
+#include "textbuf.h"
 
 tui_rect overlay_rect(int want_w, int want_h)
 {
@@ -79,31 +22,6 @@ tui_rect overlay_rect(int want_w, int want_h)
     tui_rect r = {(LINES - 1 - want_h) / 2, (COLS - want_w) / 2, want_h, want_w};
     if (r.y < 0) r.y = 0;
     return r;
-}
-
-/* Draw a text buffer in a box, scrolled; view_scroll -1 follows the end. */
-static void tb_draw(tui_app *app, textbuf *t, tui_rect r, const char *title)
-{
-    tui_rect in = draw_inner(r);
-    char head[200], close[32];
-    draw_fill(r, A_NORMAL);
-    int maxtop = t->n - in.h > 0 ? t->n - in.h : 0;
-    if (app->view_scroll > maxtop) app->view_scroll = maxtop;
-    int top = app->view_scroll < 0 ? maxtop : app->view_scroll; /* -1 follows the end */
-    app->view_lines = in.h;
-    app->view_top = top;
-    if (t->n > in.h)
-        snprintf(head, sizeof head, "%s  %d-%d of %d  (%s closes)", title, top + 1,
-                 top + in.h < t->n ? top + in.h : t->n, t->n,
-                 keys_label(&app->keys, ACT_CLOSE, 0, "/", close, sizeof close));
-    else
-        snprintf(head, sizeof head, "%s  (%s closes)", title,
-                 keys_label(&app->keys, ACT_CLOSE, 0, "/", close, sizeof close));
-    draw_box(app, r, head);
-    for (int y = 0; y < in.h && top + y < t->n; y++) {
-        int i = top + y;
-        draw_text(in, y, 0, term_attr(app, t->role[i]), "%s", t->line[i]);
-    }
 }
 
 static tui_run *sel_run(const tui_app *app)
@@ -250,10 +168,12 @@ static void build_settings(tui_app *app, textbuf *t)
         s->get(&app->s.next, v, sizeof v);
         snprintf(t->line[t->n], sizeof t->line[0], "%c %-16s %-12s %s", i == app->set_sel ? '>' : ' ', s->name, v,
                  s->help);
+        t->row[t->n] = 0; /* cut at the edge; Left/Right cycle choices here */
         t->role[t->n++] = i == app->set_sel ? ROLE_SELECT : ROLE_NORMAL;
     }
     snprintf(t->line[t->n], sizeof t->line[0],
              "Enter: type a value  Left/Right: cycle a choice  S: save to the config file");
+    t->row[t->n] = 0;
     t->role[t->n++] = ROLE_DIM;
 }
 
@@ -296,7 +216,8 @@ static void build_ref(tui_app *app, textbuf *t)
 void view_draw(tui_app *app)
 {
     if (app->view == VIEW_NONE) return;
-    int w = COLS - 2 > 150 ? 150 : COLS - 2, h = LINES - 2;
+    /* tables use the whole width; text stays readable at 150 columns */
+    int wmax = app->view == VIEW_LADDER ? 250 : 150, w = COLS - 2 > wmax ? wmax : COLS - 2, h = LINES - 2;
     tui_rect r = overlay_rect(w, h);
     textbuf *t = tb_begin(r.w - 2);
     char title[96];
@@ -322,6 +243,10 @@ void view_draw(tui_app *app)
     case VIEW_REF:
         build_ref(app, t);
         snprintf(title, sizeof title, "flows against a reference");
+        break;
+    case VIEW_LADDER:
+        view_ladder_build(app, t);
+        snprintf(title, sizeof title, "solver ladder");
         break;
     default: return;
     }
@@ -361,6 +286,16 @@ int view_key(tui_app *app, tui_action act, int ch)
             return 1;
         }
         return 0;
+    }
+    if (app->view == VIEW_LADDER && act == ACT_TAB) {
+        app->ladder_all = !app->ladder_all;
+        app->view_scroll = 0;
+        return 1;
+    }
+    if (ch == KEY_LEFT || ch == KEY_RIGHT) {
+        app->view_hscroll += ch == KEY_RIGHT ? 8 : -8;
+        if (app->view_hscroll < 0) app->view_hscroll = 0;
+        return 1;
     }
     if (act == ACT_UP || ch == KEY_UP) {
         app->view_scroll = app->view_top > 0 ? app->view_top - 1 : 0;
