@@ -13,8 +13,6 @@ LIMIT=150
 
 # file function: why (one a line)
 EXEMPT="
-src/tui/panel_residuals.c panel_residuals_draw: being split by the TUI engineer (issue 12, branch tui2); remove this line once that is merged
-src/tui/actions.c app_action: being split by the TUI engineer (issue 12, branch tui2); remove this line once that is merged
 "
 
 # One line per function: LENGTH FILE:LINE NAME (the line of its "{").
