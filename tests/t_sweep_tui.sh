@@ -13,6 +13,13 @@ case "$D" in /*) PROG="$D" ;; esac
 
 run "$D" tui --sweep "$tmp/nothing"
 if [ $rc -eq 2 ] && grep -q "no sweep here" "$tmp/err"; then pass sweep_tui_no_sweep_exit2; else fail sweep_tui_no_sweep_exit2 "rc $rc"; fi
+# --sweep is read by the one option table: --sweep=DIR works, a run option is refused
+run "$D" tui --sweep="$tmp/nothing"
+if [ $rc -eq 2 ] && grep -q "nothing: no sweep here" "$tmp/err"; then pass sweep_tui_equals_form; else fail sweep_tui_equals_form "rc $rc: $(cat "$tmp/err")"; fi
+run "$D" tui --sweep "$tmp/nothing" --tau 3
+if [ $rc -eq 2 ] && grep -q -- "--tau has no meaning with --sweep" "$tmp/err"; then pass sweep_tui_run_option_refused; else fail sweep_tui_run_option_refused "rc $rc: $(cat "$tmp/err")"; fi
+run "$D" tui --sweep "$tmp/nothing" --delay 0
+if [ $rc -eq 2 ] && grep -q -- "--delay" "$tmp/err"; then pass sweep_tui_delay_checked; else fail sweep_tui_delay_checked "rc $rc: $(cat "$tmp/err")"; fi
 
 if ! command -v tmux > /dev/null 2>&1; then skip sweep_tui "tmux not installed"; exit 0; fi
 if [ ! -f "$SF" ]; then skip sweep_tui "SiouxFalls not found in $TNTP"; exit 0; fi

@@ -669,29 +669,11 @@ static void on_quit(int sig)
     g_quit = 1;
 }
 
-int sweep_view_main(int argc, char **argv)
+int sweep_view_run(const char *dir, int ascii, int delay_ms)
 {
     static view v;
-    const char *dir = NULL;
-    int delay_ms = 1000, ascii = 0;
     char err[1200];
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sweep") && i + 1 < argc)
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--ascii"))
-            ascii = 1;
-        else if (!strcmp(argv[i], "--delay") && i + 1 < argc) {
-            delay_ms = atoi(argv[++i]);
-            if (delay_ms < 100) delay_ms = 100;
-        } else {
-            fprintf(stderr, "dillsue tui --sweep DIR [--ascii] [--delay MS]: unexpected '%s'\n", argv[i]);
-            return 2;
-        }
-    }
-    if (!dir) {
-        fprintf(stderr, "dillsue tui --sweep needs a sweep directory\n");
-        return 2;
-    }
+    if (delay_ms < 100) delay_ms = 100;
     if (view_open(&v, dir, err, sizeof err) != 0) {
         fprintf(stderr, "dillsue tui: %s\n", err);
         return 2;

@@ -5,9 +5,9 @@
 #include <signal.h>
 #include <stddef.h>
 
-/* argv as given to `dillsue tui` (argv[0] "tui"), holding --sweep DIR and
- * optionally --ascii and --delay MS. Returns the exit code. */
-int sweep_view_main(int argc, char **argv);
+/* dillsue tui --sweep DIR [--ascii] [--delay MS] (options read by the one
+ * option table in tui_main.c): the sweep viewer on its own screen. */
+int sweep_view_run(const char *dir, int ascii, int delay_ms);
 /* The viewer on the main TUI's screen (curses already started): returns 0
  * when the user goes back (q or Escape), 1 if *quit was set meanwhile, -1 if
  * dir is not a readable sweep directory (err says why; nothing was drawn).

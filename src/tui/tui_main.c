@@ -62,6 +62,8 @@ typedef struct tui_opts {
     int no_config;
     const char *runlog; /* --runlog FILE */
     int no_runlog;
+    const char *sweep; /* --sweep DIR: the sweep viewer */
+    int n_given;       /* options given */
 } tui_opts;
 
 /* The options through the program's one option table and parser
@@ -70,7 +72,7 @@ typedef struct tui_opts {
 static int parse_opts(int argc, char **argv, tui_opts *o)
 {
     cli_values v;
-    *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, -1, NULL, 0, NULL, 0};
+    *o = (tui_opts){NULL, NULL, -1, -1, -1, -1, 0, 0, -1, NULL, 0, NULL, 0, NULL, 0};
     int rc = cli_parse("tui", argc, argv, &v, NULL);
     if (rc == 1) {
         usage(stdout);
@@ -90,6 +92,17 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
     o->no_color = v.have[OPT_NO_COLOR] || v.have[OPT_NO_COLOUR];
     o->no_config = v.have[OPT_NO_CONFIG];
     o->no_runlog = v.have[OPT_NO_RUNLOG];
+    o->sweep = v.str[OPT_SWEEP_VIEW];
+    if (o->sweep) {
+        /* the viewer draws a sweep directory: only how it draws can be set */
+        for (int k = 0; k < OPT_N; k++)
+            if (v.have[k] && k != OPT_SWEEP_VIEW && k != OPT_ASCII && k != OPT_DELAY && k != OPT_NO_COLOR &&
+                k != OPT_NO_COLOUR) {
+                fprintf(stderr, "dillsue tui: --%s has no meaning with --sweep (which takes --ascii and --delay)\n",
+                        cli_opts[k].name);
+                return 2;
+            }
+    }
     if (o->config && o->no_config) {
         fprintf(stderr, "dillsue tui: --config and --no-config exclude each other\n");
         return 2;
@@ -319,10 +332,10 @@ int tui_main(int argc, char **argv)
     tui_opts o;
     ds_error err = {0};
     char msg[700], note[1024];
-    for (int i = 1; i < argc; i++) /* dillsue tui --sweep DIR: the sweep viewer, its own screen */
-        if (!strcmp(argv[i], "--sweep")) return sweep_view_main(argc, argv);
     int rc = parse_opts(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : 2;
+    if (o.sweep) /* dillsue tui --sweep DIR: the sweep viewer, its own screen */
+        return sweep_view_run(o.sweep, o.ascii, o.delay_ms > 0 ? o.delay_ms : 1000);
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "dillsue tui: needs a terminal; use `dillsue solve` for batch runs\n");
         return 2;
