@@ -36,8 +36,9 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: dillsue tui [--net NET] [--trips TRIPS] [--tau T] [--filter full|dsp|bfs|edsp]\n"
                "                   [--solver msa|sra|anderson|newton] [--threads N] [--ascii]\n"
-               "                   [--no-color] [--delay MS] [--config FILE | --no-config]\n"
-               "                   [--runlog FILE | --no-runlog]\n"
+               "                   [--no-color | --no-colour] [--delay MS] [--config FILE | --no-config]\n"
+               "                   [--runlog FILE | --no-runlog] [--help]\n"
+               "       dillsue tui --sweep DIR [--ascii] [--delay MS]\n"
                "Without --net the embedded default network is opened. Press ? inside for keys.\n"
                "--delay MS is the minimum time between screen updates (default 100; raise it on\n"
                "slow links such as SSH over a mobile line: a frame is drawn only when something\n"
@@ -49,8 +50,8 @@ static void usage(FILE *f)
                "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
                "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
                "S inside saves the current settings there. --no-config reads no file.\n"
-               "dillsue tui --sweep DIR [--ascii] watches a sweep directory (docs/sweep.md); O inside\n"
-               "the TUI opens one on the same screen.\n");
+               "dillsue tui --sweep DIR watches a sweep directory (docs/sweep.md); O inside the TUI\n"
+               "opens one on the same screen.\n");
 }
 
 typedef struct tui_opts {
