@@ -40,7 +40,7 @@ $(B)/dillsue: $(APP_OBJ) $(B)/obj/gen/revision.o $(B)/libdillsue.a
 	$(CC) $(CFLAGS) -o $@ $(APP_OBJ) $(B)/obj/gen/revision.o $(B)/libdillsue.a $(TUILIBS) $(LDLIBS) $(LDFLAGS) $(RPATH_CUDA)
 
 # Engine tests link the library only; tests/test_tui_*.c also link the TUI modules.
-TUI_OBJ := $(filter $(B)/obj/src/tui/%,$(APP_OBJ)) $(B)/obj/src/cli/opts.o
+TUI_OBJ := $(filter $(B)/obj/src/tui/%,$(APP_OBJ)) $(B)/obj/src/cli/opts.o $(B)/obj/src/cli/env.o
 $(B)/tests/test_tui_%: tests/test_tui_%.c $(B)/libdillsue.a $(wildcard tests/*.h) $(TUI_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -Isrc/tui -o $@ $< $(TUI_OBJ) $(B)/libdillsue.a $(TUILIBS) $(LDLIBS) $(LDFLAGS)

@@ -200,9 +200,9 @@ typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_N }
  * does not exist there). docs/model.md "Start point". */
 typedef enum { DS_START_AUTO = 0, DS_START_ZERO, DS_START_CAPACITY, DS_START_DSP, DS_START_N } ds_start;
 
-/* 1 and "GPU: <name>, ..." if the CUDA backend can run here, else 0 and
- * "GPU: none (<why>)". With DILLSUE_CUDA_EMULATE=1 in the environment the
- * cuda backend runs its kernels in CPU emulation (for tests) and says so. */
+/* 1 and "GPU: <name>, ..." if the CUDA backend can run on a device here, else
+ * 0 and "GPU: none (<why>)". (ds_config.cuda_emulate runs the backend's
+ * kernels on the CPU without a device.) */
 int ds_gpu_info(char *buf, size_t n);
 
 const char *ds_filter_name(ds_filter f);
@@ -246,6 +246,10 @@ typedef struct ds_config {
     /* edsp */
     int edsp_max_refresh; /* default 8 */
     double edsp_damping;  /* mask costs = (1-d) previous mask costs + d current; 1 = plain rebuild */
+    /* cuda backend: 1 runs its kernels in CPU emulation (tests, machines
+     * without a GPU), default 0. The engine does not read
+     * DILLSUE_CUDA_EMULATE; the program sets this from it. */
+    int cuda_emulate;
 } ds_config;
 
 void ds_config_default(ds_config *cfg);

@@ -2,6 +2,7 @@
  * (phases, progress events, cheap create), the engine's clock (pauses
  * excluded, time to tolerance) and the end-of-run certificate. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "dillsue.h"
@@ -169,6 +170,37 @@ static void test_cancel_in_setup(const ds_network *net)
     tc_end();
 }
 
+/* The engine takes the CUDA emulation from the configuration only, never from
+ * the environment (the program maps DILLSUE_CUDA_EMULATE onto it). */
+static void test_emulation_is_config(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    char info[512];
+    if (ds_gpu_info(info, sizeof info)) {
+        tc_skip("run_api_cuda_emulation_from_config_not_env", "a GPU is present: cannot tell emulation from device");
+        return;
+    }
+    tc_begin("run_api_cuda_emulation_from_config_not_env");
+    setenv("DILLSUE_CUDA_EMULATE", "1", 1);
+    ds_config_default(&cfg);
+    cfg.backend = DS_BACKEND_CUDA;
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run == NULL && strstr(err.msg, "not available"), "environment honoured by the engine: %s",
+             run ? "created" : err.msg);
+    if (run) ds_run_free(run);
+    unsetenv("DILLSUE_CUDA_EMULATE");
+    cfg.cuda_emulate = 1;
+    run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "cuda_emulate = 1 refused: %s", err.msg);
+    if (run) {
+        ds_status st = ds_run_execute(run);
+        TC_CHECK(st == DS_STATUS_CONVERGED, "emulated run: %s", ds_status_name(st));
+        ds_run_free(run);
+    }
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -182,6 +214,7 @@ int main(void)
     test_setup_and_certificate(ring, "ringcity", DS_FILTER_BFS);
     test_pause_excluded(ring);
     test_cancel_in_setup(ring);
+    test_emulation_is_config(ring);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);

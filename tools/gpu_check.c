@@ -118,7 +118,9 @@ static int eval_both(cell *c, const char *where)
     if (rc_c != rc_g) {
         printf("%-22s %-5s  disagree at %s: f(x) %s on the CPU, %s on the GPU\n", c->net->name, fn, where,
                rc_c == 0 ? "exists" : "does not exist",
-               rc_g == 0 ? "exists" : st->unconverged ? "inner solve unconverged" : "no positive solution");
+               rc_g == 0         ? "exists"
+               : st->unconverged ? "inner solve unconverged"
+                                 : "no positive solution");
         return -1;
     }
     return rc_c == 0 ? 0 : 1;
@@ -207,6 +209,7 @@ static ds_status solve_one(const cell *c, ds_backend backend, double *x, double 
     cfg.filter = c->filter;
     cfg.threads = c->o->threads;
     cfg.backend = backend;
+    cfg.cuda_emulate = c->o->emulate;
     cfg.inner = c->o->inner;
     cfg.inner_max = c->o->inner_max;
     cfg.inner_tol = c->o->inner_tol;
@@ -249,8 +252,8 @@ static int check_cell(const ds_network *net, ds_filter filter, const opts *o)
     bad = check_maps(&c, &worst, &jerr);
     if (worst >= 0 && !bad)
         printf("%-22s %-5s %7d %5d %11.3g %11.3g %10.2f %10.2f %8.1fx  %s\n", net->name, ds_filter_name(filter), m,
-               net->n_dest, worst, jerr, 1e3 * c.tc / c.n_eval, 1e3 * c.tg / c.n_eval,
-               c.tg > 0 ? c.tc / c.tg : 0, "ok");
+               net->n_dest, worst, jerr, 1e3 * c.tc / c.n_eval, 1e3 * c.tg / c.n_eval, c.tg > 0 ? c.tc / c.tg : 0,
+               "ok");
     else if (worst > MAPE_BOUND)
         printf("%-22s %-5s %7d %5d %11.3g %11.3g %10s %10s %9s  FAIL (MAPE bound %g %%)\n", net->name,
                ds_filter_name(filter), m, net->n_dest, worst, jerr, "", "", "", MAPE_BOUND);
@@ -341,16 +344,26 @@ int main(int argc, char **argv)
     parse_filters(&o, "full,dsp,bfs,edsp");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--emulate")) o.emulate = 1;
-        else if (!strcmp(a, "--no-solve")) o.solve = 0;
-        else if (!val) return usage();
-        else if (!strcmp(a, "--dir")) o.dir = argv[++i];
-        else if (!strcmp(a, "--net")) o.only = argv[++i];
-        else if (!strcmp(a, "--tau")) o.tau = atof(argv[++i]);
-        else if (!strcmp(a, "--points")) o.points = atoi(argv[++i]);
-        else if (!strcmp(a, "--inner-max")) o.inner_max = atoi(argv[++i]);
-        else if (!strcmp(a, "--inner-tol")) o.inner_tol = atof(argv[++i]);
-        else if (!strcmp(a, "--threads")) o.threads = atoi(argv[++i]);
+        if (!strcmp(a, "--emulate"))
+            o.emulate = 1;
+        else if (!strcmp(a, "--no-solve"))
+            o.solve = 0;
+        else if (!val)
+            return usage();
+        else if (!strcmp(a, "--dir"))
+            o.dir = argv[++i];
+        else if (!strcmp(a, "--net"))
+            o.only = argv[++i];
+        else if (!strcmp(a, "--tau"))
+            o.tau = atof(argv[++i]);
+        else if (!strcmp(a, "--points"))
+            o.points = atoi(argv[++i]);
+        else if (!strcmp(a, "--inner-max"))
+            o.inner_max = atoi(argv[++i]);
+        else if (!strcmp(a, "--inner-tol"))
+            o.inner_tol = atof(argv[++i]);
+        else if (!strcmp(a, "--threads"))
+            o.threads = atoi(argv[++i]);
         else if (!strcmp(a, "--inner")) {
             int in = ds_inner_parse(argv[++i]);
             if (in < 0) return usage();
@@ -363,17 +376,14 @@ int main(int argc, char **argv)
     if (!(o.tau > 0) || o.points < 0 || o.inner_max < 1 || o.threads < 0) return usage();
     if (!o.dir) o.dir = getenv("DILLSUE_TNTP_DIR");
     if (!o.dir || !*o.dir) o.dir = "../shared/data/tntp";
-    /* whole solves go through ds_run, which picks the emulation from the environment */
-    if (o.emulate) setenv("DILLSUE_CUDA_EMULATE", "1", 1);
-    else unsetenv("DILLSUE_CUDA_EMULATE");
     if (!ds_gpu_probe(info, sizeof info) && !o.emulate) {
         printf("gpu-check: %s: nothing to compare on this machine (run it where a GPU is; --emulate runs the "
                "kernel bodies on the CPU instead)\n",
                info);
         return 0;
     }
-    printf("gpu-check: %s; backend under test: %s; tau %g, %d MSA points, CPU threads %d, full-graph inner %s\n",
-           info, o.emulate ? "emulation" : "cuda", o.tau, o.points + 1, o.threads, ds_inner_name(o.inner));
+    printf("gpu-check: %s; backend under test: %s; tau %g, %d MSA points, CPU threads %d, full-graph inner %s\n", info,
+           o.emulate ? "emulation" : "cuda", o.tau, o.points + 1, o.threads, ds_inner_name(o.inner));
     n = list_nets(o.dir, &nets);
     if (n < 0) {
         printf("gpu-check: cannot open %s (set DILLSUE_TNTP_DIR)\n", o.dir);
@@ -402,7 +412,7 @@ int main(int argc, char **argv)
         free(nets[i]);
     }
     free(nets);
-    printf("gpu-check: %d cell(s) failed (bound: worst-cell MAPE <= %g %%; CPU ms and GPU ms per evaluation)\n",
-           fails, MAPE_BOUND);
+    printf("gpu-check: %d cell(s) failed (bound: worst-cell MAPE <= %g %%; CPU ms and GPU ms per evaluation)\n", fails,
+           MAPE_BOUND);
     return fails ? 1 : 0;
 }

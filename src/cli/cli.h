@@ -59,6 +59,8 @@ void cli_stop_signals_restore(const struct sigaction *old_int, const struct siga
 
 /* OpenBLAS asked for one thread and its idle servers stopped (blas_threads.c). */
 void cli_blas_single_thread(void);
+/* 1 if DILLSUE_CUDA_EMULATE=1 (env.c): for ds_config.cuda_emulate. */
+int cli_cuda_emulate(void);
 
 /* ------------------------------------------------ the one option table (opts.c) */
 

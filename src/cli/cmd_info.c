@@ -154,7 +154,7 @@ int cmd_info(int argc, char **argv)
     {
         char gpu[512];
         ds_gpu_info(gpu, sizeof gpu);
-        printf("%s\n", gpu);
+        printf("%s\n", cli_cuda_emulate() ? "GPU: emulated on the CPU (DILLSUE_CUDA_EMULATE=1)" : gpu);
     }
     ds_network_free(net);
     return 0;

@@ -326,6 +326,7 @@ int cmd_solve(int argc, char **argv)
     struct solve_opts o = {0};
     ds_error err = {0};
     ds_config_default(&cfg);
+    cfg.cuda_emulate = cli_cuda_emulate();
     int rc = parse_args(argc, argv, &o, &cfg);
     if (rc < 0) return 0; /* --help */
     if (rc) return rc;

@@ -37,6 +37,7 @@ int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *
         {"edsp_damping", offsetof(ds_config, edsp_damping), 0},
         {"newton_warm", offsetof(ds_config, newton_warm), 1},
         {"factor_mb", offsetof(ds_config, factor_mb), 0},
+        {"cuda_emulate", offsetof(ds_config, cuda_emulate), 1},
     };
     char msg[200];
     double v;

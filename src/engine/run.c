@@ -49,6 +49,7 @@ void ds_config_default(ds_config *c)
     c->gmres_max = 200;
     c->edsp_max_refresh = 8;
     c->edsp_damping = 1.0;
+    c->cuda_emulate = 0;
     c->factor_mb = 768;
 }
 
@@ -75,7 +76,7 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
         return ds_error_set(err, NULL, 0, "unknown filter or solver"), NULL;
     if ((int)cfg->backend < 0 || cfg->backend >= DS_BACKEND_N)
         return ds_error_set(err, NULL, 0, "unknown backend"), NULL;
-    if (cfg->backend == DS_BACKEND_CUDA) {
+    if (cfg->backend == DS_BACKEND_CUDA && !cfg->cuda_emulate) {
         char info[512];
         if (!ds_gpu_info(info, sizeof info))
             return ds_error_set(err, NULL, 0, "backend cuda is not available: %s", info), NULL;
@@ -798,9 +799,8 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
                     kept < total ? "; the others factorise afresh in every evaluation and J v" : "");
     }
     if (!cpu) {
-        const char *emu = getenv("DILLSUE_CUDA_EMULATE");
         STEP(0.5, "device upload");
-        run->gpu = ds_gpu_loader_create(run->ld, emu && emu[0] == '1', &err);
+        run->gpu = ds_gpu_loader_create(run->ld, run->cfg.cuda_emulate, &err);
         if (!run->gpu) {
             ds_error_format(&err, run->reason, sizeof run->reason);
             return DS_STATUS_ERROR;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "tui.h"
+#include "../cli/cli.h"
 
 /* "GPU: none" or "GPU: <device>", asked once (the probe may dlopen); the
  * reason in parentheses is left for `dillsue info`, the header has no room. */
@@ -14,7 +15,10 @@ static const char *gpu_label(void)
     static int done;
     if (!done) {
         char full[512];
-        ds_gpu_info(full, sizeof full);
+        if (cli_cuda_emulate())
+            snprintf(full, sizeof full, "GPU: emulated on the CPU");
+        else
+            ds_gpu_info(full, sizeof full);
         char *p = strstr(full, " (");
         if (p) *p = 0;
         snprintf(buf, sizeof buf, "%.90s", full);

@@ -5,6 +5,7 @@
  * flag and write to the wake pipe. The UI never waits for the engine except
  * in session_stop, after it has asked the run to cancel. */
 #include "session.h"
+#include "../cli/cli.h"
 
 #include "ds_csv.h"
 #include "ds_scenario.h"
@@ -51,6 +52,7 @@ int session_init(tui_session *s, ds_error *err)
     memset(s, 0, sizeof *s);
     s->wake_fd[0] = s->wake_fd[1] = -1;
     ds_config_default(&s->next);
+    s->next.cuda_emulate = cli_cuda_emulate();
     pthread_mutex_init(&s->log_mu, NULL);
     if (!(s->log = calloc(TUI_LOG_MAX, sizeof *s->log))) return ds_error_set(err, "", 0, "out of memory");
     if (pipe(s->wake_fd) != 0) return ds_error_set(err, "", 0, "cannot create a pipe: %s", strerror(errno));
