@@ -1,9 +1,11 @@
 #!/bin/sh
 # t_sweep_tables.sh - tools/sweep_tables.py on two small Sioux Falls sweeps of one
 # grid (2 scenarios x tau 3,10 x full,dsp; newton in A, newton,anderson in B, with
-# --ue): the ladder's medians are those of cells.csv, B's newton appears as
-# "newton (LABEL)" beside A's, the UE gap line counts the references, a sweep of
-# another network is refused, and the paper's columns are shown on Sioux Falls only.
+# --ue): the ladder's counts and medians are those of cells.csv; given as LABEL=B,
+# every solver of B appears as "solver (LABEL)" (B's newton row equal to A's);
+# given as a bare directory, only B's newton (already in A) takes B's folder name;
+# the UE gap line counts the references; a sweep of another network is refused;
+# the paper's columns are shown on Sioux Falls only.
 . tests/lib.sh
 
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
@@ -38,11 +40,19 @@ it = sorted(int(r["iterations"]) for r in c if r["status"] == "converged")
 n = len(it)
 med = "-" if n == 0 else f"{it[n // 2]:,}" if n % 2 else f"{(it[n // 2 - 1] + it[n // 2]) / 2:,.0f}"
 ill = sum(r["status"] == "ill-posed" for r in c)
-print(f"| 10 | dsp | anderson | {n} | {len(c) - n - ill} | {ill} | {med} (")' "$tmp/b/cells.csv")
+print(f"| 10 | dsp | anderson (prev) | {n} | {len(c) - n - ill} | {ill} | {med} (")' "$tmp/b/cells.csv")
 if [ $rc -eq 0 ] && grep -qF "$want" "$tmp/tables"; then
     pass sweep_tables_ladder_median
 else
     fail sweep_tables_ladder_median "rc $rc, want '$want': $(grep '| 10 | dsp | anderson' "$tmp/tables") $(cat "$tmp/err")"
+fi
+# a bare directory: its anderson keeps its name, its newton (already in A) takes the folder name b
+run python3 $T "$tmp/a" "$tmp/b"
+if [ $rc -eq 0 ] && grep -q '^| 10 | dsp | anderson | ' "$tmp/out" && grep -q '^| 10 | dsp | newton (b) | ' "$tmp/out" &&
+    ! grep -q 'anderson (' "$tmp/out"; then
+    pass sweep_tables_bare_dir_names
+else
+    fail sweep_tables_bare_dir_names "rc $rc: $(grep '| 10 | dsp |' "$tmp/out")"
 fi
 # A's newton and B's newton: one engine, one grid, so the same row apart from the label and time
 na=$(grep '^| 3 | full | newton |' "$tmp/tables" | cut -d'|' -f5-8)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sweep_tables.py [--complete] DIR [LABEL=DIR ...] - the paper's tables from sweep directories.
+"""sweep_tables.py [--complete] DIR [[LABEL=]DIR2 ...] - the paper's tables from sweep directories.
 
 Reads DIR/sweep.conf and DIR/cells.csv (run `dillsue sweep --merge --out DIR`
 first if the sweep was stopped) and prints Markdown:
@@ -13,11 +13,12 @@ first if the sweep was stopped) and prints Markdown:
      then the relative gap the UE references reached (DIR/ue/kNNNN.txt);
   3. with --filters bfs,dsp grids: BFS against DSP per tau (lost OD pairs and
      demand, iterations, MAPE vs UE): the paper's table S3.
-Further directories LABEL=DIR2 add their cells to the same tables (same
-network, seed and tau or mu); a solver that an earlier directory already has
-appears as "solver (LABEL)", e.g. `old=DIR2` shows DIR2's newton as
-"newton (old)" beside DIR's newton. The tables use the scenarios all
-directories have.
+Further directories add their cells to the same tables (same network, seed,
+tolerance, iteration limit and cap): DIR2's solvers appear under their own
+names, except one that an earlier directory already has, which appears as
+"solver (DIR2's folder name)"; LABEL=DIR2 shows every solver of DIR2 as
+"solver (LABEL)", e.g. `old=DIR2` puts "newton (old)" beside DIR's newton.
+The tables use the scenarios all directories have.
 --complete keeps only scenarios whose cells are all done (a stopped sweep).
 Medians and percentiles interpolate linearly, as `dillsue sweep` does.
 """
@@ -95,24 +96,28 @@ def main():
         sys.exit(__doc__)
     sweeps = []  # (label, dir, conf, rows, keep)
     for i, a in enumerate(args):
-        label, d = (None, a) if i == 0 else a.split("=", 1) if "=" in a else (os.path.basename(a.rstrip("/")), a)
-        sweeps.append((label, d) + read_sweep(d, complete))
-    conf = sweeps[0][2]
+        if i > 0 and "=" in a:
+            label, d = a.split("=", 1)
+            always = True
+        else:
+            label, d, always = os.path.basename(a.rstrip("/")), a, False
+        sweeps.append((label, always, d) + read_sweep(d, complete))
+    conf = sweeps[0][3]
     disp_key = "mu" if "mu" in conf else "tau"
-    for label, d, c, _, _ in sweeps[1:]:
+    for label, _, d, c, _, _ in sweeps[1:]:
         for k in ("net", "seed", "tol", "max_iter", "cap"):
             same = (os.path.basename(c.get(k, "")) == os.path.basename(conf.get(k, "")) if k == "net"
                     else c.get(k) == conf.get(k))
             if not same:
-                sys.exit(f"sweep_tables.py: {d}: {k}={c.get(k)} but {sweeps[0][1]} has {k}={conf.get(k)}")
+                sys.exit(f"sweep_tables.py: {d}: {k}={c.get(k)} but {sweeps[0][2]} has {k}={conf.get(k)}")
         if disp_key not in c:
-            sys.exit(f"sweep_tables.py: {d}: no {disp_key} list, as {sweeps[0][1]} has")
-    keep = set.intersection(*(s[4] for s in sweeps))
+            sys.exit(f"sweep_tables.py: {d}: no {disp_key} list, as {sweeps[0][2]} has")
+    keep = set.intersection(*(s[5] for s in sweeps))
     taus, filters, solvers = [], [], []
     rows = []
-    for label, d, c, rs, _ in sweeps:
+    for label, always, d, c, rs, _ in sweeps:
         own = c["solver"].split(",")
-        rename = {s: (f"{s} ({label})" if s in solvers else s) for s in own}
+        rename = {s: (f"{s} ({label})" if always or s in solvers else s) for s in own}
         for t in (float(x) for x in c[disp_key].split(",")):
             if t not in taus:
                 taus.append(t)
@@ -133,7 +138,7 @@ def main():
     print(f"{net}: {nscen} scenarios ({'complete ones only' if complete else 'every cell done'}), "
           f"{len(rows)} cells, {disp_key} {','.join(f'{t:g}' for t in taus)}, "
           f"tol {float(conf['tol']):g}, max {conf['max_iter']} iterations"
-          + (f"; from {', '.join(s[1] for s in sweeps)}" if len(sweeps) > 1 else ""))
+          + (f"; from {', '.join(s[2] for s in sweeps)}" if len(sweeps) > 1 else ""))
     print()
 
     def cells(t, f, s, scen=None):
@@ -189,11 +194,11 @@ def main():
         print()
         print("(a number in parentheses: the converged cells behind that median, where fewer than the scenarios)")
         print()
-        g = ue_gaps(sweeps[0][1], keep)
+        g = ue_gaps(sweeps[0][2], keep)
         if g:
             gaps = [x[0] for x in g]
             reached = sum(x[0] <= float(conf["ue_gap"]) for x in g)
-            print(f"UE references ({sweeps[0][1]}/ue): {len(g)} scenarios, target relative gap "
+            print(f"UE references ({sweeps[0][2]}/ue): {len(g)} scenarios, target relative gap "
                   f"{float(conf['ue_gap']):g} within {conf['ue_max_iter']} Frank-Wolfe iterations; "
                   f"{reached} reached it; gap reached: median {pct(gaps, 50):.2g}, worst {max(gaps):.2g}; "
                   f"iterations median {pct([x[2] for x in g], 50):,.0f}; "
