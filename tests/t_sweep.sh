@@ -214,6 +214,23 @@ else
     fail sweep_resume_after_stop "rc $rc: $(cat "$tmp/err")"
 fi
 
+# --- the same stop delivered twice at once (timeout signals the child and then its process
+# group): still one clean stop, cells.csv written (a repeat a second or more later kills,
+# as before)
+slow="--net $SF --scenarios 20 --seed 1 --tau 100 --filter full --solver sra --workers 1"
+"$D" sweep $slow --out "$tmp/twice" > /dev/null 2> "$tmp/twice.err" &
+pid=$!
+sleep 1
+kill -TERM $pid 2> /dev/null
+kill -TERM $pid 2> /dev/null
+wait $pid
+trc=$?
+if [ $trc -eq 4 ] && [ -f "$tmp/twice/cells.csv" ] && grep -q -- "--resume" "$tmp/twice.err"; then
+    pass sweep_double_sigterm_one_stop
+else
+    fail sweep_double_sigterm_one_stop "rc $trc, cells.csv $([ -f "$tmp/twice/cells.csv" ] && echo written || echo missing): $(tail -n 2 "$tmp/twice.err")"
+fi
+
 # --- killed: the journal ends in a line cut short; cells.csv and later flows gone
 mkdir -p "$tmp/kill/flows"
 cp "$tmp/ref/sweep.conf" "$tmp/kill/"

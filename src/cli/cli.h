@@ -54,7 +54,10 @@ void cli_fputs_escaped(const char *s, FILE *fp);
 /* SIGINT (unless the shell ignores it for a background job) and SIGTERM to
  * handler, which only sets a flag; the old actions saved for the restore. */
 struct sigaction;
-void cli_stop_signals_install(void (*handler)(int), struct sigaction *old_int, struct sigaction *old_term);
+/* SIGINT/SIGTERM ask for a clean stop (cli_stop_signal() then returns the
+ * signal); a repeat a second or more later kills (main.c). */
+void cli_stop_signals_install(struct sigaction *old_int, struct sigaction *old_term);
+int cli_stop_signal(void);
 void cli_stop_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term);
 
 /* OpenBLAS asked for one thread and its idle servers stopped (blas_threads.c). */

@@ -116,23 +116,6 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 
 /* ------------------------------------------------------ signals */
 
-/* Lock-free atomics are async-signal-safe and, unlike sig_atomic_t, also
- * well-defined across threads (the signal may land on any thread). */
-static atomic_int g_stop_signal;
-
-/* Only sets a flag: the watcher thread turns it into ds_run_cancel. A second
- * signal while the run winds down gets the default action, so a stuck run can
- * still be killed with another Ctrl-C. */
-static void on_signal(int sig)
-{
-    if (atomic_load(&g_stop_signal)) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
-    }
-    atomic_store(&g_stop_signal, sig);
-}
-
 struct watcher {
     ds_run *run;
     atomic_int done;
@@ -143,7 +126,7 @@ static void *watch(void *arg)
     struct watcher *w = arg;
     const struct timespec tick = {0, 20 * 1000 * 1000};
     while (!atomic_load(&w->done)) {
-        int sig = atomic_load(&g_stop_signal);
+        int sig = cli_stop_signal();
         if (sig) {
             fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n",
                     sig == SIGINT ? "interrupted" : "terminated");
@@ -303,8 +286,7 @@ static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_conf
 static ds_status execute_with_signals(ds_run *run, double *secs)
 {
     struct sigaction old_int, old_term;
-    atomic_store(&g_stop_signal, 0);
-    cli_stop_signals_install(on_signal, &old_int, &old_term);
+    cli_stop_signals_install(&old_int, &old_term);
     struct watcher w = {.run = run};
     atomic_init(&w.done, 0);
     pthread_t wt;

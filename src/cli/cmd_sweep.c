@@ -282,8 +282,6 @@ struct sweep {
     const char *mode;
 };
 
-static atomic_int g_signal;
-
 const sweep_grid *sweep_get_grid(const sweep *sw) { return &sw->g; }
 const ds_network *sweep_base(const sweep *sw) { return sw->base; }
 int sweep_threads(const sweep *sw) { return sw->threads; }
@@ -569,7 +567,7 @@ static void progress_line(sweep *sw, int final)
 
 void sweep_tick(sweep *sw)
 {
-    int sig = atomic_load(&g_signal);
+    int sig = cli_stop_signal();
     if (sig && !sweep_stopping(sw)) {
         if (!sw->quiet && sw->progress_tty) fputc('\n', stderr);
         fprintf(stderr,
@@ -588,16 +586,6 @@ void sweep_tick(sweep *sw)
     }
 }
 
-static void on_signal(int sig)
-{
-    if (atomic_load(&g_signal)) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
-    }
-    atomic_store(&g_signal, sig);
-}
-
 #ifdef DS_HAVE_MPI
 /* Worker ranks have no dealer loop: a thread turns a signal into a stop. */
 typedef struct watcher {
@@ -610,7 +598,7 @@ static void *watch(void *arg)
     watcher *w = arg;
     const struct timespec tick = {0, 20 * 1000 * 1000};
     while (!atomic_load(&w->done)) {
-        if (atomic_load(&g_signal) && !sweep_stopping(w->sw)) sweep_request_stop(w->sw);
+        if (cli_stop_signal() && !sweep_stopping(w->sw)) sweep_request_stop(w->sw);
         nanosleep(&tick, NULL);
     }
     return NULL;
@@ -1158,8 +1146,7 @@ static int run_sweep(const sweep_opts *o, const ranks *r)
     if (!rc && r->rank == 0) rc = prepare_dir(sw, o);
 
     struct sigaction old_int, old_term;
-    atomic_store(&g_signal, 0);
-    cli_stop_signals_install(on_signal, &old_int, &old_term);
+    cli_stop_signals_install(&old_int, &old_term);
     rc = run_cells(sw, o, r, rc);
     cli_stop_signals_restore(&old_int, &old_term);
 

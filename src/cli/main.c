@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,13 +43,46 @@ static const char usage_text[] =
     "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
     "2 usage or input error, 3 ill-posed model, 4 cancelled.\n";
 
-/* Control bytes (terminal escapes from a file or an argument) printed as
- * \xNN so that a message can never drive the terminal. */
-void cli_stop_signals_install(void (*handler)(int), struct sigaction *old_int, struct sigaction *old_term)
+/* The stop request of solve and sweep. Lock-free atomics are async-signal-safe
+ * and, unlike sig_atomic_t, also well-defined across threads (the signal may
+ * land on any thread). */
+static atomic_int g_stop_sig;
+static atomic_llong g_stop_ms; /* monotonic milliseconds of the first signal */
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The first SIGINT or SIGTERM only sets the flag: the command stops cleanly
+ * (a run after its iteration, a sweep after recording its finished cells). A
+ * second one at least a second later gets the default action, so that a stuck
+ * program can still be killed with another Ctrl-C. Within that second it is
+ * the same request delivered twice, not a second one: `timeout` signals its
+ * child and then the child's process group, and a terminal's Ctrl-C reaches
+ * every process of the foreground group (mpirun and its ranks). */
+static void on_stop_signal(int sig)
+{
+    if (atomic_load(&g_stop_sig)) {
+        if (mono_ms() - atomic_load(&g_stop_ms) < 1000) return;
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    atomic_store(&g_stop_ms, mono_ms());
+    atomic_store(&g_stop_sig, sig);
+}
+
+int cli_stop_signal(void) { return atomic_load(&g_stop_sig); }
+
+void cli_stop_signals_install(struct sigaction *old_int, struct sigaction *old_term)
 {
     struct sigaction sa;
+    atomic_store(&g_stop_sig, 0);
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = handler;
+    sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
     /* A shell ignores SIGINT for background jobs so that Ctrl-C at the
