@@ -48,7 +48,6 @@ typedef struct nt_state {
     double last_step; /* length l of the last accepted step */
     double last_eta_l;
     double *delta;
-    double *xa, *fa; /* the acceptable point while the search looks beyond it */
 } nt_state;
 
 /* SRA warm-start steps: newton_warm, or by default (-1) the paper's 5 with its
@@ -65,10 +64,8 @@ static int nt_init(ds_run *run, void **state)
     nt_state *s = calloc(1, sizeof *s);
     if (!s) return -1;
     s->delta = malloc(sizeof(double) * (size_t)(run->n + 1));
-    s->xa = malloc(sizeof(double) * (size_t)(run->n + 1));
-    s->fa = malloc(sizeof(double) * (size_t)(run->n + 1));
-    if (!s->delta || !s->xa || !s->fa) {
-        free(s->delta), free(s->xa), free(s->fa), free(s);
+    if (!s->delta) {
+        free(s);
         return -1;
     }
     s->warm_left = nt_warm_steps(run);
@@ -81,7 +78,7 @@ static void nt_free(void *state)
 {
     nt_state *s = state;
     if (!s) return;
-    free(s->delta), free(s->xa), free(s->fa), free(s);
+    free(s->delta), free(s);
 }
 
 static void nt_reset(ds_run *run, void *state)
@@ -189,18 +186,14 @@ static int extend(ds_run *run, nt_state *s, double rho, double *l, double l_unde
 {
     double rn = sqrt(run->merit);
     double la = *l, lb = l_undef, Wa = *W, Wm;
-    int moved = 0, last_is_best = 1;
-    memcpy(s->xa, run->xt, sizeof(double) * (size_t)run->n);
-    memcpy(s->fa, run->ft, sizeof(double) * (size_t)run->n);
+    int last_is_best = 1; /* run->xt, run->ft (and the loader's state) are the best point's */
     for (int k = 0; k < NT_EXTEND && lb - la > 0.02 * lb; k++) {
         double lm = 0.5 * (la + lb);
         int rc = trial(run, s->delta, lm, &Wm);
         if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
         /* better, and sufficient decrease for its own, longer, step */
         if (rc == EV_OK && Wm < Wa && sqrt(Wm) <= (1 - NT_ARMIJO * lm * (1 - rho)) * rn) {
-            la = lm, Wa = Wm, moved = 1, last_is_best = 1;
-            memcpy(s->xa, run->xt, sizeof(double) * (size_t)run->n);
-            memcpy(s->fa, run->ft, sizeof(double) * (size_t)run->n);
+            la = lm, Wa = Wm, last_is_best = 1;
         } else {
             lb = lm, last_is_best = 0;
         }
@@ -210,9 +203,6 @@ static int extend(ds_run *run, nt_state *s, double rho, double *l, double l_unde
         int rc = trial(run, s->delta, la, &Wm);
         if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
         if (rc != EV_OK) return EV_ERROR;
-    } else if (!moved) {
-        memcpy(run->xt, s->xa, sizeof(double) * (size_t)run->n);
-        memcpy(run->ft, s->fa, sizeof(double) * (size_t)run->n);
     }
     *l = la;
     *W = Wa;
