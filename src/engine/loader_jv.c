@@ -269,6 +269,13 @@ static double cw_bound(const ds_network *net, const double *w, int d, const doub
     return isfinite(lb) ? lb : 0;
 }
 
+/* The weight matrix's entries exp(-mu t) of every link (loaded costs underflow
+ * often: dsk_exp_weight gives their 0 without libm's slow path, same bits). */
+static void rho_weights(const ds_loader *ld, const double *t, double *w)
+{
+    for (int e = 0; e < ld->net->n_links; e++) w[e] = dsk_exp_weight(-ld->mu * t[e]);
+}
+
 /* y <- (I + W_S) y normalised, `iters` times; returns the last growth factor - 1. */
 static double power_steps(const ds_network *net, const double *w, int d, double *y, double *y2, const unsigned char *in,
                           int iters, double tol)
@@ -387,7 +394,7 @@ static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, do
     }
     if (ok) {
         struct rho_job j = {ld, w, bound, lb, est, y, y2, ratio, in, todo};
-        for (int e = 0; e < m; e++) w[e] = exp(-ld->mu * t[e]);
+        rho_weights(ld, t, w);
         for (int c0 = 0; c0 < nd && (!bound || *lower < 1.0); c0 += RHO_CHUNK) {
             int cn = nd - c0 < RHO_CHUNK ? nd - c0 : RHO_CHUNK;
             for (int k = 0; k < cn; k++) {
@@ -446,7 +453,7 @@ int ds_loader_rho_support(ds_loader *ld, const double *t, int di, unsigned char 
     if (w && y && y2 && ratio && in) {
         int d = net->dest_node[di];
         double ymax = 0;
-        for (int e = 0; e < m; e++) w[e] = exp(-ld->mu * t[e]);
+        rho_weights(ld, t, w);
         for (int i = 0; i < n; i++) {
             y[i] = (i == d) ? 0 : 1;
             in[i] = i != d;
