@@ -14,8 +14,9 @@
 
 #include "dsg_kernels.h"
 
-#define DSG_ABI 2
+#define DSG_ABI 3
 #define DSG_MARKS 16 /* timer marks per context */
+#define DSG_SEQS 16  /* recorded launch sequences per context */
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,14 @@ typedef struct dsg_ops {
     int (*elapsed)(void *ctx, int from, int to, double *sec);
     /* What the last failing call said. */
     const char *(*error)(void *ctx);
+    /* Recorded launch sequences (CUDA graphs on the device): after rec_begin,
+     * launches are recorded and not run until rec_end(slot) keeps them in
+     * slot 0 .. DSG_SEQS - 1 (slot < 0 discards them); replay(slot) runs a
+     * kept sequence in stream order. One launch of a few hundred level
+     * kernels instead of a few hundred launches. 0 or -1. */
+    int (*rec_begin)(void *ctx);
+    int (*rec_end)(void *ctx, int slot);
+    int (*replay)(void *ctx, int slot);
 } dsg_ops;
 
 /* The CPU emulation (cuda/emul.c). */

@@ -21,6 +21,7 @@ typedef struct cuda_ctx {
     cudaStream_t stream;
     cudaEvent_t ev[DSG_MARKS];
     int n_ev;
+    cudaGraphExec_t seq[DSG_SEQS];
     char err[512];
 } cuda_ctx;
 
@@ -71,6 +72,8 @@ static void cuda_close(void *ctx)
 {
     cuda_ctx *c = (cuda_ctx *)ctx;
     if (!c) return;
+    for (int i = 0; i < DSG_SEQS; i++)
+        if (c->seq[i]) cudaGraphExecDestroy(c->seq[i]);
     for (int i = 0; i < c->n_ev; i++) cudaEventDestroy(c->ev[i]);
     if (c->stream) cudaStreamDestroy(c->stream);
     delete c;
@@ -146,7 +149,10 @@ static int cuda_get(void *ctx, void *host, const void *dev, size_t bytes)
 }
 
 #define CUDA_GLOBAL(name)                                                                                           \
-    __global__ void dsg_g_##name(dsg_k k) { dsg_k_##name(&k, (int)blockIdx.x, (int)threadIdx.x); }
+    __global__ void dsg_g_##name(const __grid_constant__ dsg_k k)                                                   \
+    {                                                                                                               \
+        dsg_k_##name(&k, (int)blockIdx.x, (int)threadIdx.x);                                                        \
+    }
 DSG_KERNELS(CUDA_GLOBAL)
 
 #define CUDA_CASE(name)                                                                                             \
@@ -188,11 +194,55 @@ static int cuda_elapsed(void *ctx, int from, int to, double *sec)
     return 0;
 }
 
+/* Stream capture into a CUDA graph: the kernels launched meanwhile are
+ * recorded with their arguments; a replay is one cudaGraphLaunch. */
+static int cuda_rec_begin(void *ctx)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    CK(c, cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal));
+    return 0;
+}
+
+static int cuda_rec_end(void *ctx, int slot)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    cudaGraph_t gr = NULL;
+    cudaError_t rc;
+    CK(c, cudaStreamEndCapture(c->stream, &gr));
+    if (slot < 0 || slot >= DSG_SEQS) {
+        if (gr) cudaGraphDestroy(gr);
+        if (slot < 0) return 0;
+        snprintf(c->err, sizeof c->err, "no sequence slot %d", slot);
+        return -1;
+    }
+    if (c->seq[slot]) cudaGraphExecDestroy(c->seq[slot]);
+    c->seq[slot] = NULL;
+    rc = cudaGraphInstantiate(&c->seq[slot], gr, 0);
+    cudaGraphDestroy(gr);
+    if (rc != cudaSuccess) {
+        c->seq[slot] = NULL;
+        return fail(c, "cudaGraphInstantiate", rc, __LINE__);
+    }
+    return 0;
+}
+
+static int cuda_replay(void *ctx, int slot)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    if (slot < 0 || slot >= DSG_SEQS || !c->seq[slot]) {
+        snprintf(c->err, sizeof c->err, "no recorded sequence in slot %d", slot);
+        return -1;
+    }
+    CK(c, cudaGraphLaunch(c->seq[slot], c->stream));
+    return 0;
+}
+
 static const char *cuda_error(void *ctx) { return ctx ? ((cuda_ctx *)ctx)->err : "no CUDA context"; }
 
 static const dsg_ops cuda_ops = {
     DSG_ABI,  "cuda",   cuda_probe, cuda_open, cuda_close,   cuda_alloc, cuda_release,
-    cuda_put, cuda_get, cuda_launch, cuda_mark, cuda_elapsed, cuda_error,
+    cuda_put, cuda_get, cuda_launch, cuda_mark, cuda_elapsed, cuda_error, cuda_rec_begin, cuda_rec_end,
+    cuda_replay,
 };
 
 extern "C" __attribute__((visibility("default"))) const dsg_ops *dsg_cuda_ops(int abi)

@@ -5,7 +5,8 @@
  * unconverged with its residual and pass count, never as divergence, and the
  * exact solver then solves the same point like the CPU's sparse LU (and on
  * Eastern Massachusetts after a stale warm start); without a
- * device the probe says "GPU: none". On a machine with a GPU the device path
+ * device the probe says "GPU: none"; level sweeps are recorded once and
+ * replayed. On a machine with a GPU the device path
  * is compared too. */
 #include <math.h>
 #include <stdio.h>
@@ -327,6 +328,54 @@ static void edsp_case(const ds_network *net)
     free(x), free(t), free(fc), free(fg);
 }
 
+/* Level sweeps are recorded once and replayed (CUDA graphs on a device; the
+ * emulation keeps the launches and runs them at replay): repeated evaluations
+ * and J v record nothing new and give the same bits; after the DAGs change
+ * (sync) the sweeps are recorded again and the flows follow the new DAGs. */
+static void recorded_case(const ds_network *net)
+{
+    ds_cost_params cp = {0};
+    ds_error err;
+    int m = net->n_links, where;
+    double *x = calloc((size_t)m, sizeof(double)), *v = calloc((size_t)m, sizeof(double));
+    double *f1 = calloc((size_t)m, sizeof(double)), *f2 = calloc((size_t)m, sizeof(double));
+    double *fc = calloc((size_t)m, sizeof(double)), *t = calloc((size_t)m, sizeof(double));
+    ds_loader *cpu = ds_loader_create(net, &cp, DS_FILTER_EDSP, 10 / ds_network_cbar(net, &cp), 1, 0, 0, &err);
+    ds_gpu_loader *g = cpu ? ds_gpu_loader_create(cpu, 1, &err) : NULL;
+    long add = 0, rem = 0;
+    tc_begin("gpu_emul_recorded_sweeps");
+    TC_CHECK(cpu && g, "create");
+    if (cpu && g) {
+        int r0, r1, r2;
+        for (int e = 0; e < m; e++) x[e] = (0.5 + (e % 4)) * net->capacity[e], v[e] = (e % 3) - 1.0;
+        TC_CHECK(ds_gpu_loader_recorded(g) == 0, "nothing recorded before the first evaluation");
+        TC_CHECK(ds_gpu_loader_eval(g, x, f1, NULL) == 0, "eval: %s", ds_gpu_last_error());
+        r0 = ds_gpu_loader_recorded(g);
+        TC_CHECK(r0 == 2, "one Bellman and one absorption sweep recorded, got %d", r0);
+        TC_CHECK(ds_gpu_loader_eval(g, x, f2, NULL) == 0 && memcmp(f1, f2, sizeof(double) * (size_t)m) == 0,
+                 "a replayed evaluation gives the same bits");
+        TC_CHECK(ds_gpu_loader_jv(g, x, v, f2, NULL) == 0, "J v: %s", ds_gpu_last_error());
+        r1 = ds_gpu_loader_recorded(g);
+        TC_CHECK(ds_gpu_loader_jv(g, x, v, f1, NULL) == 0 && memcmp(f1, f2, sizeof(double) * (size_t)m) == 0,
+                 "a replayed J v gives the same bits");
+        TC_CHECK(ds_gpu_loader_eval(g, x, f1, NULL) == 0, "eval again");
+        TC_CHECK(r1 == r0 + 2 && ds_gpu_loader_recorded(g) == r1, "recorded %d, %d, then %d: repeats record again", r0,
+                 r1, ds_gpu_loader_recorded(g));
+        ds_costs_eval(net, &cp, x, t);
+        TC_CHECK(ds_loader_refresh_mask(cpu, t, &add, &rem, NULL) == 0 && add + rem > 0, "the mask changes");
+        TC_CHECK(ds_gpu_loader_sync_dags(g) == 0, "sync: %s", ds_gpu_last_error());
+        TC_CHECK(ds_loader_eval(cpu, x, fc) == 0 && ds_gpu_loader_eval(g, x, f2, NULL) == 0, "evals after sync");
+        r2 = ds_gpu_loader_recorded(g);
+        TC_CHECK(r2 == r1 + 2, "new DAGs, new sweeps: recorded %d after %d", r2, r1);
+        double r = rel_err(f2, fc, m, &where);
+        TC_CHECK(r <= REL_TOL, "flows on the new DAGs: rel err %.3g on link %d", r, where);
+    }
+    tc_end();
+    ds_gpu_loader_free(g);
+    ds_loader_free(cpu);
+    free(x), free(v), free(f1), free(f2), free(fc), free(t);
+}
+
 static void probe_case(const ds_network *net)
 {
     char info[512], buf[512];
@@ -389,6 +438,7 @@ int main(void)
         if (i == 0) {
             compare_case(net, cases[i].name, DS_FILTER_BFS, DS_INNER_DIRECT, 0);
             edsp_case(net);
+            recorded_case(net);
             divergence_case(net);
             probe_case(net);
         }

@@ -52,6 +52,9 @@ int ds_gpu_loader_sync_dags(ds_gpu_loader *g);
 
 /* "cuda" or "emulation". */
 const char *ds_gpu_loader_kind(const ds_gpu_loader *g);
+/* Level sweeps recorded so far (each is then replayed as one CUDA graph
+ * launch while its parameters stay the same; tests and diagnostics). */
+int ds_gpu_loader_recorded(const ds_gpu_loader *g);
 
 void ds_gpu_loader_free(ds_gpu_loader *g);
 
