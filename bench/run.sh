@@ -5,6 +5,8 @@
 #   BENCH_LIMIT=S     wall-time limit per solver run in seconds (default 60; 10 when quick)
 #   BENCH_THREADS=N   threads for the whole solves (default 2)
 #   DILLSUE_TNTP_DIR  the TNTP networks (default ../shared/data/tntp)
+#   BENCH_GPU=0       skip the GPU block; BENCH_GPU_ONLY=1 runs only it (on a GPU machine)
+#   BENCH_GPU_NETS    networks of the GPU block (default "Berlin-Center Austin-SDB")
 # Without the TNTP data it says so and exits 0.
 BUILD=${BUILD:-build}
 : "${DILLSUE_TNTP_DIR:=../shared/data/tntp}"
@@ -15,7 +17,7 @@ if [ ! -d "$DILLSUE_TNTP_DIR" ]; then
     exit 0
 fi
 for b in loadmap solvers; do
-    if [ ! -x "$BUILD/bench/$b" ]; then
+    if [ "${BENCH_GPU_ONLY:-0}" != 1 ] && [ ! -x "$BUILD/bench/$b" ]; then
         echo "bench: $BUILD/bench/$b is missing: run 'make bench' (it builds the programs first)" >&2
         exit 1
     fi
@@ -100,7 +102,41 @@ sweep_bench() {
 }
 # --- end sweep ---
 
+# --- GPU (issue 11): one evaluation and a whole Newton solve, GPU against the
+# CPU at the same thread count, by tools/gpu_check (flows compared too; its
+# table is explained in docs/gpu.md). Says so and skips without a device. ---
+gpu_bench() {
+    [ "${BENCH_GPU:-1}" = 0 ] && return
+    gc="$BUILD/tools/gpu_check"
+    echo
+    echo "## GPU against $threads CPU threads (tools/gpu_check, tau 10, dsp and bfs)"
+    echo
+    if [ ! -x "$gc" ]; then
+        echo "($gc is missing: skipped)"
+        return
+    fi
+    probe=$("$gc" --net /no-network/ 2>&1 | head -1)
+    case $probe in
+    *"nothing to compare"*)
+        probe=${probe#gpu-check: }
+        echo "(${probe%%: nothing to compare*}: skipped)"
+        return
+        ;;
+    esac
+    echo '```'
+    echo "$probe"
+    for n in ${BENCH_GPU_NETS:-Berlin-Center Austin-SDB}; do
+        "$gc" --net "$n" --filter dsp,bfs --threads "$threads" | grep -v '^gpu-check: \(GPU\|0 cell\)'
+    done
+    echo '```'
+}
+# --- end GPU ---
+
 start=$(date +%s)
-{ run; sweep_bench; } | tee "$out"
+if [ "${BENCH_GPU_ONLY:-0}" = 1 ]; then
+    gpu_bench | tee "$out"
+else
+    { run; sweep_bench; gpu_bench; } | tee "$out"
+fi
 echo
 echo "(bench took $(( $(date +%s) - start )) s; saved to $out)"
