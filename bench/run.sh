@@ -133,6 +133,7 @@ gpu_bench() {
 # --- end GPU ---
 
 start=$(date +%s)
+mkdir -p "$BUILD/bench"
 if [ "${BENCH_GPU_ONLY:-0}" = 1 ]; then
     gpu_bench | tee "$out"
 else
