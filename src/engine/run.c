@@ -615,6 +615,147 @@ static int dsp_solution(ds_run *run)
     return rc;
 }
 
+/* --start relax (docs/model.md "Start point"): a continuation from the DSP
+ * solution to the full graph. Links outside destination d's DSP DAG weigh
+ * lambda exp(-mu t) in d's problem (ds_loader_set_relax); lambda -> 0 is the
+ * DSP variant, lambda = 1 the full graph. Every cycle of the full graph has a
+ * link outside the DAG, so f exists for small lambda wherever it exists for
+ * DSP. The parameter s = -log lambda goes from RX_S0 to 0 in steps h: each
+ * stage starts from the secant predictor through the last two stage
+ * solutions (else from the last solution) and is solved by the run's solver
+ * to RX_STAGE_TOL; a step where f does not exist at the new lambda, or whose
+ * stage does not reach the tolerance in RX_STAGE_ITERS iterations, is retried
+ * from the last solution with h halved; h doubles after a stage that took at
+ * most 2 iterations. The stage at lambda = 1 is the run itself: its first
+ * point is the start. */
+#define RX_S0 24.0
+#define RX_H0 4.0
+#define RX_HMIN 1e-3
+#define RX_STAGE_TOL 1e-2
+#define RX_STAGE_ITERS 8
+
+static int relax_stage(ds_run *run, const solver_ops *ops, void *state, int *iters)
+{
+    if (ops->reset) ops->reset(run, state);
+    run->iter = 0;
+    while (run->gap >= RX_STAGE_TOL && run->iter < RX_STAGE_ITERS) {
+        if (run_cancelled(run)) return EV_CANCELLED;
+        memset(&run->cur, 0, sizeof run->cur);
+        int rc = ops->step(run, state, &run->cur);
+        if (rc != EV_OK) return rc;
+        run->iter++;
+        (*iters)++;
+    }
+    return run->gap < RX_STAGE_TOL ? EV_OK : EV_UNDEFINED;
+}
+
+static int relax_start(ds_run *run)
+{
+    const solver_ops *ops = solver_table(run->cfg.solver);
+    int n = run->n, rc, stages = 0, iters = 0, retries = 0, ev0, predicted = 0;
+    double t0 = run_elapsed(run), s = RX_S0, h = RX_H0, h_prev = 0, merit_save = 0;
+    void *state = NULL;
+    double *xs = malloc(sizeof(double) * (size_t)(n + 1)), *fs = malloc(sizeof(double) * (size_t)(n + 1));
+    double *xp = malloc(sizeof(double) * (size_t)(n + 1));
+    if (!xs || !fs || !xp || ops->init(run, &state) != 0) {
+        rc = EV_ERROR;
+        goto out;
+    }
+    run_setup_step(run, 0.85, "start point: DSP solution");
+    rc = dsp_solution(run);
+    if (rc != EV_OK) goto out;
+    ev0 = run->evals;
+    if (ds_loader_set_relax(run->ld, exp(-s)) != 0) {
+        rc = EV_ERROR;
+        goto out;
+    }
+    rc = run_eval(run, run->xt, run->ft, &run->merit);
+    if (rc != EV_OK) goto out;
+    run_accept(run, run->xt, run->ft, run->merit);
+    rc = relax_stage(run, ops, state, &iters);
+    if (rc != EV_OK) goto out;
+    run_message(run, "relax: lambda %.3g: %d iterations, gap_rel %.2e", exp(-s), run->iter, run->gap);
+    while (s > 0) {
+        double s_new = s - h > 0 ? s - h : 0, lam = exp(-s_new);
+        char buf[128];
+        memcpy(xs, run->x, sizeof(double) * (size_t)n);
+        memcpy(fs, run->fx, sizeof(double) * (size_t)n);
+        merit_save = run->merit;
+        if (ds_loader_set_relax(run->ld, lam) != 0) {
+            rc = EV_ERROR;
+            goto out;
+        }
+        snprintf(buf, sizeof buf, "start point: relax lambda %.3g (stage %d)", lam, stages + 1);
+        run_setup_step(run, 0.85 + 0.14 * (1 - s_new / RX_S0), buf);
+        memset(&run->cur, 0, sizeof run->cur);
+        rc = EV_UNDEFINED;
+        predicted = 0;
+        int undefined = 0;
+        if (h_prev > 0) {
+            /* secant predictor through the last two stage solutions */
+            double a = (s - s_new) / h_prev;
+            for (int e = 0; e < n; e++) {
+                double v = xs[e] + a * (xs[e] - xp[e]);
+                run->xt[e] = v > 0 ? v : 0;
+            }
+            rc = run_eval(run, run->xt, run->ft, &run->merit);
+            if (rc == EV_OK) {
+                predicted = 1;
+                run_accept(run, run->xt, run->ft, run->merit);
+            }
+        }
+        if (rc == EV_UNDEFINED) {
+            rc = run_eval(run, xs, run->ft, &run->merit);
+            if (rc == EV_OK) run_accept(run, xs, run->ft, run->merit);
+        }
+        undefined = rc == EV_UNDEFINED;
+        if (rc == EV_OK && s_new > 0) rc = relax_stage(run, ops, state, &iters);
+        if (rc == EV_CANCELLED || rc == EV_ERROR) goto out;
+        if (rc == EV_OK) {
+            stages++;
+            if (s_new > 0)
+                run_message(run, "relax: lambda %.3g: %d iterations from the %s, gap_rel %.2e", lam, run->iter,
+                            predicted ? "secant predictor" : "last solution", run->gap);
+            memcpy(xp, xs, sizeof(double) * (size_t)n);
+            h_prev = s - s_new;
+            s = s_new;
+            if (run->iter <= 2) h *= 2;
+            continue;
+        }
+        /* f does not exist at the new lambda, or the stage did not converge:
+         * back to the last solution, half the step */
+        retries++;
+        run_message(run, "relax: lambda %.3g: %s; step in -log(lambda) %.3g -> %.3g", lam,
+                    undefined ? "f does not exist at the start of the stage" : "stage did not converge", h, h / 2);
+        h /= 2;
+        ds_loader_set_relax(run->ld, exp(-s));
+        run_accept(run, xs, fs, merit_save);
+        if (h < RX_HMIN) {
+            snprintf(run->reason, sizeof run->reason,
+                     "relax start: the continuation from the DSP solution stalled at lambda %.4g (penalty %.4g on the "
+                     "links outside the DSP DAGs; step in -log(lambda) below %g); not evidence that no fixed point "
+                     "exists",
+                     exp(-s), s / run->mu, RX_HMIN);
+            rc = EV_UNDEFINED;
+            goto out;
+        }
+    }
+    /* s = 0: the last evaluation was at lambda = 1 (the full graph), so the
+     * kept inner state is the start's own */
+    run->iter = 0;
+    memset(&run->cur, 0, sizeof run->cur);
+    snprintf(run->start_desc, sizeof run->start_desc,
+             "relaxed-filter continuation from the DSP solution (DSP: %d iterations; %d stages from lambda %.2g to 1, "
+             "%d retried, %d iterations, %d evaluations, %.1f s)",
+             run->start_sub_iters, stages, exp(-RX_S0), retries, iters, run->evals - ev0, run_elapsed(run) - t0);
+    rc = EV_OK;
+out:
+    if (rc != EV_OK) ds_loader_set_relax(run->ld, 1);
+    if (state) ops->free(state);
+    free(xs), free(fs), free(xp);
+    return rc;
+}
+
 /* The start point: the warm start, x = 0, the DSP solution or a loaded
  * start, as cfg.start says (docs/model.md "Start point"). Fills start_desc. */
 static int choose_start(ds_run *run)
@@ -632,6 +773,16 @@ static int choose_start(ds_run *run)
         if (rc != EV_UNDEFINED) return rc;
         return capacity_search(run, NULL, "f does not exist at the warm-start flows");
     }
+    if (mode == DS_START_RELAX && run->cfg.filter == DS_FILTER_FULL && !run->gpu) {
+        rc = relax_start(run);
+        if (rc != EV_UNDEFINED) return rc;
+        /* stalled (the reason says where): the cycle-load search of auto */
+        snprintf(why, sizeof why, "%.150s", run->reason);
+        run->reason[0] = 0;
+        rc = cycle_search(run, why);
+        if (rc != EV_UNDEFINED) return rc;
+        return capacity_search(run, NULL, why);
+    }
     if (mode != DS_START_DSP && mode != DS_START_CAPACITY) {
         rc = run_eval(run, run->x, run->fx, &run->merit);
         if (rc == EV_OK) {
@@ -645,7 +796,7 @@ static int choose_start(ds_run *run)
          * not exist at the DSP solution either (the diverging cycles carry no
          * DSP flow), so it cost a sub-solve for nothing (docs/model.md). */
         if (mode == DS_START_ZERO) return capacity_search(run, NULL, why);
-        if (mode == DS_START_AUTO) {
+        if (mode == DS_START_AUTO || mode == DS_START_RELAX) { /* relax: other filters, CUDA backend */
             rc = cycle_search(run, why);
             if (rc != EV_UNDEFINED) return rc;
             return capacity_search(run, NULL, why);
