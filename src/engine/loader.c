@@ -158,7 +158,8 @@ int ds_loader_set_relax(ds_loader *ld, double lambda)
         }
         for (int di = 0; rc == 0 && di < ld->n_dest; di++) {
             unsigned char *bits = ld->relax_dag + (size_t)di * ld->relax_stride;
-            for (int k = 0; k < dags[di].n_links; k++) bits[dags[di].link[k] >> 3] |= (unsigned char)(1u << (dags[di].link[k] & 7));
+            for (int k = 0; k < dags[di].n_links; k++)
+                bits[dags[di].link[k] >> 3] |= (unsigned char)(1u << (dags[di].link[k] & 7));
         }
         if (dags) ld_dags_free(ld, dags);
         if (rc != 0) {

@@ -620,19 +620,27 @@ static int dsp_solution(ds_run *run)
  * lambda exp(-mu t) in d's problem (ds_loader_set_relax); lambda -> 0 is the
  * DSP variant, lambda = 1 the full graph. Every cycle of the full graph has a
  * link outside the DAG, so f exists for small lambda wherever it exists for
- * DSP. The parameter s = -log lambda goes from RX_S0 to 0 in steps h: each
- * stage starts from the secant predictor through the last two stage
- * solutions (else from the last solution) and is solved by the run's solver
- * to RX_STAGE_TOL; a step where f does not exist at the new lambda, or whose
- * stage does not reach the tolerance in RX_STAGE_ITERS iterations, is retried
- * from the last solution with h halved; h doubles after a stage that took at
- * most 2 iterations. The stage at lambda = 1 is the run itself: its first
- * point is the start. */
+ * DSP. The parameter s = -log lambda starts at RX_S0, doubled until the DSP
+ * solution is within RX_STAGE_TOL of the first stage's solution (the penalty
+ * -log(lambda)/mu must outweigh the DSP routes' congestion), and goes to 0 in
+ * steps h: each stage starts from the secant predictor through the last two
+ * stage solutions (the first from the last solution) and is solved by the
+ * run's solver to RX_STAGE_TOL. A step where f does not exist at the
+ * predictor, or whose stage does not reach the tolerance in RX_STAGE_ITERS
+ * iterations, is retried from the last solution with h halved, and one whose
+ * predictor is at gap_rel g > RX_GAP_REJECT is retried at once with h scaled
+ * by sqrt(RX_GAP_TARGET / g) within [0.25, 0.5]; after a stage that started at
+ * gap_rel g, h is scaled by sqrt(RX_GAP_TARGET / g) within [0.5, 4] (the
+ * secant predictor's error grows as h^2). The stage at lambda = 1 is the run
+ * itself: its first point is the start. */
 #define RX_S0 24.0
+#define RX_SMAX 700.0 /* exp(-700) is still a normal double */
 #define RX_H0 4.0
 #define RX_HMIN 1e-3
 #define RX_STAGE_TOL 1e-2
 #define RX_STAGE_ITERS 8
+#define RX_GAP_TARGET 0.15 /* gap_rel wanted at the start of a stage */
+#define RX_GAP_REJECT 0.5  /* above it a stage is not started: shorter step */
 
 static int relax_stage(ds_run *run, const solver_ops *ops, void *state, int *iters)
 {
@@ -653,7 +661,7 @@ static int relax_start(ds_run *run)
 {
     const solver_ops *ops = solver_table(run->cfg.solver);
     int n = run->n, rc, stages = 0, iters = 0, retries = 0, ev0, predicted = 0;
-    double t0 = run_elapsed(run), s = RX_S0, h = RX_H0, h_prev = 0, merit_save = 0;
+    double t0 = run_elapsed(run), s = RX_S0, s0, h = RX_H0, h_prev = 0, merit_save = 0;
     void *state = NULL;
     double *xs = malloc(sizeof(double) * (size_t)(n + 1)), *fs = malloc(sizeof(double) * (size_t)(n + 1));
     double *xp = malloc(sizeof(double) * (size_t)(n + 1));
@@ -669,9 +677,21 @@ static int relax_start(ds_run *run)
         rc = EV_ERROR;
         goto out;
     }
-    rc = run_eval(run, run->xt, run->ft, &run->merit);
-    if (rc != EV_OK) goto out;
-    run_accept(run, run->xt, run->ft, run->merit);
+    /* the first lambda: small enough that the DSP solution is a stage
+     * solution already (the penalty must outweigh the congestion on the DSP
+     * routes, which a penalty in cost units does only when it is large) */
+    for (;;) {
+        rc = run_eval(run, run->xt, run->ft, &run->merit);
+        if (rc != EV_OK) goto out;
+        run_accept(run, run->xt, run->ft, run->merit);
+        if (run->gap < RX_STAGE_TOL || 2 * s > RX_SMAX) break;
+        s *= 2;
+        if (ds_loader_set_relax(run->ld, exp(-s)) != 0) {
+            rc = EV_ERROR;
+            goto out;
+        }
+    }
+    s0 = s;
     rc = relax_stage(run, ops, state, &iters);
     if (rc != EV_OK) goto out;
     run_message(run, "relax: lambda %.3g: %d iterations, gap_rel %.2e", exp(-s), run->iter, run->gap);
@@ -686,11 +706,11 @@ static int relax_start(ds_run *run)
             goto out;
         }
         snprintf(buf, sizeof buf, "start point: relax lambda %.3g (stage %d)", lam, stages + 1);
-        run_setup_step(run, 0.85 + 0.14 * (1 - s_new / RX_S0), buf);
+        run_setup_step(run, 0.85 + 0.14 * (1 - s_new / s0), buf);
         memset(&run->cur, 0, sizeof run->cur);
         rc = EV_UNDEFINED;
         predicted = 0;
-        int undefined = 0;
+        int undefined = 0, far = 0;
         if (h_prev > 0) {
             /* secant predictor through the last two stage solutions */
             double a = (s - s_new) / h_prev;
@@ -704,30 +724,43 @@ static int relax_start(ds_run *run)
                 run_accept(run, run->xt, run->ft, run->merit);
             }
         }
-        if (rc == EV_UNDEFINED) {
+        if (h_prev <= 0) {
+            /* no predictor yet (where there is one, the last solution has
+             * never served when it failed: not worth an evaluation) */
             rc = run_eval(run, xs, run->ft, &run->merit);
             if (rc == EV_OK) run_accept(run, xs, run->ft, run->merit);
         }
         undefined = rc == EV_UNDEFINED;
+        double gap0 = run->gap;
+        /* a predictor this far from the stage's solution costs more
+         * iterations than a shorter step: retry at once */
+        far = rc == EV_OK && gap0 > RX_GAP_REJECT;
+        if (far) rc = EV_UNDEFINED;
         if (rc == EV_OK && s_new > 0) rc = relax_stage(run, ops, state, &iters);
         if (rc == EV_CANCELLED || rc == EV_ERROR) goto out;
         if (rc == EV_OK) {
             stages++;
             if (s_new > 0)
-                run_message(run, "relax: lambda %.3g: %d iterations from the %s, gap_rel %.2e", lam, run->iter,
-                            predicted ? "secant predictor" : "last solution", run->gap);
+                run_message(run, "relax: lambda %.3g: %d iterations from the %s (gap_rel %.2e), gap_rel %.2e", lam,
+                            run->iter, predicted ? "secant predictor" : "last solution", gap0, run->gap);
             memcpy(xp, xs, sizeof(double) * (size_t)n);
             h_prev = s - s_new;
             s = s_new;
-            if (run->iter <= 2) h *= 2;
+            /* the next step from how far this stage started from its
+             * solution: the secant predictor's error grows as h^2 */
+            h *= gap0 > 0 ? fmin(4.0, fmax(0.5, sqrt(RX_GAP_TARGET / gap0))) : 4.0;
             continue;
         }
         /* f does not exist at the new lambda, or the stage did not converge:
          * back to the last solution, half the step */
         retries++;
+        double shrink = far ? fmax(0.25, fmin(0.5, sqrt(RX_GAP_TARGET / gap0))) : 0.5;
         run_message(run, "relax: lambda %.3g: %s; step in -log(lambda) %.3g -> %.3g", lam,
-                    undefined ? "f does not exist at the start of the stage" : "stage did not converge", h, h / 2);
-        h /= 2;
+                    undefined ? "f does not exist at the predictor"
+                    : far     ? "the predictor is too far from the solution"
+                              : "stage did not converge",
+                    h, h * shrink);
+        h *= shrink;
         ds_loader_set_relax(run->ld, exp(-s));
         run_accept(run, xs, fs, merit_save);
         if (h < RX_HMIN) {
@@ -747,7 +780,7 @@ static int relax_start(ds_run *run)
     snprintf(run->start_desc, sizeof run->start_desc,
              "relaxed-filter continuation from the DSP solution (DSP: %d iterations; %d stages from lambda %.2g to 1, "
              "%d retried, %d iterations, %d evaluations, %.1f s)",
-             run->start_sub_iters, stages, exp(-RX_S0), retries, iters, run->evals - ev0, run_elapsed(run) - t0);
+             run->start_sub_iters, stages, exp(-s0), retries, iters, run->evals - ev0, run_elapsed(run) - t0);
     rc = EV_OK;
 out:
     if (rc != EV_OK) ds_loader_set_relax(run->ld, 1);
