@@ -631,16 +631,18 @@ static int dsp_solution(ds_run *run)
  * predictor is at gap_rel g > RX_GAP_REJECT is retried at once with h scaled
  * by sqrt(RX_GAP_TARGET / g) within [0.25, 0.5]; after a stage that started at
  * gap_rel g, h is scaled by sqrt(RX_GAP_TARGET / g) within [0.5, 4] (the
- * secant predictor's error grows as h^2). The stage at lambda = 1 is the run
- * itself: its first point is the start. */
+ * secant predictor's error grows as h^2), and while s > RX_SHALF a step goes
+ * at most half way to 0. The stage at lambda = 1 is the run itself: its first
+ * point is the start. */
 #define RX_S0 24.0
 #define RX_SMAX 700.0 /* exp(-700) is still a normal double */
 #define RX_H0 4.0
 #define RX_HMIN 1e-3
-#define RX_STAGE_TOL 1e-2
+#define RX_SHALF 1.0
+#define RX_STAGE_TOL 5e-2
 #define RX_STAGE_ITERS 8
-#define RX_GAP_TARGET 0.15 /* gap_rel wanted at the start of a stage */
-#define RX_GAP_REJECT 0.5  /* above it a stage is not started: shorter step */
+#define RX_GAP_TARGET 0.3 /* gap_rel wanted at the start of a stage */
+#define RX_GAP_REJECT 1.0  /* above it a stage is not started: shorter step */
 
 static int relax_stage(ds_run *run, const solver_ops *ops, void *state, int *iters)
 {
@@ -696,7 +698,11 @@ static int relax_start(ds_run *run)
     if (rc != EV_OK) goto out;
     run_message(run, "relax: lambda %.3g: %d iterations, gap_rel %.2e", exp(-s), run->iter, run->gap);
     while (s > 0) {
-        double s_new = s - h > 0 ? s - h : 0, lam = exp(-s_new);
+        /* at most half way to lambda = 1 while s > RX_SHALF: a longer step
+         * has never found f defined at its predictor on the shared networks */
+        double s_new = s - h > 0 ? s - h : 0;
+        if (s > RX_SHALF && s_new < 0.5 * s) s_new = 0.5 * s;
+        double lam = exp(-s_new);
         char buf[128];
         memcpy(xs, run->x, sizeof(double) * (size_t)n);
         memcpy(fs, run->fx, sizeof(double) * (size_t)n);
@@ -748,7 +754,7 @@ static int relax_start(ds_run *run)
             s = s_new;
             /* the next step from how far this stage started from its
              * solution: the secant predictor's error grows as h^2 */
-            h *= gap0 > 0 ? fmin(4.0, fmax(0.5, sqrt(RX_GAP_TARGET / gap0))) : 4.0;
+            h = h_prev * (gap0 > 0 ? fmin(4.0, fmax(0.5, sqrt(RX_GAP_TARGET / gap0))) : 4.0);
             continue;
         }
         /* f does not exist at the new lambda, or the stage did not converge:
@@ -759,8 +765,8 @@ static int relax_start(ds_run *run)
                     undefined ? "f does not exist at the predictor"
                     : far     ? "the predictor is too far from the solution"
                               : "stage did not converge",
-                    h, h * shrink);
-        h *= shrink;
+                    s - s_new, (s - s_new) * shrink);
+        h = (s - s_new) * shrink;
         ds_loader_set_relax(run->ld, exp(-s));
         run_accept(run, xs, fs, merit_save);
         if (h < RX_HMIN) {
