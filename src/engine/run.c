@@ -642,7 +642,7 @@ static int dsp_solution(ds_run *run)
 #define RX_STAGE_TOL 5e-2
 #define RX_STAGE_ITERS 8
 #define RX_GAP_TARGET 0.3 /* gap_rel wanted at the start of a stage */
-#define RX_GAP_REJECT 1.0  /* above it a stage is not started: shorter step */
+#define RX_GAP_REJECT 1.0 /* above it a stage is not started: shorter step */
 
 static int relax_stage(ds_run *run, const solver_ops *ops, void *state, int *iters)
 {
