@@ -640,15 +640,16 @@ static int dsp_solution(ds_run *run)
 #define RX_HMIN 1e-3
 #define RX_SHALF 1.0
 #define RX_STAGE_TOL 5e-2
+#define RX_STAGE_TOL_FINE 1e-2 /* a stage solution refined after a failed predictor */
 #define RX_STAGE_ITERS 8
 #define RX_GAP_TARGET 0.3 /* gap_rel wanted at the start of a stage */
 #define RX_GAP_REJECT 1.0 /* above it a stage is not started: shorter step */
 
-static int relax_stage(ds_run *run, const solver_ops *ops, void *state, int *iters)
+static int relax_stage(ds_run *run, const solver_ops *ops, void *state, double tol, int *iters)
 {
     if (ops->reset) ops->reset(run, state);
     run->iter = 0;
-    while (run->gap >= RX_STAGE_TOL && run->iter < RX_STAGE_ITERS) {
+    while (run->gap >= tol && run->iter < RX_STAGE_ITERS) {
         if (run_cancelled(run)) return EV_CANCELLED;
         memset(&run->cur, 0, sizeof run->cur);
         int rc = ops->step(run, state, &run->cur);
@@ -656,14 +657,45 @@ static int relax_stage(ds_run *run, const solver_ops *ops, void *state, int *ite
         run->iter++;
         (*iters)++;
     }
-    return run->gap < RX_STAGE_TOL ? EV_OK : EV_UNDEFINED;
+    return run->gap < tol ? EV_OK : EV_UNDEFINED;
+}
+
+/* The first lambda: small enough that the DSP solution (in run->xt) is a
+ * stage solution already (the penalty must outweigh the congestion on the DSP
+ * routes, which a penalty in cost units does only when it is large). The DSP
+ * solution is accepted as the iterate, at lambda = exp(-*s). */
+static int relax_first_lambda(ds_run *run, double *s)
+{
+    for (;;) {
+        if (ds_loader_set_relax(run->ld, exp(-*s)) != 0) return EV_ERROR;
+        int rc = run_eval(run, run->xt, run->ft, &run->merit);
+        if (rc != EV_OK) return rc;
+        run_accept(run, run->xt, run->ft, run->merit);
+        if (run->gap < RX_STAGE_TOL || 2 * *s > RX_SMAX) return EV_OK;
+        *s *= 2;
+    }
+}
+
+/* A stage's first point, accepted as the iterate: the secant predictor
+ * xs + a (xs - xp) through the last two stage solutions, or xs where there
+ * is no xp yet (where there is one, the last solution has never served when
+ * the predictor failed: not worth an evaluation). */
+static int relax_predict(ds_run *run, const double *xs, const double *xp, double a)
+{
+    for (int e = 0; e < run->n; e++) {
+        double v = xp ? xs[e] + a * (xs[e] - xp[e]) : xs[e];
+        run->xt[e] = v > 0 ? v : 0;
+    }
+    int rc = run_eval(run, run->xt, run->ft, &run->merit);
+    if (rc == EV_OK) run_accept(run, run->xt, run->ft, run->merit);
+    return rc;
 }
 
 static int relax_start(ds_run *run)
 {
     const solver_ops *ops = solver_table(run->cfg.solver);
-    int n = run->n, rc, stages = 0, iters = 0, retries = 0, ev0, predicted = 0;
-    double t0 = run_elapsed(run), s = RX_S0, s0, h = RX_H0, h_prev = 0, merit_save = 0;
+    int n = run->n, rc, stages = 0, iters = 0, retries = 0, ev0;
+    double t0 = run_elapsed(run), s = RX_S0, s0, h = RX_H0, h_prev = 0, merit_save = 0, refined_at = -1;
     void *state = NULL;
     double *xs = malloc(sizeof(double) * (size_t)(n + 1)), *fs = malloc(sizeof(double) * (size_t)(n + 1));
     double *xp = malloc(sizeof(double) * (size_t)(n + 1));
@@ -675,26 +707,10 @@ static int relax_start(ds_run *run)
     rc = dsp_solution(run);
     if (rc != EV_OK) goto out;
     ev0 = run->evals;
-    if (ds_loader_set_relax(run->ld, exp(-s)) != 0) {
-        rc = EV_ERROR;
-        goto out;
-    }
-    /* the first lambda: small enough that the DSP solution is a stage
-     * solution already (the penalty must outweigh the congestion on the DSP
-     * routes, which a penalty in cost units does only when it is large) */
-    for (;;) {
-        rc = run_eval(run, run->xt, run->ft, &run->merit);
-        if (rc != EV_OK) goto out;
-        run_accept(run, run->xt, run->ft, run->merit);
-        if (run->gap < RX_STAGE_TOL || 2 * s > RX_SMAX) break;
-        s *= 2;
-        if (ds_loader_set_relax(run->ld, exp(-s)) != 0) {
-            rc = EV_ERROR;
-            goto out;
-        }
-    }
+    rc = relax_first_lambda(run, &s);
+    if (rc != EV_OK) goto out;
     s0 = s;
-    rc = relax_stage(run, ops, state, &iters);
+    rc = relax_stage(run, ops, state, RX_STAGE_TOL, &iters);
     if (rc != EV_OK) goto out;
     run_message(run, "relax: lambda %.3g: %d iterations, gap_rel %.2e", exp(-s), run->iter, run->gap);
     while (s > 0) {
@@ -714,41 +730,20 @@ static int relax_start(ds_run *run)
         snprintf(buf, sizeof buf, "start point: relax lambda %.3g (stage %d)", lam, stages + 1);
         run_setup_step(run, 0.85 + 0.14 * (1 - s_new / s0), buf);
         memset(&run->cur, 0, sizeof run->cur);
-        rc = EV_UNDEFINED;
-        predicted = 0;
-        int undefined = 0, far = 0;
-        if (h_prev > 0) {
-            /* secant predictor through the last two stage solutions */
-            double a = (s - s_new) / h_prev;
-            for (int e = 0; e < n; e++) {
-                double v = xs[e] + a * (xs[e] - xp[e]);
-                run->xt[e] = v > 0 ? v : 0;
-            }
-            rc = run_eval(run, run->xt, run->ft, &run->merit);
-            if (rc == EV_OK) {
-                predicted = 1;
-                run_accept(run, run->xt, run->ft, run->merit);
-            }
-        }
-        if (h_prev <= 0) {
-            /* no predictor yet (where there is one, the last solution has
-             * never served when it failed: not worth an evaluation) */
-            rc = run_eval(run, xs, run->ft, &run->merit);
-            if (rc == EV_OK) run_accept(run, xs, run->ft, run->merit);
-        }
-        undefined = rc == EV_UNDEFINED;
+        rc = relax_predict(run, xs, h_prev > 0 ? xp : NULL, h_prev > 0 ? (s - s_new) / h_prev : 0);
+        int undefined = rc == EV_UNDEFINED, far = 0;
         double gap0 = run->gap;
         /* a predictor this far from the stage's solution costs more
          * iterations than a shorter step: retry at once */
         far = rc == EV_OK && gap0 > RX_GAP_REJECT;
         if (far) rc = EV_UNDEFINED;
-        if (rc == EV_OK && s_new > 0) rc = relax_stage(run, ops, state, &iters);
+        if (rc == EV_OK && s_new > 0) rc = relax_stage(run, ops, state, RX_STAGE_TOL, &iters);
         if (rc == EV_CANCELLED || rc == EV_ERROR) goto out;
         if (rc == EV_OK) {
             stages++;
             if (s_new > 0)
                 run_message(run, "relax: lambda %.3g: %d iterations from the %s (gap_rel %.2e), gap_rel %.2e", lam,
-                            run->iter, predicted ? "secant predictor" : "last solution", gap0, run->gap);
+                            run->iter, h_prev > 0 ? "secant predictor" : "last solution", gap0, run->gap);
             memcpy(xp, xs, sizeof(double) * (size_t)n);
             h_prev = s - s_new;
             s = s_new;
@@ -758,8 +753,31 @@ static int relax_start(ds_run *run)
             continue;
         }
         /* f does not exist at the new lambda, or the stage did not converge:
-         * back to the last solution, half the step */
+         * back to the last solution */
         retries++;
+        ds_loader_set_relax(run->ld, exp(-s));
+        run_accept(run, xs, fs, merit_save);
+        if (undefined && run->gap >= RX_STAGE_TOL_FINE && refined_at != s) {
+            /* near the existence boundary the predictor needs an accurate
+             * stage solution: refine it and retry the same step */
+            int it0 = iters;
+            refined_at = s;
+            rc = relax_stage(run, ops, state, RX_STAGE_TOL_FINE, &iters);
+            if (rc == EV_CANCELLED || rc == EV_ERROR) goto out;
+            run_message(run,
+                        "relax: lambda %.3g: f does not exist at the predictor; lambda %.3g refined to gap_rel %.2e "
+                        "(%d iterations), same step",
+                        lam, exp(-s), run->gap, iters - it0);
+            if (rc == EV_OK) {
+                memcpy(xs, run->x, sizeof(double) * (size_t)n);
+                memcpy(fs, run->fx, sizeof(double) * (size_t)n);
+                merit_save = run->merit;
+                h = s - s_new;
+                continue;
+            }
+            run_accept(run, xs, fs, merit_save);
+        }
+        /* half the step (less where the predictor was far) */
         double shrink = far ? fmax(0.25, fmin(0.5, sqrt(RX_GAP_TARGET / gap0))) : 0.5;
         run_message(run, "relax: lambda %.3g: %s; step in -log(lambda) %.3g -> %.3g", lam,
                     undefined ? "f does not exist at the predictor"
@@ -767,8 +785,6 @@ static int relax_start(ds_run *run)
                               : "stage did not converge",
                     s - s_new, (s - s_new) * shrink);
         h = (s - s_new) * shrink;
-        ds_loader_set_relax(run->ld, exp(-s));
-        run_accept(run, xs, fs, merit_save);
         if (h < RX_HMIN) {
             snprintf(run->reason, sizeof run->reason,
                      "relax start: the continuation from the DSP solution stalled at lambda %.4g (penalty %.4g on the "
