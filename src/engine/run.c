@@ -787,10 +787,9 @@ static int relax_start(ds_run *run)
         h = (s - s_new) * shrink;
         if (h < RX_HMIN) {
             snprintf(run->reason, sizeof run->reason,
-                     "relax start: the continuation from the DSP solution stalled at lambda %.4g (penalty %.4g on the "
-                     "links outside the DSP DAGs; step in -log(lambda) below %g); not evidence that no fixed point "
-                     "exists",
-                     exp(-s), s / run->mu, RX_HMIN);
+                     "the relax continuation from the DSP solution stalled at lambda %.4g (step in -log(lambda) "
+                     "below %g; not evidence that no fixed point exists)",
+                     exp(-s), RX_HMIN);
             rc = EV_UNDEFINED;
             goto out;
         }
