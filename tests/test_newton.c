@@ -157,6 +157,14 @@ static void test_start_relax(const ds_network *net, const char *name, double tau
              ds_status_name(p.st), r.reason);
     TC_CHECK(strstr(r.reason, "start: relaxed-filter continuation from the DSP solution"), "reason: %s", r.reason);
     TC_CHECK(strstr(p.reason, "start: relaxed-filter continuation from the DSP solution"), "reason: %s", p.reason);
+    /* the continuation's decisions rest on bitwise thread-free evaluations */
+    result r3;
+    c.inner = DS_INNER_DIRECT;
+    c.threads = 3;
+    run_one(net, &c, &r3);
+    TC_CHECK(r.x && r3.x && memcmp(r.x, r3.x, sizeof(double) * (size_t)net->n_links) == 0,
+             "relax start: 1 and 3 threads give different flows");
+    result_free(&r3);
     if (z.x && r.x && p.x) {
         TC_CHECK(rel_diff(r.x, z.x, net->n_links) < 1e-6, "relax vs zero start: %.3g",
                  rel_diff(r.x, z.x, net->n_links));
@@ -173,6 +181,27 @@ static void test_start_relax(const ds_network *net, const char *name, double tau
     run_one(net, &c, &r);
     TC_CHECK(r.st == DS_STATUS_CONVERGED && !strstr(r.reason, "relaxed"), "dsp filter, relax start: %s: %s",
              ds_status_name(r.st), r.reason);
+    result_free(&r);
+    tc_end();
+}
+
+/* --start relax with SRA on Sioux Falls tau 1: SRA's 8 iterations a stage do
+ * not reach the stage tolerance, the continuation stalls, and the run falls
+ * back to auto's cycle load, saying so, and converges. */
+static void test_relax_fallback(const ds_network *net)
+{
+    ds_config c;
+    result r;
+    ds_config_default(&c);
+    c.tau = 1;
+    c.solver = DS_SOLVER_SRA;
+    c.start = DS_START_RELAX;
+    c.max_iter = 3000;
+    tc_begin("relax_start_stalls_falls_back_siouxfalls_sra");
+    run_one(net, &c, &r);
+    TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s: %s", ds_status_name(r.st), r.reason);
+    TC_CHECK(strstr(r.reason, "stalled at lambda") && strstr(r.reason, "links of the diverging cycles"), "reason: %s",
+             r.reason);
     result_free(&r);
     tc_end();
 }
@@ -199,6 +228,7 @@ int main(void)
             test_globalise(net, "siouxfalls", DS_FILTER_DSP, 30, 25);
             test_start(net, "siouxfalls", 10);
             test_start_relax(net, "siouxfalls", 1); /* f(0) does not exist at tau 1 */
+            test_relax_fallback(net);
             ds_network_free(net);
         }
     } else {
