@@ -620,20 +620,21 @@ static int dsp_solution(ds_run *run)
  * lambda exp(-mu t) in d's problem (ds_loader_set_relax); lambda -> 0 is the
  * DSP variant, lambda = 1 the full graph. Every cycle of the full graph has a
  * link outside the DAG, so f exists for small lambda wherever it exists for
- * DSP. The parameter s = -log lambda starts at RX_S0, doubled until the DSP
- * solution is within RX_STAGE_TOL of the first stage's solution (the penalty
+ * DSP. The parameter s = -log lambda starts at RX_S0, doubled while the DSP
+ * solution's gap_rel in the relaxed model is above RX_STAGE_TOL (the penalty
  * -log(lambda)/mu must outweigh the DSP routes' congestion), and goes to 0 in
  * steps h: each stage starts from the secant predictor through the last two
  * stage solutions (the first from the last solution) and is solved by the
- * run's solver to RX_STAGE_TOL. A step where f does not exist at the
- * predictor, or whose stage does not reach the tolerance in RX_STAGE_ITERS
- * iterations, is retried from the last solution with h halved, and one whose
- * predictor is at gap_rel g > RX_GAP_REJECT is retried at once with h scaled
- * by sqrt(RX_GAP_TARGET / g) within [0.25, 0.5]; after a stage that started at
- * gap_rel g, h is scaled by sqrt(RX_GAP_TARGET / g) within [0.5, 4] (the
- * secant predictor's error grows as h^2), and while s > RX_SHALF a step goes
- * at most half way to 0. The stage at lambda = 1 is the run itself: its first
- * point is the start. */
+ * run's solver to RX_STAGE_TOL. Where f does not exist at the predictor, the
+ * last stage solution is refined to RX_STAGE_TOL_FINE once and the same step
+ * retried; after that, and where a stage does not reach its tolerance in
+ * RX_STAGE_ITERS iterations, the step is retried from the last solution with
+ * h halved. A predictor at gap_rel g > RX_GAP_REJECT is retried at once with
+ * h scaled by sqrt(RX_GAP_TARGET / g) within [0.25, 0.5]; after a stage that
+ * started at gap_rel g, h is scaled by sqrt(RX_GAP_TARGET / g) within
+ * [0.5, 4] (the secant predictor's error grows as h^2), and while s >
+ * RX_SHALF a step goes at most half way to 0. The stage at lambda = 1 is the
+ * run itself: its first point is the start. */
 #define RX_S0 24.0
 #define RX_SMAX 700.0 /* exp(-700) is still a normal double */
 #define RX_H0 4.0
