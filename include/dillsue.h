@@ -197,8 +197,10 @@ typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_N }
  * links of the diverging cycles only, else on every link), zero (x = 0, else
  * s x capacity on every link), capacity (that search even where f(0) exists),
  * dsp (the solution of the DSP variant at the same mu, plus s x capacity if f
- * does not exist there). docs/model.md "Start point". */
-typedef enum { DS_START_AUTO = 0, DS_START_ZERO, DS_START_CAPACITY, DS_START_DSP, DS_START_N } ds_start;
+ * does not exist there), relax (from the DSP solution, a continuation that
+ * lowers a penalty on the links outside the DSP DAGs to 0, full graph).
+ * docs/model.md "Start point". */
+typedef enum { DS_START_AUTO = 0, DS_START_ZERO, DS_START_CAPACITY, DS_START_DSP, DS_START_RELAX, DS_START_N } ds_start;
 
 /* 1 and "GPU: <name>, ..." if the CUDA backend can run on a device here, else
  * 0 and "GPU: none (<why>)". (ds_config.cuda_emulate runs the backend's
@@ -527,6 +529,12 @@ int ds_loader_set_mu(ds_loader *ld, double mu);
  * points, whose only consequence is a shorter step; never for verdicts).
  * Off by default. */
 void ds_loader_set_quick_reject(ds_loader *ld, int on);
+/* Full graph only: links outside destination d's DSP DAG (free-flow costs)
+ * weigh lambda exp(-mu t) in d's problem, i.e. cost t - log(lambda)/mu;
+ * 0 < lambda <= 1, 1 (the default) is the full graph, lambda -> 0 the DSP
+ * variant (--start relax continues from one to the other). Returns -1 for
+ * another filter, a lambda outside (0, 1] or out of memory. */
+int ds_loader_set_relax(ds_loader *ld, double lambda);
 /* Direct inner solver: memory for LU factors kept between evaluations (and
  * for J v), in bytes; call before ds_loader_set_inner. Destinations beyond it
  * factorise afresh each time. Default 768 MiB. */

@@ -133,6 +133,79 @@ static void test_start(const ds_network *net, const char *name, double tau)
     tc_end();
 }
 
+/* --start relax: the continuation from the DSP solution reaches the same
+ * fixed point as the other starts and says so in the reason; on a filtered
+ * variant it has nothing to relax and behaves as auto. */
+static void test_start_relax(const ds_network *net, const char *name, double tau)
+{
+    char tname[160];
+    ds_config c;
+    result z, r, p;
+    ds_config_default(&c);
+    c.tau = tau;
+    snprintf(tname, sizeof tname, "newton_start_relax_%s_tau%g", name, tau);
+    tc_begin(tname);
+    c.start = DS_START_ZERO;
+    run_one(net, &c, &z);
+    c.start = DS_START_RELAX;
+    run_one(net, &c, &r);
+    c.inner = DS_INNER_PASSES;
+    c.inner_max = 5000;
+    run_one(net, &c, &p);
+    TC_CHECK(z.st == DS_STATUS_CONVERGED && r.st == DS_STATUS_CONVERGED && p.st == DS_STATUS_CONVERGED,
+             "zero %s / relax %s / relax with passes %s: %s", ds_status_name(z.st), ds_status_name(r.st),
+             ds_status_name(p.st), r.reason);
+    TC_CHECK(strstr(r.reason, "start: relaxed-filter continuation from the DSP solution"), "reason: %s", r.reason);
+    TC_CHECK(strstr(p.reason, "start: relaxed-filter continuation from the DSP solution"), "reason: %s", p.reason);
+    /* the continuation's decisions rest on bitwise thread-free evaluations */
+    result r3;
+    c.inner = DS_INNER_DIRECT;
+    c.threads = 3;
+    run_one(net, &c, &r3);
+    TC_CHECK(r.x && r3.x && memcmp(r.x, r3.x, sizeof(double) * (size_t)net->n_links) == 0,
+             "relax start: 1 and 3 threads give different flows");
+    result_free(&r3);
+    if (z.x && r.x && p.x) {
+        TC_CHECK(rel_diff(r.x, z.x, net->n_links) < 1e-6, "relax vs zero start: %.3g",
+                 rel_diff(r.x, z.x, net->n_links));
+        TC_CHECK(rel_diff(p.x, z.x, net->n_links) < 1e-6, "relax (passes) vs zero start: %.3g",
+                 rel_diff(p.x, z.x, net->n_links));
+    }
+    result_free(&z);
+    result_free(&r);
+    result_free(&p);
+    ds_config_default(&c);
+    c.tau = tau;
+    c.filter = DS_FILTER_DSP;
+    c.start = DS_START_RELAX;
+    run_one(net, &c, &r);
+    TC_CHECK(r.st == DS_STATUS_CONVERGED && !strstr(r.reason, "relaxed"), "dsp filter, relax start: %s: %s",
+             ds_status_name(r.st), r.reason);
+    result_free(&r);
+    tc_end();
+}
+
+/* --start relax with SRA on Sioux Falls tau 1: SRA's 8 iterations a stage do
+ * not reach the stage tolerance, the continuation stalls, and the run falls
+ * back to auto's cycle load, saying so, and converges. */
+static void test_relax_fallback(const ds_network *net)
+{
+    ds_config c;
+    result r;
+    ds_config_default(&c);
+    c.tau = 1;
+    c.solver = DS_SOLVER_SRA;
+    c.start = DS_START_RELAX;
+    c.max_iter = 3000;
+    tc_begin("relax_start_stalls_falls_back_siouxfalls_sra");
+    run_one(net, &c, &r);
+    TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s: %s", ds_status_name(r.st), r.reason);
+    TC_CHECK(strstr(r.reason, "stalled at lambda") && strstr(r.reason, "links of the diverging cycles"), "reason: %s",
+             r.reason);
+    result_free(&r);
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -141,6 +214,7 @@ int main(void)
         test_globalise(ring, "ringcity", DS_FILTER_FULL, 10, 0);
         test_globalise(ring, "ringcity", DS_FILTER_DSP, 10, 0);
         test_start(ring, "ringcity", 10);
+        test_start_relax(ring, "ringcity", 10);
         ds_network_free(ring);
     } else {
         printf("FAIL newton_default_net: %s\n", err.msg);
@@ -153,6 +227,8 @@ int main(void)
             test_globalise(net, "siouxfalls", DS_FILTER_FULL, 10, 15);
             test_globalise(net, "siouxfalls", DS_FILTER_DSP, 30, 25);
             test_start(net, "siouxfalls", 10);
+            test_start_relax(net, "siouxfalls", 1); /* f(0) does not exist at tau 1 */
+            test_relax_fallback(net);
             ds_network_free(net);
         }
     } else {
@@ -166,6 +242,7 @@ int main(void)
             /* near the non-existence boundary the search extends towards it
              * (14 iterations; 23 without the extension) */
             test_globalise(net, "anaheim", DS_FILTER_FULL, 3, 16);
+            test_start_relax(net, "anaheim", 10);
             /* f(0) does not exist on Anaheim's full graph: the start says so */
             ds_config c;
             result r;

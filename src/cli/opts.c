@@ -122,8 +122,9 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_START] = {CHOICE("start", CLI_SOLVE | CLI_SWEEP, start, "S", 0,
                           "start point: auto (x = 0, or where f(0) does not exist s x capacity on the links of the "
                           "diverging cycles only), zero (x = 0, else s x capacity on every link), capacity (that "
-                          "search always) or dsp (the DSP solution at the same mu, plus s x capacity if f does not "
-                          "exist there)")},
+                          "search always), dsp (the DSP solution at the same mu, plus s x capacity if f does not "
+                          "exist there) or relax (full graph: from the DSP solution, a continuation that lowers a "
+                          "penalty on the links outside the DSP DAGs to 0; slow, for networks where auto stalls)")},
     [OPT_NEWTON_WARM] = {NUM("newton-warm", CLI_SOLVE | CLI_SWEEP, "newton_warm", "N", 0,
                              "Newton: N SRA steps before the first Newton step (default: 5 with --globalise paper, "
                              "0 with linesearch)")},

@@ -127,6 +127,55 @@ void ld_dags_free(ds_loader *ld, ld_dag *dags)
 
 /* ---------------------------------------------------------- per destination */
 
+const double *ld_dest_costs(ds_loader *ld, int di, ld_scratch *s, const double *t)
+{
+    if (!(ld->relax_lambda < 1) || !ld->relax_dag) return t;
+    const unsigned char *bits = ld->relax_dag + (size_t)di * ld->relax_stride;
+    double pen = -log(ld->relax_lambda) / ld->mu;
+    for (int e = 0; e < ld->net->n_links; e++) s->trelax[e] = (bits[e >> 3] >> (e & 7)) & 1 ? t[e] : t[e] + pen;
+    return s->trelax;
+}
+
+int ds_loader_set_relax(ds_loader *ld, double lambda)
+{
+    const ds_network *net = ld->net;
+    if (ld->filter != DS_FILTER_FULL || !(lambda > 0) || !(lambda <= 1)) return -1;
+    if (lambda < 1 && !ld->relax_dag) {
+        /* the DSP DAGs at free-flow costs, as the dsp variant builds them */
+        ld_dag *dags = calloc((size_t)ld->n_dest, sizeof(ld_dag));
+        int rc = -1;
+        ld->relax_stride = ((size_t)net->n_links + 7) / 8;
+        ld->relax_dag = calloc((size_t)ld->n_dest * ld->relax_stride + 1, 1);
+        for (int w = 0; w < ds_pool_threads(ld->pool); w++) {
+            ld_scratch *s = &ld->scr[w];
+            if (!s->trelax) s->trelax = malloc(sizeof(double) * (size_t)(net->n_links + 1));
+            if (!s->trelax) dags = (free(dags), NULL);
+        }
+        if (dags && ld->relax_dag) {
+            ld->filter = DS_FILTER_DSP;
+            rc = ld_dag_rebuild(ld, ld->tff, dags);
+            ld->filter = DS_FILTER_FULL;
+        }
+        for (int di = 0; rc == 0 && di < ld->n_dest; di++) {
+            unsigned char *bits = ld->relax_dag + (size_t)di * ld->relax_stride;
+            for (int k = 0; k < dags[di].n_links; k++)
+                bits[dags[di].link[k] >> 3] |= (unsigned char)(1u << (dags[di].link[k] & 7));
+        }
+        if (dags) ld_dags_free(ld, dags);
+        if (rc != 0) {
+            free(ld->relax_dag);
+            ld->relax_dag = NULL;
+            return -1;
+        }
+    }
+    if (lambda != ld->relax_lambda) {
+        ld->relax_lambda = lambda;
+        ld->kept_valid = 0;
+        for (size_t i = 0; ld->V && i < (size_t)ld->n_dest * (size_t)net->n_nodes; i++) ld->V[i] = -INFINITY;
+    }
+    return 0;
+}
+
 /* Push the destination's demand downstream. list[0..R-1] is the processing
  * order (increasing key), links of list[i] are lk[ls[i]..ls[i+1]) with
  * probabilities P[k] and heads hd[k]. Returns the passes used. */
@@ -205,7 +254,7 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
 static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
 {
     const ds_network *net = ld->net;
-    const double *t = ld->t;
+    const double *t = ld_dest_costs(ld, di, s, ld->t);
     double mu = ld->mu, *D = s->dist, *z = s->z, *w = s->w;
     double *Vw = ld->V + (size_t)di * (size_t)net->n_nodes;
     int d = net->dest_node[di], cnt = 0, R, pass = 0, diverged = 0;
@@ -438,6 +487,7 @@ static void scratch_free(ld_scratch *s)
     free(s->dr);
     free(s->dphi);
     free(s->dp);
+    free(s->trelax);
     sp_work_free(&s->sp);
     free(s->dist);
     free(s->z);
@@ -580,6 +630,7 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->inner_max = inner_max > 0 ? inner_max : 50;
     ld->inner_tol = inner_tol > 0 ? inner_tol : 1e-13;
     ld->factor_budget = 768.0 * 1024 * 1024;
+    ld->relax_lambda = 1;
     /* Absorption on the full graph converges at the rate of the choice matrix
      * (expected cycle traversals), independent of the Bellman cap. */
     ld->absorb_max = ld->inner_max > 1000 ? ld->inner_max : 1000;
@@ -661,6 +712,7 @@ void ds_loader_free(ds_loader *ld)
     free(ld->st_loaded);
     free(ld->od_ffcost);
     free(ld->V);
+    free(ld->relax_dag);
     free(ld);
 }
 

@@ -299,7 +299,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     ld_direct *g = &a->d[di];
     ld_scratch *s = &ld->scr[worker];
     klu_common *c = &a->common[worker];
-    const double *t = ld->t;
+    const double *t = ld_dest_costs(ld, di, s, ld->t);
     double *D = s->dist, *Ax = a->Ax[worker], *z = a->b[worker], *y = a->y[worker], *w = a->w[worker];
     double mu = ld->mu, t0 = ds_clock_now(), t1, resid = 0;
     int d = net->dest_node[di], n = a->n, m = net->n_links, ft = net->first_thru;

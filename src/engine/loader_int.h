@@ -34,6 +34,7 @@ typedef struct ld_scratch {
     /* derivative passes */
     double *dv, *dr, *dphi; /* [n] */
     double *dp;             /* [m] */
+    double *trelax;         /* [m] costs of one destination under the relax penalty */
 } ld_scratch;
 
 /* Converged inner state of one destination, kept for J*v (Newton). */
@@ -75,9 +76,18 @@ struct ds_loader {
     ld_keep *kept;                     /* [n_dest] */
     double *dtv;                       /* dt * v for J*v [m] */
     struct ld_direct_all *direct;      /* full graph, exact sparse LU inner solves (loader_direct.c) */
+    /* full graph, --start relax: links outside destination d's DSP DAG weigh
+     * relax_lambda exp(-mu t) (1: no penalty, the full graph); relax_dag has
+     * one bit per (destination, link), 1 = in the DAG */
+    double relax_lambda;
+    unsigned char *relax_dag; /* [n_dest * relax_stride] */
+    size_t relax_stride;
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
+/* The costs destination di sees: t, or under the relax penalty t plus
+ * -log(relax_lambda)/mu on the links outside its DSP DAG (in s->trelax). */
+const double *ld_dest_costs(ds_loader *ld, int di, ld_scratch *s, const double *t);
 void ld_reduce(ds_loader *ld, double *f);
 int ld_dag_rebuild(ds_loader *ld, const double *t, ld_dag *out);
 void ld_dags_free(ds_loader *ld, ld_dag *dags);

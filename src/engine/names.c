@@ -11,7 +11,7 @@ static const char *const step_names[DS_STEP_N] = {
     "start",           "msa",         "sra",          "sra-harmonic",  "anderson", "anderson-rejected", "newton",
     "newton-rejected", "newton-warm", "mask-refresh", "newton-recover"};
 static const char *const globalise_names[DS_GLOBALISE_N] = {"linesearch", "paper"};
-static const char *const start_names[DS_START_N] = {"auto", "zero", "capacity", "dsp"};
+static const char *const start_names[DS_START_N] = {"auto", "zero", "capacity", "dsp", "relax"};
 static const char *const phase_names[DS_PHASE_N] = {"costs", "bellman", "absorb", "deriv", "other"};
 
 #define NAME_OR_UNKNOWN(tab, n, i) (((int)(i) >= 0 && (int)(i) < (n)) ? (tab)[i] : "unknown")

@@ -615,6 +615,202 @@ static int dsp_solution(ds_run *run)
     return rc;
 }
 
+/* --start relax (docs/model.md "Start point"): a continuation from the DSP
+ * solution to the full graph. Links outside destination d's DSP DAG weigh
+ * lambda exp(-mu t) in d's problem (ds_loader_set_relax); lambda -> 0 is the
+ * DSP variant, lambda = 1 the full graph. Every cycle of the full graph has a
+ * link outside the DAG, so f exists for small lambda wherever it exists for
+ * DSP. The parameter s = -log lambda starts at RX_S0, doubled while the DSP
+ * solution's gap_rel in the relaxed model is above RX_STAGE_TOL (the penalty
+ * -log(lambda)/mu must outweigh the DSP routes' congestion), and goes to 0 in
+ * steps h: each stage starts from the secant predictor through the last two
+ * stage solutions (the first from the last solution) and is solved by the
+ * run's solver to RX_STAGE_TOL. Where f does not exist at the predictor, the
+ * last stage solution is refined to RX_STAGE_TOL_FINE once and the same step
+ * retried; after that, and where a stage does not reach its tolerance in
+ * RX_STAGE_ITERS iterations, the step is retried from the last solution with
+ * h halved. A predictor at gap_rel g > RX_GAP_REJECT is retried at once with
+ * h scaled by sqrt(RX_GAP_TARGET / g) within [0.25, 0.5]; after a stage that
+ * started at gap_rel g, h is scaled by sqrt(RX_GAP_TARGET / g) within
+ * [0.5, 4] (the secant predictor's error grows as h^2), and while s >
+ * RX_SHALF a step goes at most half way to 0. The stage at lambda = 1 is the
+ * run itself: its first point is the start. */
+#define RX_S0 24.0
+#define RX_SMAX 700.0 /* exp(-700) is still a normal double */
+#define RX_H0 4.0
+#define RX_HMIN 1e-3
+#define RX_SHALF 1.0
+#define RX_STAGE_TOL 5e-2
+#define RX_STAGE_TOL_FINE 1e-2 /* a stage solution refined after a failed predictor */
+#define RX_STAGE_ITERS 8
+#define RX_GAP_TARGET 0.3 /* gap_rel wanted at the start of a stage */
+#define RX_GAP_REJECT 1.0 /* above it a stage is not started: shorter step */
+
+static int relax_stage(ds_run *run, const solver_ops *ops, void *state, double tol, int *iters)
+{
+    if (ops->reset) ops->reset(run, state);
+    run->iter = 0;
+    while (run->gap >= tol && run->iter < RX_STAGE_ITERS) {
+        if (run_cancelled(run)) return EV_CANCELLED;
+        memset(&run->cur, 0, sizeof run->cur);
+        int rc = ops->step(run, state, &run->cur);
+        if (rc != EV_OK) return rc;
+        run->iter++;
+        (*iters)++;
+    }
+    return run->gap < tol ? EV_OK : EV_UNDEFINED;
+}
+
+/* The first lambda: small enough that the DSP solution (in run->xt) is a
+ * stage solution already (the penalty must outweigh the congestion on the DSP
+ * routes, which a penalty in cost units does only when it is large). The DSP
+ * solution is accepted as the iterate, at lambda = exp(-*s). */
+static int relax_first_lambda(ds_run *run, double *s)
+{
+    for (;;) {
+        if (ds_loader_set_relax(run->ld, exp(-*s)) != 0) return EV_ERROR;
+        int rc = run_eval(run, run->xt, run->ft, &run->merit);
+        if (rc != EV_OK) return rc;
+        run_accept(run, run->xt, run->ft, run->merit);
+        if (run->gap < RX_STAGE_TOL || 2 * *s > RX_SMAX) return EV_OK;
+        *s *= 2;
+    }
+}
+
+/* A stage's first point, accepted as the iterate: the secant predictor
+ * xs + a (xs - xp) through the last two stage solutions, or xs where there
+ * is no xp yet (where there is one, the last solution has never served when
+ * the predictor failed: not worth an evaluation). */
+static int relax_predict(ds_run *run, const double *xs, const double *xp, double a)
+{
+    for (int e = 0; e < run->n; e++) {
+        double v = xp ? xs[e] + a * (xs[e] - xp[e]) : xs[e];
+        run->xt[e] = v > 0 ? v : 0;
+    }
+    int rc = run_eval(run, run->xt, run->ft, &run->merit);
+    if (rc == EV_OK) run_accept(run, run->xt, run->ft, run->merit);
+    return rc;
+}
+
+static int relax_start(ds_run *run)
+{
+    const solver_ops *ops = solver_table(run->cfg.solver);
+    int n = run->n, rc, stages = 0, iters = 0, retries = 0, ev0;
+    double t0 = run_elapsed(run), s = RX_S0, s0, h = RX_H0, h_prev = 0, merit_save = 0, refined_at = -1;
+    void *state = NULL;
+    double *xs = malloc(sizeof(double) * (size_t)(n + 1)), *fs = malloc(sizeof(double) * (size_t)(n + 1));
+    double *xp = malloc(sizeof(double) * (size_t)(n + 1));
+    if (!xs || !fs || !xp || ops->init(run, &state) != 0) {
+        rc = EV_ERROR;
+        goto out;
+    }
+    run_setup_step(run, 0.85, "start point: DSP solution");
+    rc = dsp_solution(run);
+    if (rc != EV_OK) goto out;
+    ev0 = run->evals;
+    rc = relax_first_lambda(run, &s);
+    if (rc != EV_OK) goto out;
+    s0 = s;
+    rc = relax_stage(run, ops, state, RX_STAGE_TOL, &iters);
+    if (rc != EV_OK) goto out;
+    run_message(run, "relax: lambda %.3g: %d iterations, gap_rel %.2e", exp(-s), run->iter, run->gap);
+    while (s > 0) {
+        /* at most half way to lambda = 1 while s > RX_SHALF: a longer step
+         * has never found f defined at its predictor on the shared networks */
+        double s_new = s - h > 0 ? s - h : 0;
+        if (s > RX_SHALF && s_new < 0.5 * s) s_new = 0.5 * s;
+        double lam = exp(-s_new);
+        char buf[128];
+        memcpy(xs, run->x, sizeof(double) * (size_t)n);
+        memcpy(fs, run->fx, sizeof(double) * (size_t)n);
+        merit_save = run->merit;
+        if (ds_loader_set_relax(run->ld, lam) != 0) {
+            rc = EV_ERROR;
+            goto out;
+        }
+        snprintf(buf, sizeof buf, "start point: relax lambda %.3g (stage %d)", lam, stages + 1);
+        run_setup_step(run, 0.85 + 0.14 * (1 - s_new / s0), buf);
+        memset(&run->cur, 0, sizeof run->cur);
+        rc = relax_predict(run, xs, h_prev > 0 ? xp : NULL, h_prev > 0 ? (s - s_new) / h_prev : 0);
+        int undefined = rc == EV_UNDEFINED, far = 0;
+        double gap0 = run->gap;
+        /* a predictor this far from the stage's solution costs more
+         * iterations than a shorter step: retry at once */
+        far = rc == EV_OK && gap0 > RX_GAP_REJECT;
+        if (far) rc = EV_UNDEFINED;
+        if (rc == EV_OK && s_new > 0) rc = relax_stage(run, ops, state, RX_STAGE_TOL, &iters);
+        if (rc == EV_CANCELLED || rc == EV_ERROR) goto out;
+        if (rc == EV_OK) {
+            stages++;
+            if (s_new > 0)
+                run_message(run, "relax: lambda %.3g: %d iterations from the %s (gap_rel %.2e), gap_rel %.2e", lam,
+                            run->iter, h_prev > 0 ? "secant predictor" : "last solution", gap0, run->gap);
+            memcpy(xp, xs, sizeof(double) * (size_t)n);
+            h_prev = s - s_new;
+            s = s_new;
+            /* the next step from how far this stage started from its
+             * solution: the secant predictor's error grows as h^2 */
+            h = h_prev * (gap0 > 0 ? fmin(4.0, fmax(0.5, sqrt(RX_GAP_TARGET / gap0))) : 4.0);
+            continue;
+        }
+        /* f does not exist at the new lambda, or the stage did not converge:
+         * back to the last solution */
+        retries++;
+        ds_loader_set_relax(run->ld, exp(-s));
+        run_accept(run, xs, fs, merit_save);
+        if (undefined && run->gap >= RX_STAGE_TOL_FINE && refined_at != s) {
+            /* near the existence boundary the predictor needs an accurate
+             * stage solution: refine it and retry the same step */
+            int it0 = iters;
+            refined_at = s;
+            rc = relax_stage(run, ops, state, RX_STAGE_TOL_FINE, &iters);
+            if (rc == EV_CANCELLED || rc == EV_ERROR) goto out;
+            run_message(run,
+                        "relax: lambda %.3g: f does not exist at the predictor; lambda %.3g refined to gap_rel %.2e "
+                        "(%d iterations), same step",
+                        lam, exp(-s), run->gap, iters - it0);
+            if (rc == EV_OK) {
+                memcpy(xs, run->x, sizeof(double) * (size_t)n);
+                memcpy(fs, run->fx, sizeof(double) * (size_t)n);
+                merit_save = run->merit;
+                h = s - s_new;
+                continue;
+            }
+            run_accept(run, xs, fs, merit_save);
+        }
+        /* half the step (less where the predictor was far) */
+        double shrink = far ? fmax(0.25, fmin(0.5, sqrt(RX_GAP_TARGET / gap0))) : 0.5;
+        run_message(run, "relax: lambda %.3g: %s; step in -log(lambda) %.3g -> %.3g", lam,
+                    undefined ? "f does not exist at the predictor"
+                    : far     ? "the predictor is too far from the solution"
+                              : "stage did not converge",
+                    s - s_new, (s - s_new) * shrink);
+        h = (s - s_new) * shrink;
+        if (h < RX_HMIN) {
+            snprintf(run->reason, sizeof run->reason,
+                     "the relax continuation from the DSP solution stalled at lambda %.4g (step in -log(lambda) "
+                     "below %g; not evidence that no fixed point exists)",
+                     exp(-s), RX_HMIN);
+            rc = EV_UNDEFINED;
+            goto out;
+        }
+    }
+    /* s = 0: the last evaluation was at lambda = 1 (the full graph), so the
+     * kept inner state is the start's own */
+    run->iter = 0;
+    memset(&run->cur, 0, sizeof run->cur);
+    snprintf(run->start_desc, sizeof run->start_desc,
+             "relaxed-filter continuation from the DSP solution (DSP: %d iterations; %d stages from lambda %.2g to 1, "
+             "%d retried, %d iterations, %d evaluations, %.1f s)",
+             run->start_sub_iters, stages, exp(-s0), retries, iters, run->evals - ev0, run_elapsed(run) - t0);
+    rc = EV_OK;
+out:
+    if (rc != EV_OK) ds_loader_set_relax(run->ld, 1);
+    if (state) ops->free(state);
+    free(xs), free(fs), free(xp);
+    return rc;
+}
+
 /* The start point: the warm start, x = 0, the DSP solution or a loaded
  * start, as cfg.start says (docs/model.md "Start point"). Fills start_desc. */
 static int choose_start(ds_run *run)
@@ -632,6 +828,16 @@ static int choose_start(ds_run *run)
         if (rc != EV_UNDEFINED) return rc;
         return capacity_search(run, NULL, "f does not exist at the warm-start flows");
     }
+    if (mode == DS_START_RELAX && run->cfg.filter == DS_FILTER_FULL && !run->gpu) {
+        rc = relax_start(run);
+        if (rc != EV_UNDEFINED) return rc;
+        /* stalled (the reason says where): the cycle-load search of auto */
+        snprintf(why, sizeof why, "%.150s", run->reason);
+        run->reason[0] = 0;
+        rc = cycle_search(run, why);
+        if (rc != EV_UNDEFINED) return rc;
+        return capacity_search(run, NULL, why);
+    }
     if (mode != DS_START_DSP && mode != DS_START_CAPACITY) {
         rc = run_eval(run, run->x, run->fx, &run->merit);
         if (rc == EV_OK) {
@@ -645,7 +851,7 @@ static int choose_start(ds_run *run)
          * not exist at the DSP solution either (the diverging cycles carry no
          * DSP flow), so it cost a sub-solve for nothing (docs/model.md). */
         if (mode == DS_START_ZERO) return capacity_search(run, NULL, why);
-        if (mode == DS_START_AUTO) {
+        if (mode == DS_START_AUTO || mode == DS_START_RELAX) { /* relax: other filters, CUDA backend */
             rc = cycle_search(run, why);
             if (rc != EV_UNDEFINED) return rc;
             return capacity_search(run, NULL, why);
