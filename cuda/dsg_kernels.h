@@ -37,6 +37,9 @@ typedef struct dsg_k {
     const double *cap_c, *t0, *bpr_b, *bpr_p, *fixed;
     const int *dest_node;        /* [n_dest] */
     const unsigned char *usable; /* [n_dest * m] by CSR position */
+    const unsigned char *rdag;   /* --start relax: [n_dest * m] by CSR position, 1 = in the
+                                    destination's DSP DAG; NULL = no penalty */
+    double rpen;                 /* the penalty -log(lambda) / mu on the links outside */
     const double *Q;             /* [n_dest * n] demand with a path, by origin */
     /* per call */
     const double *x, *v;
@@ -75,6 +78,13 @@ typedef struct dsg_k {
     const double *scale;         /* [n_dest] per-destination scale of the residual test */
     int nbn;                     /* blocks per destination in [destination x node] launches */
 } dsg_k;
+
+/* The cost of CSR position k (link e) in destination d's problem: t, plus the
+ * relax penalty off d's DSP DAG (g = d * m + k). */
+DSK_FN double dsg_t_dk(const dsg_k *p, long g, int e)
+{
+    return p->rdag ? dsk_relax_cost(p->t[e], p->rdag[g], p->rpen) : p->t[e];
+}
 
 /* Per-destination state of the batched BiCGSTAB. */
 enum { DSG_SC_RHO = 0, DSG_SC_ALPHA, DSG_SC_OMEGA, DSG_SC_BETA, DSG_SC_N };
@@ -175,7 +185,8 @@ DSK_FN void dsg_k_bell_full(const dsg_k *p, int b, int th)
     ex = p->want_p ? p->P + (long)d * p->m : a;
     for (int k = k0; k < k1; k++) {
         int e = p->out_link[k];
-        a[k] = p->usable[(long)d * p->m + k] ? dsk_bellman_term(p->mu, p->t[e], vin[p->head[e]]) : -INFINITY;
+        long g = (long)d * p->m + k;
+        a[k] = p->usable[g] ? dsk_bellman_term(p->mu, dsg_t_dk(p, g, e), vin[p->head[e]]) : -INFINITY;
     }
     if (k1 > k0) {
         vnew = dsk_logsumexp(a + k0, k1 - k0, ex + k0, &sum);
@@ -457,7 +468,7 @@ DSK_FN void dsg_k_sp_full(const dsg_k *p, int b, int th)
             int e = p->out_link[k];
             double dv = din[p->head[e]];
             if (!p->usable[(long)d * p->m + k] || !(dv < INFINITY)) continue;
-            dv = dv + p->t[e];
+            dv = dv + dsg_t_dk(p, (long)d * p->m + k, e);
             if (dv < best) best = dv;
         }
     }
@@ -478,7 +489,8 @@ DSK_FN void dsg_k_wred_full(const dsg_k *p, int b, int th)
     e = p->out_link[k];
     du = p->dist[(long)d * p->n + p->tail[e]];
     dv = p->dist[(long)d * p->n + p->head[e]];
-    p->A[g] = (p->usable[g] && du < INFINITY && dv < INFINITY) ? dsk_reduced_weight(p->mu, p->t[e], dv, du) : 0.0;
+    p->A[g] = (p->usable[g] && du < INFINITY && dv < INFINITY) ? dsk_reduced_weight(p->mu, dsg_t_dk(p, g, e), dv, du)
+                                                                : 0.0;
 }
 
 /* Right-hand side b(u) = sum of w~ over links u -> d, and the start z from

@@ -5,7 +5,8 @@
 # the level passes on the DSP DAG, J v for Newton) against the CPU backend:
 # Sioux Falls full and dsp at tau 10, Eastern Massachusetts full at tau 3 and
 # Anaheim full at tau 10 (both with rho 0.95-0.99 at the fixed point, where 50
-# Jacobi passes cannot converge). Both runs must converge (exit 0) and agree
+# Jacobi passes cannot converge), and Sioux Falls full at tau 1 with --start relax
+# (the continuation on the device). Both runs must converge (exit 0) and agree
 # per link to 1e-10 relative (flows below 1 veh/h against 1 veh/h). Also the
 # `make gpu-check` tool, in the emulation, on Sioux Falls (every filter).
 . tests/lib.sh
@@ -23,17 +24,18 @@ same_flows() {
               exit !(bad == 0 && w <= 1e-10) }' "$1" "$2"
 }
 
-# case NAME NET TAU FILTER
+# case NAME NET TAU FILTER [START]: START given, both runs use --start START
 case_solve() {
     name=gpu_emul_solve_$1
+    start=${5:-auto}
     if [ ! -f "$2" ]; then
         skip "$name" "$2 not found (set DILLSUE_TNTP_DIR)"
         return
     fi
-    run "$D" solve --net "$2" --tau "$3" --filter "$4" --quiet --out "$tmp/cpu.csv"
+    run "$D" solve --net "$2" --tau "$3" --filter "$4" --start "$start" --quiet --out "$tmp/cpu.csv"
     rc_cpu=$rc
-    DILLSUE_CUDA_EMULATE=1 "$D" solve --net "$2" --tau "$3" --filter "$4" --backend cuda --out "$tmp/gpu.csv" \
-        >"$tmp/out" 2>"$tmp/err"
+    DILLSUE_CUDA_EMULATE=1 "$D" solve --net "$2" --tau "$3" --filter "$4" --start "$start" --backend cuda \
+        --out "$tmp/gpu.csv" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc_cpu -ne 0 ]; then
         fail "$name" "CPU backend exit $rc_cpu"
@@ -41,6 +43,8 @@ case_solve() {
         fail "$name" "cuda (emulation) exit $rc: $(tail -3 "$tmp/err") $(cat "$tmp/out")"
     elif ! grep -q "backend cuda (emulation" "$tmp/err" || ! grep -q "^converged" "$tmp/out"; then
         fail "$name" "not an emulated cuda run that converged: $(head -3 "$tmp/err") $(cat "$tmp/out")"
+    elif [ "$start" = relax ] && ! grep -q "start: relaxed-filter continuation" "$tmp/out"; then
+        fail "$name" "the relax continuation did not run on the cuda backend: $(cat "$tmp/out")"
     elif diff=$(same_flows "$tmp/cpu.csv" "$tmp/gpu.csv"); then
         echo "# $name: $diff; $(sed 's/.*| time \([^|]*\)|.*/time \1/' "$tmp/out")"
         pass "$name"
@@ -53,6 +57,9 @@ case_solve SiouxFalls_full "$TNTP/SiouxFalls/SiouxFalls_net.tntp" 10 full
 case_solve SiouxFalls_dsp "$TNTP/SiouxFalls/SiouxFalls_net.tntp" 10 dsp
 case_solve EMA_full_tau3 "$TNTP/Eastern-Massachusetts/EMA_net.tntp" 3 full
 case_solve Anaheim_full_tau10 "$TNTP/Anaheim/Anaheim_net.tntp" 10 full
+# --start relax: the continuation's stages on the device (the penalty mask and
+# dsk_relax_cost in the Bellman-Ford and the reduced weights)
+case_solve SiouxFalls_full_tau1_relax "$TNTP/SiouxFalls/SiouxFalls_net.tntp" 1 full relax
 
 # gpu_check: the table `make gpu-check` prints on a device, here in the emulation
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp

@@ -376,6 +376,48 @@ static void recorded_case(const ds_network *net)
     free(x), free(v), free(f1), free(f2), free(fc), free(t);
 }
 
+/* --start relax on the device: at a lambda < 1 the emulated GPU loader gives
+ * the CPU's relaxed flows and J v; back at lambda 1 the plain full graph. */
+static void relax_case(const ds_network *net, const char *nname, double tau, double load)
+{
+    ds_cost_params cp = {0};
+    ds_error err;
+    char name[96];
+    int m = net->n_links, where;
+    double mu = tau / ds_network_cbar(net, &cp), r;
+    double *x = calloc((size_t)m, sizeof(double)), *v = calloc((size_t)m, sizeof(double));
+    double *fc = calloc((size_t)m, sizeof(double)), *fg = calloc((size_t)m, sizeof(double));
+    double *jc = calloc((size_t)m, sizeof(double)), *jg = calloc((size_t)m, sizeof(double));
+    ds_loader *cpu = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 0, 0, &err);
+    ds_gpu_loader *g = cpu ? ds_gpu_loader_create(cpu, 1, &err) : NULL;
+    snprintf(name, sizeof name, "gpu_emul_%s_relax", nname);
+    tc_begin(name);
+    TC_CHECK(cpu && g && ds_loader_set_inner(cpu, DS_INNER_DIRECT) == 0 && ds_loader_set_keep(cpu, 1) == 0, "create");
+    if (cpu && g) {
+        for (int e = 0; e < m; e++) x[e] = load * net->capacity[e], v[e] = ((e % 5) - 2) * 0.1 * net->capacity[e];
+        TC_CHECK(ds_gpu_loader_set_relax(g, 0.01) != 0, "the GPU refuses a lambda the CPU loader is not at");
+        TC_CHECK(ds_loader_set_relax(cpu, 0.01) == 0 && ds_gpu_loader_set_relax(g, 0.01) == 0, "set relax: %s",
+                 ds_gpu_last_error());
+        TC_CHECK(ds_loader_eval(cpu, x, fc) == 0 && ds_gpu_loader_eval(g, x, fg, NULL) == 0, "relaxed evals: %s",
+                 ds_gpu_last_error());
+        r = rel_err(fg, fc, m, &where);
+        TC_CHECK(r <= REL_TOL, "relaxed flows: rel err %.3g on link %d", r, where);
+        TC_CHECK(ds_loader_jv(cpu, x, v, jc) == 0 && ds_gpu_loader_jv(g, x, v, jg, NULL) == 0, "J v: %s",
+                 ds_gpu_last_error());
+        r = norm_err(jg, jc, m, &where);
+        TC_CHECK(r <= REL_TOL, "relaxed J v: normwise err %.3g (worst link %d)", r, where);
+        printf("# %s: lambda 0.01 at %g x capacity: flows and J v as the CPU's\n", name, load);
+        TC_CHECK(ds_loader_set_relax(cpu, 1) == 0 && ds_gpu_loader_set_relax(g, 1) == 0, "lambda 1");
+        TC_CHECK(ds_loader_eval(cpu, x, fc) == 0 && ds_gpu_loader_eval(g, x, fg, NULL) == 0, "evals at lambda 1");
+        r = rel_err(fg, fc, m, &where);
+        TC_CHECK(r <= REL_TOL, "flows at lambda 1: rel err %.3g on link %d", r, where);
+    }
+    tc_end();
+    ds_gpu_loader_free(g);
+    ds_loader_free(cpu);
+    free(x), free(v), free(fc), free(fg), free(jc), free(jg);
+}
+
 static void probe_case(const ds_network *net)
 {
     char info[512], buf[512];
@@ -434,11 +476,15 @@ int main(void)
             compare_case(net, cases[i].name, DS_FILTER_FULL, DS_INNER_PASSES, dev);
             compare_case(net, cases[i].name, DS_FILTER_DSP, DS_INNER_DIRECT, dev);
         }
-        if (i == 1) unconverged_case(net);
+        if (i == 1) {
+            unconverged_case(net);
+            relax_case(net, cases[i].name, 10, 2);
+        }
         if (i == 0) {
             compare_case(net, cases[i].name, DS_FILTER_BFS, DS_INNER_DIRECT, 0);
             edsp_case(net);
             recorded_case(net);
+            relax_case(net, cases[i].name, 10, 1);
             divergence_case(net);
             probe_case(net);
         }

@@ -175,6 +175,7 @@ struct ds_gpu_loader {
         dsg_k k;
     } seq[DSG_SEQS];
     int n_seq, next_seq, n_recorded;
+    unsigned char *rdag; /* --start relax: [nd * m] on the device, by CSR position; NULL until asked for */
     ds_load_stats stats;
 };
 
@@ -517,7 +518,7 @@ void ds_gpu_loader_free(ds_gpu_loader *g)
         dfree(g, k->tail), dfree(g, k->head), dfree(g, k->out_start), dfree(g, k->out_link);
         dfree(g, k->in_start), dfree(g, k->in_link), dfree(g, k->pos);
         dfree(g, k->cap_c), dfree(g, k->t0), dfree(g, k->bpr_b), dfree(g, k->bpr_p), dfree(g, k->fixed);
-        dfree(g, k->dest_node), dfree(g, k->usable), dfree(g, k->Q);
+        dfree(g, k->dest_node), dfree(g, k->usable), dfree(g, g->rdag), dfree(g, k->Q);
         dfree(g, k->x), dfree(g, k->v), dfree(g, k->t), dfree(g, k->dtv), dfree(g, k->f);
         dfree(g, k->delta), dfree(g, k->phi), dfree(g, k->dphi), dfree(g, k->part), dfree(g, k->red);
         for (int i = 0; i < 2; i++) dfree(g, g->V[i]), dfree(g, g->R[i]), dfree(g, g->dV[i]), dfree(g, g->D[i]);
@@ -752,6 +753,41 @@ int ds_gpu_loader_sync_dags(ds_gpu_loader *g)
     g->jv_ok = 0;
     g->n_seq = 0; /* the recorded sweeps name the old arrays and levels */
     return dag_upload(g, g->cpu->dag);
+}
+
+/* --start relax on the device: the CPU loader's DSP-DAG bits, by CSR position
+ * like `usable`, and the same penalty -log(lambda) / mu (dsk_relax_cost). */
+int ds_gpu_loader_set_relax(ds_gpu_loader *g, double lambda)
+{
+    const ds_loader *cpu = g->cpu;
+    last_err[0] = 0;
+    if (!g->full || !(lambda > 0) || !(lambda <= 1))
+        return set_err("relax: lambda %g on a %s loader", lambda, g->full ? "full-graph" : "filtered");
+    if (lambda < 1 && (!cpu->relax_dag || cpu->relax_lambda != lambda))
+        return set_err("relax: the CPU loader is not at lambda %g (ds_loader_set_relax first)", lambda);
+    if (lambda < 1 && !g->rdag) {
+        size_t nm = (size_t)g->nd * (size_t)g->m;
+        unsigned char *h = malloc(nm + 1);
+        if (!h) return set_err("out of host memory for the relax mask");
+        for (int di = 0; di < g->nd; di++) {
+            const unsigned char *bits = cpu->relax_dag + (size_t)di * cpu->relax_stride;
+            for (int q = 0; q < g->m; q++) {
+                int e = g->net->out_link[q];
+                h[(size_t)di * (size_t)g->m + (size_t)q] = (unsigned char)((bits[e >> 3] >> (e & 7)) & 1);
+            }
+        }
+        g->rdag = dup_dev(g, h, nm);
+        free(h);
+        if (!g->rdag) return -1;
+    }
+    const unsigned char *rd = lambda < 1 ? g->rdag : NULL;
+    double pen = lambda < 1 ? -log(cpu->relax_lambda) / cpu->mu : 0;
+    if (rd != g->k.rdag || pen != g->k.rpen) {
+        g->k.rdag = rd;
+        g->k.rpen = pen;
+        g->warm = g->phi_ok = g->jv_ok = 0; /* a new model: cold starts, as the CPU's passes */
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------- full graph */

@@ -47,6 +47,11 @@ int ds_gpu_loader_set_inner(ds_gpu_loader *g, ds_inner mode);
 /* The inner solver in words, for messages. */
 const char *ds_gpu_loader_inner(const ds_gpu_loader *g);
 
+/* Full graph, --start relax: the penalty of the CPU loader's current lambda
+ * (call ds_loader_set_relax(cpu, lambda) first, then this with the same
+ * lambda; 1 removes it). 0 or -1 (ds_gpu_last_error says why). */
+int ds_gpu_loader_set_relax(ds_gpu_loader *g, double lambda);
+
 /* Re-read the CPU loader's DAGs after ds_loader_refresh_mask (edsp). 0 or -1. */
 int ds_gpu_loader_sync_dags(ds_gpu_loader *g);
 

@@ -83,6 +83,11 @@ DSK_FN int dsk_link_usable(int u, int v, int dest, int first_thru)
  * SRA run's time was that path). */
 DSK_FN double dsk_exp_weight(double x) { return x < -745.5 ? 0.0 : exp(x); }
 
+/* --start relax: the cost destination d sees on a link its DSP DAG leaves out,
+ * t + pen with pen = -log(lambda) / mu (weight lambda exp(-mu t)); links in the
+ * DAG keep t. */
+DSK_FN double dsk_relax_cost(double t, int in_dag, double pen) { return in_dag ? t : t + pen; }
+
 /* Reduced weight exp(-mu (t + D(v) - D(u))), in (0,1] when D is the shortest
  * distance at cost t: the exponentiated Bellman recursion then needs no exp per
  * pass and cannot overflow. */

@@ -132,7 +132,7 @@ const double *ld_dest_costs(ds_loader *ld, int di, ld_scratch *s, const double *
     if (!(ld->relax_lambda < 1) || !ld->relax_dag) return t;
     const unsigned char *bits = ld->relax_dag + (size_t)di * ld->relax_stride;
     double pen = -log(ld->relax_lambda) / ld->mu;
-    for (int e = 0; e < ld->net->n_links; e++) s->trelax[e] = (bits[e >> 3] >> (e & 7)) & 1 ? t[e] : t[e] + pen;
+    for (int e = 0; e < ld->net->n_links; e++) s->trelax[e] = dsk_relax_cost(t[e], (bits[e >> 3] >> (e & 7)) & 1, pen);
     return s->trelax;
 }
 

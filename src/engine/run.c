@@ -646,6 +646,21 @@ static int dsp_solution(ds_run *run)
 #define RX_GAP_TARGET 0.3 /* gap_rel wanted at the start of a stage */
 #define RX_GAP_REJECT 1.0 /* above it a stage is not started: shorter step */
 
+/* The penalty on the CPU loader and, on the CUDA backend, on the device's
+ * (the same bits and the same -log(lambda) / mu). 0 or -1 (reason set). */
+static int relax_set(ds_run *run, double lambda)
+{
+    if (ds_loader_set_relax(run->ld, lambda) != 0) {
+        snprintf(run->reason, sizeof run->reason, "relax: cannot set lambda %g (out of memory?)", lambda);
+        return -1;
+    }
+    if (run->gpu && ds_gpu_loader_set_relax(run->gpu, lambda) != 0) {
+        snprintf(run->reason, sizeof run->reason, "CUDA backend: %s", ds_gpu_last_error());
+        return -1;
+    }
+    return 0;
+}
+
 static int relax_stage(ds_run *run, const solver_ops *ops, void *state, double tol, int *iters)
 {
     if (ops->reset) ops->reset(run, state);
@@ -668,7 +683,7 @@ static int relax_stage(ds_run *run, const solver_ops *ops, void *state, double t
 static int relax_first_lambda(ds_run *run, double *s)
 {
     for (;;) {
-        if (ds_loader_set_relax(run->ld, exp(-*s)) != 0) return EV_ERROR;
+        if (relax_set(run, exp(-*s)) != 0) return EV_ERROR;
         int rc = run_eval(run, run->xt, run->ft, &run->merit);
         if (rc != EV_OK) return rc;
         run_accept(run, run->xt, run->ft, run->merit);
@@ -724,7 +739,7 @@ static int relax_start(ds_run *run)
         memcpy(xs, run->x, sizeof(double) * (size_t)n);
         memcpy(fs, run->fx, sizeof(double) * (size_t)n);
         merit_save = run->merit;
-        if (ds_loader_set_relax(run->ld, lam) != 0) {
+        if (relax_set(run, lam) != 0) {
             rc = EV_ERROR;
             goto out;
         }
@@ -756,7 +771,10 @@ static int relax_start(ds_run *run)
         /* f does not exist at the new lambda, or the stage did not converge:
          * back to the last solution */
         retries++;
-        ds_loader_set_relax(run->ld, exp(-s));
+        if (relax_set(run, exp(-s)) != 0) {
+            rc = EV_ERROR;
+            goto out;
+        }
         run_accept(run, xs, fs, merit_save);
         if (undefined && run->gap >= RX_STAGE_TOL_FINE && refined_at != s) {
             /* near the existence boundary the predictor needs an accurate
@@ -805,7 +823,7 @@ static int relax_start(ds_run *run)
              run->start_sub_iters, stages, exp(-s0), retries, iters, run->evals - ev0, run_elapsed(run) - t0);
     rc = EV_OK;
 out:
-    if (rc != EV_OK) ds_loader_set_relax(run->ld, 1);
+    if (rc != EV_OK) relax_set(run, 1);
     if (state) ops->free(state);
     free(xs), free(fs), free(xp);
     return rc;
@@ -828,7 +846,7 @@ static int choose_start(ds_run *run)
         if (rc != EV_UNDEFINED) return rc;
         return capacity_search(run, NULL, "f does not exist at the warm-start flows");
     }
-    if (mode == DS_START_RELAX && run->cfg.filter == DS_FILTER_FULL && !run->gpu) {
+    if (mode == DS_START_RELAX && run->cfg.filter == DS_FILTER_FULL) {
         rc = relax_start(run);
         if (rc != EV_UNDEFINED) return rc;
         /* stalled (the reason says where): the cycle-load search of auto */
@@ -851,7 +869,7 @@ static int choose_start(ds_run *run)
          * not exist at the DSP solution either (the diverging cycles carry no
          * DSP flow), so it cost a sub-solve for nothing (docs/model.md). */
         if (mode == DS_START_ZERO) return capacity_search(run, NULL, why);
-        if (mode == DS_START_AUTO || mode == DS_START_RELAX) { /* relax: other filters, CUDA backend */
+        if (mode == DS_START_AUTO || mode == DS_START_RELAX) { /* relax: the filtered variants */
             rc = cycle_search(run, why);
             if (rc != EV_UNDEFINED) return rc;
             return capacity_search(run, NULL, why);
