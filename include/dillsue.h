@@ -315,6 +315,7 @@ typedef struct ds_iter_record {
      * afresh (pivoted LU) and refactored with their kept pivot order */
     int lu_fresh, lu_reused;
     int backend;      /* ds_backend that did the work */
+    int lu_shared;    /* destinations solved with the evaluations' shared LU */
     double t_run;     /* seconds since the run started, pauses excluded */
     double timestamp; /* wall clock, seconds since the epoch */
 } ds_iter_record;
@@ -415,6 +416,7 @@ typedef struct ds_totals {
     long gmres_iters;
     int aa_restarts;
     long lu_fresh, lu_reused; /* direct inner solver: per-destination factorisations */
+    long lu_shared;           /* direct inner solver: destinations solved with the shared LU */
     int mask_refreshes, mask_oscillations;
     long mask_added, mask_removed;
     int evals, jv; /* of the last record */
@@ -485,6 +487,7 @@ typedef struct ds_load_stats {
     /* direct inner solver: destinations factorised afresh (pivoted LU), with
      * the kept pivot order (refactor), and of those refined iteratively */
     int lu_fresh, lu_reused, lu_refined;
+    int lu_shared; /* solved with the evaluation's one shared LU (ds_loader_set_shared_lu) */
 } ds_load_stats;
 void ds_loader_stats(const ds_loader *ld, ds_load_stats *st);
 /* f at given link costs t (instead of flows); same return values. */
@@ -535,6 +538,11 @@ void ds_loader_set_quick_reject(ds_loader *ld, int on);
  * variant (--start relax continues from one to the other). Returns -1 for
  * another filter, a lambda outside (0, 1] or out of memory. */
 int ds_loader_set_relax(ds_loader *ld, double lambda);
+/* Full graph, direct inner solver: solve the destinations that are centroids
+ * with one LU of I - W per evaluation, shared by all of them (on, the default),
+ * or each with its own reduced LU (off; the reference the tests compare with).
+ * Flows agree to round-off; docs/model.md "Shared factors". */
+void ds_loader_set_shared_lu(ds_loader *ld, int on);
 /* Direct inner solver: memory for LU factors kept between evaluations (and
  * for J v), in bytes; call before ds_loader_set_inner. Destinations beyond it
  * factorise afresh each time. Default 768 MiB. */

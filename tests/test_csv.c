@@ -220,8 +220,8 @@ int main(void)
     grid_read(tpath("h.csv"), &g, 0, 0);
     TC_CHECK(g.rows == 4, "rows %d, want header + 3", g.rows);
     /* Every field of ds_iter_record has a column (t_phase counts DS_PHASE_N, the
-     * timestamp two, the certificate two, LU counts two), plus final_status. */
-    int want_cols = 21 + DS_PHASE_N + 2 + 2 + 1 + 1 + 2 + 1;
+     * timestamp two, the certificate two, LU counts three), plus final_status. */
+    int want_cols = 21 + DS_PHASE_N + 2 + 2 + 1 + 1 + 3 + 1;
     for (int i = 0; i < g.rows && i < 64; i++) TC_CHECK(g.cols[i] == want_cols, "row %d: %d columns", i, g.cols[i]);
     grid_read(tpath("h.csv"), &g, 2, 3);
     TC_CHECK(strcmp(g.cell, ds_step_name(DS_STEP_SRA)) == 0, "step kind '%s'", g.cell);

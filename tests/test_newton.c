@@ -255,11 +255,12 @@ int main(void)
             TC_CHECK(strstr(r.reason, "links of the diverging cycles, 0 elsewhere"), "reason: %s", r.reason);
             TC_CHECK(r.nh > 0 && r.h[r.nh - 1].iter <= 12, "%d iterations from the cycle load",
                      r.nh ? r.h[r.nh - 1].iter : -1);
-            /* the direct solver reuses its pivot orders (and keeps the factors of
-             * failed trial points): most destination solves are refactorisations */
+            /* Anaheim's destinations are centroids: the evaluations' shared LU
+             * serves nearly every destination solve */
             ds_totals tot;
             ds_totals_compute(r.h, r.nh, &tot);
-            TC_CHECK(tot.lu_reused > 2 * tot.lu_fresh, "LU fresh %ld reused %ld", tot.lu_fresh, tot.lu_reused);
+            TC_CHECK(tot.lu_shared > 10 * (tot.lu_fresh + tot.lu_reused), "LU fresh %ld reused %ld shared %ld",
+                     tot.lu_fresh, tot.lu_reused, tot.lu_shared);
             result_free(&r);
             tc_end();
             ds_network_free(net);

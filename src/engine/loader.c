@@ -389,6 +389,7 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
     double t0 = ds_clock_now(), tb = 0, ta = 0, wall;
     int m = ld->net->n_links;
     ld->t = t;
+    if (ld->direct) ld_direct_prepare(ld);
     for (int w = 0; w < ds_pool_threads(ld->pool); w++) ld->scr[w].t_bellman = ld->scr[w].t_absorb = 0;
     ds_pool_run(ld->pool, ld->n_blocks, eval_block_fn, &j);
     ld_reduce(ld, f);
@@ -406,11 +407,12 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
     ld->stats.diverged_dest = -1;
     ld->stats.unconverged = 0;
     ld->stats.contraction = 0;
-    ld->stats.lu_fresh = ld->stats.lu_reused = ld->stats.lu_refined = 0;
+    ld->stats.lu_fresh = ld->stats.lu_reused = ld->stats.lu_refined = ld->stats.lu_shared = 0;
     for (int di = 0; di < ld->n_dest; di++) {
         if (ld->direct) {
             ld->stats.lu_fresh += ld->st_lu[di] == 1;
-            ld->stats.lu_reused += ld->st_lu[di] >= 2;
+            ld->stats.lu_reused += ld->st_lu[di] == 2 || ld->st_lu[di] == 3;
+            ld->stats.lu_shared += ld->st_lu[di] == 4;
             ld->stats.lu_refined += ld->st_lu[di] == 3;
         }
         if (ld->st_diverged[di] &&

@@ -28,6 +28,7 @@ typedef struct ld_direct {
     /* kept for J v (and the factors for the next evaluation's refactor) */
     klu_numeric *num;
     double *z, *phi, *P; /* [n] (z = 1 at the destination, 0 where d is not reached), [n], [n_links] */
+    int shared;          /* z, phi, P came from the shared factors (z unreduced) */
 } ld_direct;
 
 /* One sparsity pattern and one symbolic analysis serve every destination.
@@ -54,6 +55,20 @@ struct ld_direct_all {
     double factor_bytes;        /* estimated memory of the kept factors */
     double dest_bytes;          /* estimated memory of one destination's factors */
     int n_kept;
+    /* Shared factors (sh_prepare): at plain full-graph costs a centroid
+     * destination's matrix is the one I - W of every destination (below), so
+     * one LU per evaluation serves them all. KLU's solve writes into its
+     * numeric object, so each worker factorises its own copy (the same bits). */
+    int sh_on;                 /* this evaluation solves centroid destinations with it */
+    unsigned gen;              /* evaluation generation */
+    double *sh_Ax;             /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
+    double *sh_w;              /* [n_links] W by link (0: underflow) */
+    int *tiny, n_tiny;         /* [n_links] the links whose weight underflows */
+    klu_numeric **sh_num;      /* per worker */
+    unsigned *sh_gen;          /* per worker: the generation sh_num[w] factorises (0 none) */
+    unsigned char *reach;      /* [n_dest * rstride] bit per node: reaches d over usable links */
+    unsigned char *reach_done; /* [n_dest] */
+    size_t rstride;
 };
 
 static int cmp_int(const void *x, const void *y)
@@ -164,6 +179,15 @@ int ld_direct_init(ds_loader *ld)
             a->n_kept++;
         }
     }
+    a->rstride = ((size_t)n + 8) / 8;
+    a->reach = calloc((size_t)ld->n_dest * a->rstride + 1, 1);
+    a->reach_done = calloc((size_t)ld->n_dest + 1, 1);
+    a->sh_Ax = malloc(sizeof(double) * (size_t)(a->nnz + 1));
+    a->sh_w = malloc(sizeof(double) * (size_t)(m + 1));
+    a->tiny = malloc(sizeof(int) * (size_t)(m + 1));
+    a->sh_num = calloc((size_t)W, sizeof(klu_numeric *));
+    a->sh_gen = calloc((size_t)W, sizeof(unsigned));
+    if (!a->reach || !a->reach_done || !a->sh_Ax || !a->sh_w || !a->tiny || !a->sh_num || !a->sh_gen) return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
         a->b[w] = malloc(sizeof(double) * (size_t)(n + 1));
@@ -194,12 +218,14 @@ void ld_direct_free(ds_loader *ld)
     for (int di = 0; a->d && di < ld->n_dest; di++) free_one(&a->d[di], &a->common[0]);
     if (a->sym) klu_free_symbolic(&a->sym, &a->common[0]);
     for (int w = 0; w < W; w++) {
+        if (a->sh_num && a->sh_num[w]) klu_free_numeric(&a->sh_num[w], &a->common[w]);
         if (a->Ax) free(a->Ax[w]);
         if (a->b) free(a->b[w]);
         if (a->y) free(a->y[w]);
         if (a->w) free(a->w[w]);
     }
     free(a->keep_num);
+    free(a->reach), free(a->reach_done), free(a->sh_Ax), free(a->sh_w), free(a->tiny), free(a->sh_num), free(a->sh_gen);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
     free(a->d), free(a->common), free(a->Ax), free(a->b), free(a->y), free(a->w);
     free(a);
@@ -291,6 +317,221 @@ static int solve_values(const dsys *q, klu_common *c, double *Ax, double *z, dou
     return ok;
 }
 
+/* Absorption and link flows of destination di from its values z and choice
+ * probabilities P (in w): phi = Z (I - W~^T)^-1 Z^-1 q into y (rows of d and
+ * of nodes that do not reach it are the identity with a zero source; z = 0
+ * there), flows P phi(tail) added to flow. */
+static void absorb_flows(ds_loader *ld, int di, klu_numeric *num, klu_common *c, const double *z, double *y,
+                         const double *w, double *flow)
+{
+    const ds_network *net = ld->net;
+    const struct ld_direct_all *a = ld->direct;
+    int n = a->n, m = net->n_links, d = net->dest_node[di];
+    double arrived = 0, loaded = 0;
+    for (int j = 0; j < n; j++) y[j] = 0;
+    for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+        if (ld->reach_ok[k] && net->od_orig[k] != d) y[net->od_orig[k]] += net->od_demand[k];
+    for (int j = 0; j < n; j++) y[j] = z[j] > 0 ? y[j] / z[j] : 0;
+    klu_tsolve(a->sym, num, n, 1, y, c);
+    for (int j = 0; j < n; j++) y[j] *= z[j]; /* phi */
+    for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+        if (ld->reach_ok[k]) loaded += net->od_demand[k];
+    for (int e = 0; e < m; e++) {
+        if (!(w[e] > 0)) continue;
+        double fl = w[e] * y[net->tail[e]];
+        flow[e] += fl;
+        if (net->head[e] == d) arrived += fl;
+    }
+    ld->st_loaded[di] = loaded;
+    ld->st_arrived[di] = arrived;
+}
+
+/* Copy a destination's z, phi and P for J v (keep on). */
+static void keep_state(ds_loader *ld, ld_direct *g, const double *z, const double *phi, const double *P)
+{
+    int n = ld->direct->n, m = ld->net->n_links;
+    if (!g->z) g->z = malloc(sizeof(double) * (size_t)n);
+    if (!g->phi) g->phi = malloc(sizeof(double) * (size_t)n);
+    if (!g->P) g->P = malloc(sizeof(double) * (size_t)(m + 1));
+    if (!g->z || !g->phi || !g->P) {
+        ld->keep_failed = 1;
+        return;
+    }
+    memcpy(g->z, z, sizeof(double) * (size_t)n);
+    memcpy(g->phi, phi, sizeof(double) * (size_t)n);
+    memcpy(g->P, P, sizeof(double) * (size_t)m);
+}
+
+/* Shared factors. For a destination d that is a centroid (no link of the
+ * pattern enters it), the matrix of its values is I - W over the shared
+ * pattern with W = exp(-mu t) unreduced (z = exp(-mu V)), up to two
+ * differences that change no value it needs: the row of d (its out-links;
+ * nothing enters d, so z(d) feeds no other row, and the absorption has no
+ * source at d) and the rows of nodes that do not reach d (nothing of theirs
+ * enters a node that does). With D_d its distances, its reduced matrix is the
+ * similarity exp(mu D_d) (I - W) exp(-mu D_d), so the one factorisation serves
+ * every such destination with the same pivots: the values, the existence test
+ * (a positive solution iff the spectral radius is below 1) and the flows, by
+ * two triangular solves a destination instead of a Dijkstra and an LU.
+ * Unreduced values span exp(-mu V), so the shared solve is only taken where
+ * it is as exact as the destination's own: values within [SH_Z_MIN,
+ * 1/SH_Z_MIN]; the weights that underflow (mu t > SH_TINY_EXP; they are 0 in
+ * the matrix) carrying a choice probability below SH_TINY_PROB; a residual of
+ * at most 1e-10 after two refinements. Elsewhere, and where (in a verdict) the
+ * shared solve finds no positive solution, the destination is solved by its
+ * own reduced LU as before. Destination-specific costs (--start relax below
+ * lambda 1, which penalises each destination's own links) and destinations
+ * that are through nodes (a rank-one correction would subtract, losing the
+ * nonnegative arithmetic below) use their own LU. */
+#define SH_Z_MIN 1e-290
+#define SH_TINY_EXP 700.0
+#define SH_TINY_PROB 1e-16
+
+void ld_direct_prepare(ds_loader *ld)
+{
+    struct ld_direct_all *a = ld->direct;
+    const ds_network *net = ld->net;
+    const double *t = ld->t;
+    int m = net->n_links;
+    a->gen++;
+    if (a->gen == 0) a->gen = 1; /* 0 means "no factors" */
+    a->sh_on = 0;
+    a->n_tiny = 0;
+    if (a->n == 0 || ld->shared_lu_off || (ld->relax_dag && ld->relax_lambda < 1)) return;
+    for (int j = 0; j < a->nnz; j++) a->sh_Ax[j] = 0;
+    for (int j = 0; j < a->n; j++) a->sh_Ax[a->dpos[j]] = 1;
+    for (int e = 0; e < m; e++) {
+        double x = ld->mu * t[e];
+        if (!(x <= SH_TINY_EXP)) { /* (or NaN: then every destination checks it) */
+            a->sh_w[e] = 0;
+            a->tiny[a->n_tiny++] = e;
+            continue;
+        }
+        a->sh_w[e] = exp(-x);
+        if (a->pos[e] >= 0) a->sh_Ax[a->pos[e]] -= a->sh_w[e];
+    }
+    a->sh_on = 1;
+}
+
+/* Worker w's copy of the shared factors of this evaluation (NULL: singular). */
+static klu_numeric *sh_factor(struct ld_direct_all *a, int w)
+{
+    if (a->sh_gen[w] != a->gen) {
+        klu_common *c = &a->common[w];
+        if (a->sh_num[w]) klu_free_numeric(&a->sh_num[w], c);
+        a->sh_num[w] = klu_factor(a->Ap, a->Ai, a->sh_Ax, a->sym, c);
+        a->sh_gen[w] = a->gen;
+    }
+    return a->sh_num[w];
+}
+
+/* Nodes that reach d over usable links (cost-free, so computed once). */
+static const unsigned char *sh_reach(ds_loader *ld, int di, int *queue)
+{
+    struct ld_direct_all *a = ld->direct;
+    const ds_network *net = ld->net;
+    unsigned char *r = a->reach + (size_t)di * a->rstride;
+    if (a->reach_done[di]) return r;
+    int d = net->dest_node[di], ft = net->first_thru, qh = 0, qt = 0;
+    r[d >> 3] |= (unsigned char)(1u << (d & 7));
+    queue[qt++] = d;
+    while (qh < qt) {
+        int v = queue[qh++];
+        if (!dsk_node_passable(v, d, ft)) continue;
+        for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
+            int u = net->tail[net->in_link[k]];
+            if (u == d || (r[u >> 3] >> (u & 7) & 1)) continue;
+            r[u >> 3] |= (unsigned char)(1u << (u & 7));
+            queue[qt++] = u;
+        }
+    }
+    a->reach_done[di] = 1;
+    return r;
+}
+
+#define REACHED(r, i) ((r)[(i) >> 3] >> ((i)&7) & 1)
+
+/* One centroid destination with the shared factors. Returns 0 when done
+ * (flows added, or, with quick_reject, no positive solution reported), -1 when
+ * the destination's own LU must decide. */
+static int sh_eval(ds_loader *ld, int di, int worker, double *flow)
+{
+    const ds_network *net = ld->net;
+    struct ld_direct_all *a = ld->direct;
+    ld_direct *g = &a->d[di];
+    ld_scratch *s = &ld->scr[worker];
+    klu_common *c = &a->common[worker];
+    double *z = a->b[worker], *y = a->y[worker], *w = a->w[worker], t0 = ds_clock_now(), t1;
+    int d = net->dest_node[di], n = a->n, m = net->n_links, ft = net->first_thru;
+    klu_numeric *num = sh_factor(a, worker);
+    if (!num) return -1;
+    const unsigned char *r = sh_reach(ld, di, s->hops);
+    /* weights of the links d's problem uses; b = those into d */
+    for (int j = 0; j < n; j++) z[j] = 0;
+    for (int e = 0; e < m; e++) {
+        int u = net->tail[e], v = net->head[e];
+        w[e] = dsk_link_usable(u, v, d, ft) && REACHED(r, u) && REACHED(r, v) ? a->sh_w[e] : 0;
+        if (v == d) z[u] += w[e];
+    }
+    if (!klu_solve(a->sym, num, n, 1, z, c)) return -1;
+    double resid = 0;
+    for (int refine = 0;; refine++) {
+        z[d] = 1;
+        for (int i = 0; i < n; i++) {
+            if (i == d) continue;
+            if (!REACHED(r, i)) {
+                z[i] = 0;
+                continue;
+            }
+            if (!(z[i] > 0)) {
+                /* no positive solution: a verdict only where no weight was
+                 * lost to underflow (that alone can leave z = 0) */
+                if (!ld->quick_reject || a->n_tiny > 0 || isnan(z[i])) return -1;
+                ld->st_lu[di] = 4;
+                ld->st_diverged[di] = 1;
+                s->t_bellman += ds_clock_now() - t0;
+                return 0;
+            }
+            if (!(z[i] >= SH_Z_MIN && z[i] <= 1 / SH_Z_MIN)) return -1;
+        }
+        /* residual b - (I - W) z relative to z, as max |dV| */
+        double *res = a->Ax[worker]; /* [nnz >= n] scratch */
+        for (int j = 0; j < n; j++) res[j] = -z[j];
+        for (int e = 0; e < m; e++)
+            if (w[e] > 0) res[net->tail[e]] += w[e] * z[net->head[e]];
+        res[d] = 0;
+        resid = 0;
+        for (int j = 0; j < n; j++)
+            if (z[j] > 0) resid = fmax(resid, fabs(res[j]) / z[j]);
+        if (resid <= 1e-10) break;
+        if (refine == 2) return -1;
+        for (int j = 0; j < n; j++)
+            if (!REACHED(r, j) || j == d) res[j] = 0;
+        if (!klu_solve(a->sym, num, n, 1, res, c)) return -1;
+        for (int j = 0; j < n; j++) z[j] += res[j];
+    }
+    /* the links left out by underflow must carry (next to) nothing: P =
+     * exp(-mu t) z(v) / z(u), in logs */
+    for (int k = 0; k < a->n_tiny; k++) {
+        int e = a->tiny[k], u = net->tail[e], v = net->head[e];
+        if (!dsk_link_usable(u, v, d, ft) || !REACHED(r, u) || !REACHED(r, v)) continue;
+        if (!(-ld->mu * ld->t[e] + log(z[v]) - log(z[u]) < log(SH_TINY_PROB))) return -1;
+    }
+    ld->st_lu[di] = 4;
+    ld->st_bres[di] = resid;
+    for (int e = 0; e < m; e++)
+        if (w[e] > 0) w[e] = dsk_choice_prob(w[e], z[net->head[e]], z[net->tail[e]]);
+    t1 = ds_clock_now();
+    s->t_bellman += t1 - t0;
+    /* (nothing enters d in the pattern, so its row adds nothing) */
+    absorb_flows(ld, di, num, c, z, y, w, flow);
+    if (g->num) klu_free_numeric(&g->num, c); /* the own factors' pivot order is stale now */
+    g->shared = 1;
+    if (ld->keep) keep_state(ld, g, z, y, w);
+    s->t_absorb += ds_clock_now() - t1;
+    return 0;
+}
+
 /* One destination: values, choice probabilities, absorption, link flows. */
 void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
 {
@@ -312,6 +553,12 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     ld->st_diverged[di] = 0;
     ld->st_loaded[di] = ld->st_arrived[di] = 0;
     if (n == 0) return;
+    if (a->sh_on && dsk_is_centroid(d, ft)) {
+        if (sh_eval(ld, di, worker, flow) == 0) return;
+        ld->st_loaded[di] = ld->st_arrived[di] = 0;
+        ld->st_bres[di] = 0;
+    }
+    g->shared = 0;
     sp_dijkstra_to(net, t, d, D, s->hops, NULL, &s->sp);
     for (int j = 0; j < a->nnz; j++) Ax[j] = 0;
     for (int j = 0; j < n; j++) Ax[a->dpos[j]] = 1;
@@ -345,43 +592,12 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         if (w[e] > 0) w[e] = dsk_choice_prob(w[e], z[net->head[e]], z[net->tail[e]]);
     t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
-    /* absorption: phi = Z (I - W~^T)^-1 Z^-1 q; rows of d and of nodes that do
-     * not reach it are the identity with a zero source */
-    for (int j = 0; j < n; j++) y[j] = 0;
-    for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
-        if (ld->reach_ok[k] && net->od_orig[k] != d) y[net->od_orig[k]] += net->od_demand[k];
-    for (int j = 0; j < n; j++) y[j] = z[j] > 0 ? y[j] / z[j] : 0;
-    klu_tsolve(a->sym, num, n, 1, y, c);
-    for (int j = 0; j < n; j++) y[j] *= z[j]; /* phi */
-    {
-        double arrived = 0, loaded = 0;
-        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
-            if (ld->reach_ok[k]) loaded += net->od_demand[k];
-        for (int e = 0; e < m; e++) {
-            if (!(w[e] > 0)) continue;
-            double fl = w[e] * y[net->tail[e]];
-            flow[e] += fl;
-            if (net->head[e] == d) arrived += fl;
-        }
-        ld->st_loaded[di] = loaded;
-        ld->st_arrived[di] = arrived;
-    }
+    absorb_flows(ld, di, num, c, z, y, w, flow);
     if (a->keep_num[di])
         g->num = num;
     else
         klu_free_numeric(&num, c);
-    if (ld->keep) {
-        if (!g->z) g->z = malloc(sizeof(double) * (size_t)n);
-        if (!g->phi) g->phi = malloc(sizeof(double) * (size_t)n);
-        if (!g->P) g->P = malloc(sizeof(double) * (size_t)(m + 1));
-        if (!g->z || !g->phi || !g->P) {
-            ld->keep_failed = 1;
-        } else {
-            memcpy(g->z, z, sizeof(double) * (size_t)n);
-            memcpy(g->phi, y, sizeof(double) * (size_t)n);
-            memcpy(g->P, w, sizeof(double) * (size_t)m);
-        }
-    }
+    if (ld->keep) keep_state(ld, g, z, y, w);
     s->t_absorb += ds_clock_now() - t1;
 }
 
@@ -398,7 +614,14 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     int n = a->n, m = net->n_links, d = net->dest_node[di];
     klu_numeric *num = g->num;
     if (n == 0 || !P || !z) return;
-    if (!num) {
+    if (g->shared) {
+        /* the evaluation's shared factors (J v follows its keep evaluation) */
+        num = sh_factor(a, worker);
+        if (!num) {
+            ld->jv_failed = 1;
+            return;
+        }
+    } else if (!num) {
         /* factors not kept (memory budget): I - W~ from the kept P and z
          * (w~_e = P_e z(u) / z(v)), factorised afresh, deterministically */
         double *Ax = a->Ax[worker];
@@ -436,5 +659,11 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     for (int j = 0; j < n; j++) y[j] *= z[j];
     for (int e = 0; e < m; e++)
         if (P[e] > 0) out[e] += P[e] * y[net->tail[e]];
-    if (num != g->num) klu_free_numeric(&num, c);
+    if (num != g->num && !g->shared) klu_free_numeric(&num, c);
+}
+
+void ds_loader_set_shared_lu(ds_loader *ld, int on)
+{
+    ld->shared_lu_off = on == 0;
+    ld->kept_valid = 0;
 }

@@ -82,6 +82,7 @@ struct ds_loader {
     double relax_lambda;
     unsigned char *relax_dag; /* [n_dest * relax_stride] */
     size_t relax_stride;
+    int shared_lu_off; /* ds_loader_set_shared_lu(ld, 0) */
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
@@ -98,6 +99,8 @@ int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls,
 void ld_keep_free(ds_loader *ld);
 int ld_direct_init(ds_loader *ld);
 void ld_direct_free(ds_loader *ld);
+/* Before each evaluation (ld->t set): the shared factors' matrix. */
+void ld_direct_prepare(ds_loader *ld);
 void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow);
 void ld_direct_jv(ds_loader *ld, int di, int worker, double *out);
 #endif

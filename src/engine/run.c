@@ -261,6 +261,7 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     run->cur.absorb_passes = st.absorb_passes;
     run->cur.lu_fresh += st.lu_fresh;
     run->cur.lu_reused += st.lu_reused;
+    run->cur.lu_shared += st.lu_shared;
     if (!run->gpu && rc == 0) ds_loader_arrivals(run->ld, &run->ev_loaded, &run->ev_arrived);
     if (rc < 0) return EV_ERROR;
     if (rc > 0) {

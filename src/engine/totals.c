@@ -16,6 +16,7 @@ void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t)
         t->aa_restarts += r->aa_restart;
         t->lu_fresh += r->lu_fresh;
         t->lu_reused += r->lu_reused;
+        t->lu_shared += r->lu_shared;
         if (r->kind == DS_STEP_MASK_REFRESH) {
             t->mask_refreshes++;
             t->mask_added += r->mask_added;
@@ -51,7 +52,8 @@ void ds_totals_format(const ds_totals *t, char *buf, size_t n)
     if (t->mask_refreshes)
         ADD(" | mask changed %d times (+%ld -%ld links, oscillations %d)", t->mask_refreshes, t->mask_added,
             t->mask_removed, t->mask_oscillations);
-    if (t->lu_fresh || t->lu_reused) ADD(" | LU fresh %ld / reused %ld", t->lu_fresh, t->lu_reused);
+    if (t->lu_fresh || t->lu_reused || t->lu_shared)
+        ADD(" | LU fresh %ld / reused %ld / shared %ld", t->lu_fresh, t->lu_reused, t->lu_shared);
     ADD(" | evals %d | J*v %d | s: costs %.3g bellman %.3g absorb %.3g deriv %.3g other %.3g", t->evals, t->jv,
         t->t_phase[DS_PHASE_COSTS], t->t_phase[DS_PHASE_BELLMAN], t->t_phase[DS_PHASE_ABSORB],
         t->t_phase[DS_PHASE_DERIV], t->t_phase[DS_PHASE_OTHER]);
