@@ -525,7 +525,6 @@ static int sh_eval(ds_loader *ld, int di, int worker, double *flow)
     s->t_bellman += t1 - t0;
     /* (nothing enters d in the pattern, so its row adds nothing) */
     absorb_flows(ld, di, num, c, z, y, w, flow);
-    if (g->num) klu_free_numeric(&g->num, c); /* the own factors' pivot order is stale now */
     g->shared = 1;
     if (ld->keep) keep_state(ld, g, z, y, w);
     s->t_absorb += ds_clock_now() - t1;
