@@ -707,6 +707,70 @@ static void check_shared(const char *name, const char *rel, double tau, int expe
     ds_network_free(net);
 }
 
+/* --factor-memory 0: no destination keeps its factors; each is refactored
+ * into the worker's template (a diagonal pivot order) instead of factorised
+ * afresh. Flows and J v against a loader that keeps every destination's own
+ * factors, to round-off, bitwise the same on 1, 2 and 7 threads; with the
+ * shared LU off and under the relax penalty, so that the own LUs do the work. */
+static void check_factor_budget(const char *name, const char *rel, double tau)
+{
+    ds_network *net = load(rel);
+    char tn[128];
+    snprintf(tn, sizeof tn, "factor_budget_0_%s", name);
+    if (!net) {
+        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    tc_begin(tn);
+    ds_cost_params cp = cp_default();
+    int m = net->n_links, th[3] = {1, 2, 7};
+    double mu = tau / ds_network_cbar(net, &cp), lam[2] = {1, 0.3};
+    double *x = malloc(sizeof(double) * m), *v = malloc(sizeof(double) * m), *fr = malloc(sizeof(double) * m),
+           *jr = malloc(sizeof(double) * m), *f[3], *j[3];
+    for (int i = 0; i < 3; i++) f[i] = malloc(sizeof(double) * m), j[i] = malloc(sizeof(double) * m);
+    for (int e = 0; e < m; e++) {
+        x[e] = 0.7 * net->capacity[e];
+        v[e] = (urand() - 0.5) * net->capacity[e];
+    }
+    ds_loader *ref = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 2, 50, 1e-13, NULL);
+    ds_loader_set_inner(ref, DS_INNER_DIRECT);
+    ds_loader_set_shared_lu(ref, 0);
+    ds_loader_set_keep(ref, 1);
+    for (int k = 0; k < 8 && ds_loader_eval(ref, x, fr) != 0; k++)
+        for (int e = 0; e < m; e++) x[e] *= 2;
+    for (int l = 0; l < 2; l++) {
+        TC_CHECK(ds_loader_set_relax(ref, lam[l]) == 0 && ds_loader_eval(ref, x, fr) == 0 &&
+                     ds_loader_jv(ref, x, v, jr) == 0,
+                 "reference at lambda %g", lam[l]);
+        for (int i = 0; i < 3; i++) {
+            ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, th[i], 50, 1e-13, NULL);
+            ds_loader_set_factor_budget(ld, 0);
+            ds_loader_set_inner(ld, DS_INNER_DIRECT);
+            ds_loader_set_shared_lu(ld, 0);
+            ds_loader_set_keep(ld, 1);
+            ds_load_stats st;
+            TC_CHECK(ds_loader_set_relax(ld, lam[l]) == 0 && ds_loader_eval(ld, x, f[i]) == 0 &&
+                         ds_loader_eval(ld, x, f[i]) == 0 && ds_loader_jv(ld, x, v, j[i]) == 0,
+                     "budget 0, %d threads, lambda %g", th[i], lam[l]);
+            ds_loader_stats(ld, &st);
+            TC_CHECK(st.lu_fresh == 0 && st.lu_reused == net->n_dest, "lambda %g: fresh %d reused %d of %d", lam[l],
+                     st.lu_fresh, st.lu_reused, net->n_dest);
+            ds_loader_free(ld);
+        }
+        double df = max_rel_diff(f[0], fr, m), dj = max_rel_diff(j[0], jr, m);
+        printf("# %s: lambda %g: flows %.3g, J v %.3g from the kept factors' run\n", tn, lam[l], df, dj);
+        TC_CHECK(df < 1e-11 && dj < 1e-9, "lambda %g: flows differ by %.3g, J v by %.3g", lam[l], df, dj);
+        for (int i = 1; i < 3; i++)
+            TC_CHECK(!memcmp(f[0], f[i], sizeof(double) * m) && !memcmp(j[0], j[i], sizeof(double) * m),
+                     "lambda %g: 1 and %d threads differ", lam[l], th[i]);
+    }
+    ds_loader_free(ref);
+    tc_end();
+    for (int i = 0; i < 3; i++) free(f[i]), free(j[i]);
+    free(x), free(v), free(fr), free(jr);
+    ds_network_free(net);
+}
+
 /* The relax penalty (--start relax): at a tiny lambda the full graph's flows
  * are the DSP variant's (every cycle has a link outside the DSP DAG), on both
  * inner solvers; back at lambda = 1 they are those of a loader never relaxed,
@@ -894,6 +958,8 @@ int main(void)
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 300, 0);
     check_shared("Barcelona", "Barcelona/Barcelona_net.tntp", 100, 1);
     check_shared("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10, 1);
+    check_factor_budget("Anaheim", "Anaheim/Anaheim_net.tntp", 10);
+    check_factor_budget("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10);
     test_ill_posed();
     check_relax("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10);
     check_relax("Anaheim", "Anaheim/Anaheim_net.tntp", 10);

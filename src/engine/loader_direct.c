@@ -64,6 +64,7 @@ struct ld_direct_all {
     double *sh_Ax;             /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
     double *sh_w;              /* [n_links] W by link (0: underflow) */
     int *tiny, n_tiny;         /* [n_links] the links whose weight underflows */
+    klu_numeric **tm;          /* per worker: a diagonal pivot order (tm_factor) */
     klu_numeric **sh_num;      /* per worker */
     unsigned *sh_gen;          /* per worker: the generation sh_num[w] factorises (0 none) */
     unsigned char *reach;      /* [n_dest * rstride] bit per node: reaches d over usable links */
@@ -187,7 +188,9 @@ int ld_direct_init(ds_loader *ld)
     a->tiny = malloc(sizeof(int) * (size_t)(m + 1));
     a->sh_num = calloc((size_t)W, sizeof(klu_numeric *));
     a->sh_gen = calloc((size_t)W, sizeof(unsigned));
-    if (!a->reach || !a->reach_done || !a->sh_Ax || !a->sh_w || !a->tiny || !a->sh_num || !a->sh_gen) return -1;
+    a->tm = calloc((size_t)W, sizeof(klu_numeric *));
+    if (!a->reach || !a->reach_done || !a->sh_Ax || !a->sh_w || !a->tiny || !a->tm || !a->sh_num || !a->sh_gen)
+        return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
         a->b[w] = malloc(sizeof(double) * (size_t)(n + 1));
@@ -219,13 +222,15 @@ void ld_direct_free(ds_loader *ld)
     if (a->sym) klu_free_symbolic(&a->sym, &a->common[0]);
     for (int w = 0; w < W; w++) {
         if (a->sh_num && a->sh_num[w]) klu_free_numeric(&a->sh_num[w], &a->common[w]);
+        if (a->tm && a->tm[w]) klu_free_numeric(&a->tm[w], &a->common[w]);
         if (a->Ax) free(a->Ax[w]);
         if (a->b) free(a->b[w]);
         if (a->y) free(a->y[w]);
         if (a->w) free(a->w[w]);
     }
     free(a->keep_num);
-    free(a->reach), free(a->reach_done), free(a->sh_Ax), free(a->sh_w), free(a->tiny), free(a->sh_num), free(a->sh_gen);
+    free(a->reach), free(a->reach_done), free(a->sh_Ax), free(a->sh_w), free(a->tiny), free(a->tm), free(a->sh_num),
+        free(a->sh_gen);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
     free(a->d), free(a->common), free(a->Ax), free(a->b), free(a->y), free(a->w);
     free(a);
@@ -253,6 +258,30 @@ static void rhs(const dsys *q, double *z)
     }
 }
 
+/* Worker w's template: factors whose pivot order (KLU's, with the shared
+ * AMD ordering) takes every pivot on the diagonal, got by factorising a
+ * column-diagonally dominant matrix of the pattern (off-diagonals summing to
+ * -0.5 in each column). A destination without kept factors is refactored into
+ * it (klu_refactor keeps the pivot order and recomputes every value) instead
+ * of factorised afresh: no pivot search and no symbolic pass, and since every
+ * worker's template has the same pivot order, the same bits on any thread.
+ * Diagonal pivots are those of the M-matrix I - W~ where f exists; where they
+ * are not sound (crude rcond) the destination is factorised afresh. */
+static klu_numeric *tm_factor(struct ld_direct_all *a, int w)
+{
+    if (!a->tm[w] && a->n > 0) {
+        double *Sx = malloc(sizeof(double) * (size_t)(a->nnz + 1));
+        if (!Sx) return NULL;
+        for (int j = 0; j < a->n; j++) {
+            int cnt = a->Ap[j + 1] - a->Ap[j] - 1;
+            for (int k = a->Ap[j]; k < a->Ap[j + 1]; k++) Sx[k] = k == a->dpos[j] ? 1.0 : -0.5 / cnt;
+        }
+        a->tm[w] = klu_factor(a->Ap, a->Ai, Sx, a->sym, &a->common[w]);
+        free(Sx);
+    }
+    return a->tm[w];
+}
+
 /* z from (I - W~) z = b with the values' existence test (z >= 1 where d is
  * reached) and the residual as a max |dV| (*resid); z(d) = 1 afterwards. First
  * try: refactor the kept factors *num (also those of a failed trial point:
@@ -265,11 +294,11 @@ static void rhs(const dsys *q, double *z)
  * *num is the factor object afterwards (may be NULL), *kind 1 fresh, 2
  * refactored, 3 refined. Returns 1 if a solution with z >= 1 exists. */
 static int solve_values(const dsys *q, klu_common *c, double *Ax, double *z, double *y, int quick_reject,
-                        klu_numeric **num_io, double *resid, int *kind)
+                        klu_numeric *tmpl, klu_numeric **num_io, double *resid, int *kind)
 {
     const struct ld_direct_all *a = q->a;
     const ds_network *net = q->net;
-    klu_numeric *num = *num_io;
+    klu_numeric *num = *num_io ? *num_io : tmpl; /* (the template is never freed here) */
     int n = a->n, d = q->d, ok = 0;
     *kind = 0;
     *resid = 0;
@@ -279,7 +308,7 @@ static int solve_values(const dsys *q, klu_common *c, double *Ax, double *z, dou
             c->rcond > 1e-8) {
             refactored = 1;
         } else {
-            if (num) klu_free_numeric(&num, c);
+            if (num && num != tmpl) klu_free_numeric(&num, c);
             num = klu_factor(a->Ap, a->Ai, Ax, a->sym, c);
         }
         rhs(q, z);
@@ -573,14 +602,15 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     dsys q = {net, a, d, D, w};
     num = g->num;
     g->num = NULL;
-    int kind = 0, ok = solve_values(&q, c, Ax, z, y, ld->quick_reject, &num, &resid, &kind);
+    klu_numeric *tmpl = a->keep_num[di] ? NULL : tm_factor(a, worker);
+    int kind = 0, ok = solve_values(&q, c, Ax, z, y, ld->quick_reject, tmpl, &num, &resid, &kind);
     ld->st_lu[di] = kind;
     if (!ok) {
         ld->st_diverged[di] = 1;
         /* keep the factors: their pivot order serves the next point */
         if (num && a->keep_num[di])
             g->num = num;
-        else if (num)
+        else if (num && num != tmpl)
             klu_free_numeric(&num, c);
         s->t_bellman += ds_clock_now() - t0;
         return;
@@ -594,7 +624,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     absorb_flows(ld, di, num, c, z, y, w, flow);
     if (a->keep_num[di])
         g->num = num;
-    else
+    else if (num != tmpl)
         klu_free_numeric(&num, c);
     if (ld->keep) keep_state(ld, g, z, y, w);
     s->t_absorb += ds_clock_now() - t1;
@@ -628,7 +658,9 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
         for (int j = 0; j < n; j++) Ax[a->dpos[j]] = 1;
         for (int e = 0; e < m; e++)
             if (P[e] > 0 && net->head[e] != d) Ax[a->pos[e]] -= P[e] * z[net->tail[e]] / z[net->head[e]];
-        num = klu_factor(a->Ap, a->Ai, Ax, a->sym, c);
+        num = tm_factor(a, worker);
+        if (!num || !klu_refactor(a->Ap, a->Ai, Ax, a->sym, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8))
+            num = klu_factor(a->Ap, a->Ai, Ax, a->sym, c);
         if (!num) {
             ld->jv_failed = 1; /* only ever set to 1; read after the pool joined */
             return;
@@ -658,7 +690,7 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     for (int j = 0; j < n; j++) y[j] *= z[j];
     for (int e = 0; e < m; e++)
         if (P[e] > 0) out[e] += P[e] * y[net->tail[e]];
-    if (num != g->num && !g->shared) klu_free_numeric(&num, c);
+    if (num != g->num && !g->shared && num != a->tm[worker]) klu_free_numeric(&num, c);
 }
 
 void ds_loader_set_shared_lu(ds_loader *ld, int on)
