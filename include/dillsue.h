@@ -538,9 +538,10 @@ void ds_loader_set_quick_reject(ds_loader *ld, int on);
  * variant (--start relax continues from one to the other). Returns -1 for
  * another filter, a lambda outside (0, 1] or out of memory. */
 int ds_loader_set_relax(ds_loader *ld, double lambda);
-/* Full graph, direct inner solver: solve the destinations that are centroids
- * with one LU of I - W per evaluation, shared by all of them (on, the default),
- * or each with its own reduced LU (off; the reference the tests compare with).
+/* Full graph, direct inner solver: unreduced solves (on, the default): the
+ * destinations that are centroids with one LU of I - W per evaluation, shared
+ * by all of them, the others with their own unreduced matrix; off: every
+ * destination by its own reduced LU (the reference the tests compare with).
  * Flows agree to round-off; docs/model.md "Shared factors". */
 void ds_loader_set_shared_lu(ds_loader *ld, int on);
 /* Direct inner solver: memory for LU factors kept between evaluations (and

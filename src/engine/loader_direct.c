@@ -55,7 +55,7 @@ struct ld_direct_all {
     double factor_bytes;        /* estimated memory of the kept factors */
     double dest_bytes;          /* estimated memory of one destination's factors */
     int n_kept;
-    /* Shared factors (sh_prepare): at plain full-graph costs a centroid
+    /* Shared factors (ld_direct_prepare): at plain full-graph costs a centroid
      * destination's matrix is the one I - W of every destination (below), so
      * one LU per evaluation serves them all. KLU's solve writes into its
      * numeric object, so each worker factorises its own copy (the same bits). */
@@ -63,7 +63,6 @@ struct ld_direct_all {
     unsigned gen;              /* evaluation generation */
     double *sh_Ax;             /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
     double *sh_w;              /* [n_links] W by link (0: underflow) */
-    int *tiny, n_tiny;         /* [n_links] the links whose weight underflows */
     klu_numeric **tm;          /* per worker: a diagonal pivot order (tm_factor) */
     klu_numeric **sh_num;      /* per worker */
     unsigned *sh_gen;          /* per worker: the generation sh_num[w] factorises (0 none) */
@@ -185,12 +184,10 @@ int ld_direct_init(ds_loader *ld)
     a->reach_done = calloc((size_t)ld->n_dest + 1, 1);
     a->sh_Ax = malloc(sizeof(double) * (size_t)(a->nnz + 1));
     a->sh_w = malloc(sizeof(double) * (size_t)(m + 1));
-    a->tiny = malloc(sizeof(int) * (size_t)(m + 1));
     a->sh_num = calloc((size_t)W, sizeof(klu_numeric *));
     a->sh_gen = calloc((size_t)W, sizeof(unsigned));
     a->tm = calloc((size_t)W, sizeof(klu_numeric *));
-    if (!a->reach || !a->reach_done || !a->sh_Ax || !a->sh_w || !a->tiny || !a->tm || !a->sh_num || !a->sh_gen)
-        return -1;
+    if (!a->reach || !a->reach_done || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen) return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
         a->b[w] = malloc(sizeof(double) * (size_t)(n + 1));
@@ -229,8 +226,7 @@ void ld_direct_free(ds_loader *ld)
         if (a->w) free(a->w[w]);
     }
     free(a->keep_num);
-    free(a->reach), free(a->reach_done), free(a->sh_Ax), free(a->sh_w), free(a->tiny), free(a->tm), free(a->sh_num),
-        free(a->sh_gen);
+    free(a->reach), free(a->reach_done), free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
     free(a->d), free(a->common), free(a->Ax), free(a->b), free(a->y), free(a->w);
     free(a);
@@ -411,7 +407,8 @@ static void keep_state(ds_loader *ld, ld_direct *g, const double *z, const doubl
  * own reduced LU as before. Destination-specific costs (--start relax below
  * lambda 1, which penalises each destination's own links) and destinations
  * that are through nodes (a rank-one correction would subtract, losing the
- * nonnegative arithmetic below) use their own LU. */
+ * nonnegative arithmetic below) solve their own unreduced matrix I - W_d with
+ * the same checks (no Dijkstra either), the reduced LU again the fallback. */
 #define SH_Z_MIN 1e-290
 #define SH_TINY_EXP 700.0
 #define SH_TINY_PROB 1e-16
@@ -425,7 +422,6 @@ void ld_direct_prepare(ds_loader *ld)
     a->gen++;
     if (a->gen == 0) a->gen = 1; /* 0 means "no factors" */
     a->sh_on = 0;
-    a->n_tiny = 0;
     if (a->n == 0 || ld->shared_lu_off || (ld->relax_dag && ld->relax_lambda < 1)) return;
     for (int j = 0; j < a->nnz; j++) a->sh_Ax[j] = 0;
     for (int j = 0; j < a->n; j++) a->sh_Ax[a->dpos[j]] = 1;
@@ -433,7 +429,6 @@ void ld_direct_prepare(ds_loader *ld)
         double x = ld->mu * t[e];
         if (!(x <= SH_TINY_EXP)) { /* (or NaN: then every destination checks it) */
             a->sh_w[e] = 0;
-            a->tiny[a->n_tiny++] = e;
             continue;
         }
         a->sh_w[e] = exp(-x);
@@ -480,10 +475,35 @@ static const unsigned char *sh_reach(ds_loader *ld, int di, int *queue)
 
 #define REACHED(r, i) ((r)[(i) >> 3] >> ((i)&7) & 1)
 
-/* One centroid destination with the shared factors. Returns 0 when done
- * (flows added, or, with quick_reject, no positive solution reported), -1 when
- * the destination's own LU must decide. */
-static int sh_eval(ds_loader *ld, int di, int worker, double *flow)
+/* The factors of destination di's own unreduced matrix I - W_d (in Ax) for
+ * unreduced_eval: its kept factors or the worker's template refactored (no
+ * pivot search), or, for a destination that keeps factors and has none yet, a
+ * fresh LU (*fresh set). NULL where the refactored pivots are not sound. */
+static klu_numeric *own_factor(ds_loader *ld, int di, int worker, const double *Ax, int *fresh)
+{
+    struct ld_direct_all *a = ld->direct;
+    ld_direct *g = &a->d[di];
+    klu_common *c = &a->common[worker];
+    klu_numeric *num = g->num ? g->num : a->keep_num[di] ? NULL : tm_factor(a, worker);
+    *fresh = 0;
+    if (!num) {
+        g->num = klu_factor(a->Ap, a->Ai, (double *)Ax, a->sym, c);
+        *fresh = 1;
+        return g->num;
+    }
+    if (!klu_refactor(a->Ap, a->Ai, (double *)Ax, a->sym, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8))
+        return NULL;
+    return num;
+}
+
+/* One destination with unreduced values z = exp(-mu V): with the shared
+ * factors (shared = 1: centroid destinations at destination-free costs) or
+ * with its own matrix I - W_d refactored (shared = 0: through-node
+ * destinations, the relax penalty), no Dijkstra either way. The checks of the
+ * comment above decide whether the answer stands. Returns 0 when done (flows
+ * added, or, with quick_reject, no positive solution reported), -1 when the
+ * destination's reduced LU must decide. */
+static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int shared)
 {
     const ds_network *net = ld->net;
     struct ld_direct_all *a = ld->direct;
@@ -491,18 +511,35 @@ static int sh_eval(ds_loader *ld, int di, int worker, double *flow)
     ld_scratch *s = &ld->scr[worker];
     klu_common *c = &a->common[worker];
     double *z = a->b[worker], *y = a->y[worker], *w = a->w[worker], t0 = ds_clock_now(), t1;
-    int d = net->dest_node[di], n = a->n, m = net->n_links, ft = net->first_thru;
-    klu_numeric *num = sh_factor(a, worker);
-    if (!num) return -1;
+    int d = net->dest_node[di], n = a->n, m = net->n_links, ft = net->first_thru, n_tiny = 0, fresh = 0;
+    const double *t = shared ? ld->t : ld_dest_costs(ld, di, s, ld->t);
     const unsigned char *r = sh_reach(ld, di, s->hops);
+    klu_numeric *num;
     /* weights of the links d's problem uses; b = those into d */
     for (int j = 0; j < n; j++) z[j] = 0;
     for (int e = 0; e < m; e++) {
         int u = net->tail[e], v = net->head[e];
-        w[e] = dsk_link_usable(u, v, d, ft) && REACHED(r, u) && REACHED(r, v) ? a->sh_w[e] : 0;
+        w[e] = 0;
+        if (!dsk_link_usable(u, v, d, ft) || !REACHED(r, u) || !REACHED(r, v)) continue;
+        if (!(ld->mu * t[e] <= SH_TINY_EXP)) { /* underflow (0 in the shared matrix too) */
+            n_tiny++;
+            continue;
+        }
+        w[e] = shared ? a->sh_w[e] : exp(-ld->mu * t[e]);
         if (v == d) z[u] += w[e];
     }
-    if (!klu_solve(a->sym, num, n, 1, z, c)) return -1;
+    if (shared) {
+        num = sh_factor(a, worker);
+    } else {
+        double *Ax = a->Ax[worker];
+        for (int j = 0; j < a->nnz; j++) Ax[j] = 0;
+        for (int j = 0; j < n; j++) Ax[a->dpos[j]] = 1;
+        for (int e = 0; e < m; e++)
+            if (w[e] > 0 && net->head[e] != d) Ax[a->pos[e]] -= w[e];
+        num = own_factor(ld, di, worker, Ax, &fresh);
+    }
+    if (!num || !klu_solve(a->sym, num, n, 1, z, c)) return -1;
+    int kind = shared ? 4 : fresh ? 1 : 2;
     double resid = 0;
     for (int refine = 0;; refine++) {
         z[d] = 1;
@@ -515,8 +552,8 @@ static int sh_eval(ds_loader *ld, int di, int worker, double *flow)
             if (!(z[i] > 0)) {
                 /* no positive solution: a verdict only where no weight was
                  * lost to underflow (that alone can leave z = 0) */
-                if (!ld->quick_reject || a->n_tiny > 0 || isnan(z[i])) return -1;
-                ld->st_lu[di] = 4;
+                if (!ld->quick_reject || n_tiny > 0 || isnan(z[i])) return -1;
+                ld->st_lu[di] = kind;
                 ld->st_diverged[di] = 1;
                 s->t_bellman += ds_clock_now() - t0;
                 return 0;
@@ -524,7 +561,7 @@ static int sh_eval(ds_loader *ld, int di, int worker, double *flow)
             if (!(z[i] >= SH_Z_MIN && z[i] <= 1 / SH_Z_MIN)) return -1;
         }
         /* residual b - (I - W) z relative to z, as max |dV| */
-        double *res = a->Ax[worker]; /* [nnz >= n] scratch */
+        double *res = y;
         for (int j = 0; j < n; j++) res[j] = -z[j];
         for (int e = 0; e < m; e++)
             if (w[e] > 0) res[net->tail[e]] += w[e] * z[net->head[e]];
@@ -538,23 +575,23 @@ static int sh_eval(ds_loader *ld, int di, int worker, double *flow)
             if (!REACHED(r, j) || j == d) res[j] = 0;
         if (!klu_solve(a->sym, num, n, 1, res, c)) return -1;
         for (int j = 0; j < n; j++) z[j] += res[j];
+        if (!shared) kind = 3;
     }
     /* the links left out by underflow must carry (next to) nothing: P =
      * exp(-mu t) z(v) / z(u), in logs */
-    for (int k = 0; k < a->n_tiny; k++) {
-        int e = a->tiny[k], u = net->tail[e], v = net->head[e];
-        if (!dsk_link_usable(u, v, d, ft) || !REACHED(r, u) || !REACHED(r, v)) continue;
-        if (!(-ld->mu * ld->t[e] + log(z[v]) - log(z[u]) < log(SH_TINY_PROB))) return -1;
+    for (int e = 0; n_tiny > 0 && e < m; e++) {
+        int u = net->tail[e], v = net->head[e];
+        if (!dsk_link_usable(u, v, d, ft) || !REACHED(r, u) || !REACHED(r, v) || ld->mu * t[e] <= SH_TINY_EXP) continue;
+        if (!(-ld->mu * t[e] + log(z[v]) - log(z[u]) < log(SH_TINY_PROB))) return -1;
     }
-    ld->st_lu[di] = 4;
+    ld->st_lu[di] = kind;
     ld->st_bres[di] = resid;
     for (int e = 0; e < m; e++)
         if (w[e] > 0) w[e] = dsk_choice_prob(w[e], z[net->head[e]], z[net->tail[e]]);
     t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
-    /* (nothing enters d in the pattern, so its row adds nothing) */
     absorb_flows(ld, di, num, c, z, y, w, flow);
-    g->shared = 1;
+    g->shared = shared;
     if (ld->keep) keep_state(ld, g, z, y, w);
     s->t_absorb += ds_clock_now() - t1;
     return 0;
@@ -581,10 +618,12 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     ld->st_diverged[di] = 0;
     ld->st_loaded[di] = ld->st_arrived[di] = 0;
     if (n == 0) return;
-    if (a->sh_on && dsk_is_centroid(d, ft)) {
-        if (sh_eval(ld, di, worker, flow) == 0) return;
+    if (!ld->shared_lu_off) {
+        /* unreduced first: shared factors where they apply, else its own */
+        if (unreduced_eval(ld, di, worker, flow, a->sh_on && dsk_is_centroid(d, ft)) == 0) return;
         ld->st_loaded[di] = ld->st_arrived[di] = 0;
         ld->st_bres[di] = 0;
+        ld->st_lu[di] = 0;
     }
     g->shared = 0;
     sp_dijkstra_to(net, t, d, D, s->hops, NULL, &s->sp);
