@@ -690,6 +690,12 @@ static void check_shared(const char *name, const char *rel, double tau, int expe
     double d = max_rel_diff(fs, fo, m);
     printf("# %s: flows max rel diff %.3g\n", tn, d);
     TC_CHECK(d < 1e-11, "flows differ by %.3g", d);
+    /* values that underflow (large tau) are not a verdict, not even where a
+     * failed existence test is believed (quick_reject) */
+    ds_loader_set_quick_reject(sh, 1);
+    TC_CHECK(ds_loader_eval(sh, x, js) == 0 && max_rel_diff(js, fs, m) < 1e-12, "with quick_reject");
+    ds_loader_set_quick_reject(sh, 0);
+    TC_CHECK(ds_loader_eval(sh, x, fs) == 0, "eval");
     TC_CHECK(ds_loader_jv(sh, x, v, js) == 0 && ds_loader_jv(own, x, v, jo) == 0, "J v");
     d = max_rel_diff(js, jo, m);
     printf("# %s: J v max rel diff %.3g\n", tn, d);
@@ -822,6 +828,16 @@ static void check_relax(const char *name, const char *rel, double tau)
         double d = max_rel_diff(fr, fd, m);
         printf("# %s %s: lambda 1e-200 vs dsp: max rel diff %.3g\n", tn, ds_inner_name(inner[i]), d);
         TC_CHECK(d < 1e-9, "%s: lambda 1e-200 differs from dsp by %.3g", ds_inner_name(inner[i]), d);
+        /* values that underflow under the penalty are not a verdict, not even
+         * where a failed existence test is believed (quick_reject) */
+        ds_loader_set_quick_reject(ld, 1);
+        TC_CHECK(ds_loader_eval(ld, x, ff) == 0 && max_rel_diff(ff, fr, m) < 1e-12,
+                 "%s: lambda 1e-200 with quick_reject", ds_inner_name(inner[i]));
+        for (double lam = 1e-250; lam > 1e-308; lam *= 1e-10)
+            TC_CHECK(ds_loader_set_relax(ld, lam) == 0 && ds_loader_eval(ld, x, ff) == 0 &&
+                         max_rel_diff(ff, fd, m) < 1e-9,
+                     "%s: lambda %g with quick_reject", ds_inner_name(inner[i]), lam);
+        ds_loader_set_quick_reject(ld, 0);
         TC_CHECK(ds_loader_set_relax(ld, 1) == 0 && ds_loader_eval(ld, x, fr) == 0 && ds_loader_eval(ref, x, ff) == 0,
                  "eval at lambda 1");
         TC_CHECK(memcmp(fr, ff, sizeof(double) * m) == 0, "%s: lambda 1 is not the full graph bit for bit",
@@ -960,6 +976,7 @@ int main(void)
     check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 10, 1);
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 300, 0);
+    check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 1000, 0);
     check_shared("Barcelona", "Barcelona/Barcelona_net.tntp", 100, 1);
     check_shared("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10, 1);
     for (int u = 0; u < 2; u++) {

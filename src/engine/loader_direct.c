@@ -549,9 +549,10 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
                 z[i] = 0;
                 continue;
             }
-            if (!(z[i] > 0)) {
+            if (!(z[i] > -SH_Z_MIN)) {
                 /* no positive solution: a verdict only where no weight was
-                 * lost to underflow (that alone can leave z = 0) */
+                 * lost to underflow; 0 or a value within round-off of it is
+                 * underflow (the range test below), never a verdict */
                 if (!ld->quick_reject || n_tiny > 0 || isnan(z[i])) return -1;
                 ld->st_lu[di] = kind;
                 ld->st_diverged[di] = 1;
