@@ -14,34 +14,34 @@
 
 #include "dillsue.h"
 
-static double bu_now(void)
+static inline double bu_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int bu_cmp_double(const void *a, const void *b)
+static inline int bu_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 /* Median of v[0..n-1] (sorts v). */
-static double bu_median(double *v, int n)
+static inline double bu_median(double *v, int n)
 {
     if (n <= 0) return NAN;
     qsort(v, (size_t)n, sizeof *v, bu_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static const char *bu_tntp_dir(void)
+static inline const char *bu_tntp_dir(void)
 {
     const char *d = getenv("DILLSUE_TNTP_DIR");
     return d && d[0] ? d : "../shared/data/tntp";
 }
 
-static int bu_ends_with_ci(const char *s, const char *suf)
+static inline int bu_ends_with_ci(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && strcasecmp(s + a - b, suf) == 0;
@@ -49,7 +49,7 @@ static int bu_ends_with_ci(const char *s, const char *suf)
 
 /* The net file in directory dir/sub ("X_net.tntp" or "X.net.tntp") into out.
  * Returns 0 if found. */
-static int bu_find_net(const char *dir, const char *sub, char *out, size_t n)
+static inline int bu_find_net(const char *dir, const char *sub, char *out, size_t n)
 {
     char path[512];
     DIR *dp;
@@ -80,7 +80,7 @@ static inline ds_cost_params bu_cost_params(const ds_network *net)
 }
 
 /* Seconds as a short human figure: "12.3 ms", "1.23 s". */
-static void bu_fmt_time(double s, char *buf, size_t n)
+static inline void bu_fmt_time(double s, char *buf, size_t n)
 {
     if (!(s >= 0))
         snprintf(buf, n, "-");
