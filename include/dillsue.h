@@ -315,9 +315,11 @@ typedef struct ds_iter_record {
      * afresh (pivoted LU) and refactored with their kept pivot order */
     int lu_fresh, lu_reused;
     int backend;      /* ds_backend that did the work */
-    int lu_shared;    /* destinations solved with the evaluations' shared LU */
     double t_run;     /* seconds since the run started, pauses excluded */
     double timestamp; /* wall clock, seconds since the epoch */
+    /* direct inner solver: destinations solved with the evaluations' shared LU
+     * (at the end: the fields above keep their offsets) */
+    int lu_shared;
 } ds_iter_record;
 
 typedef enum {
@@ -416,11 +418,11 @@ typedef struct ds_totals {
     long gmres_iters;
     int aa_restarts;
     long lu_fresh, lu_reused; /* direct inner solver: per-destination factorisations */
-    long lu_shared;           /* direct inner solver: destinations solved with the shared LU */
     int mask_refreshes, mask_oscillations;
     long mask_added, mask_removed;
     int evals, jv; /* of the last record */
     double t_phase[DS_PHASE_N];
+    long lu_shared; /* direct inner solver: destinations solved with the shared LU */
 } ds_totals;
 void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t);
 /* One line for people: "steps: newton 6 ok / 0 rejected, ... | evals 21 | J*v 45". */
