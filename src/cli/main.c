@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -271,6 +272,14 @@ int main(int argc, char **argv)
 {
     atexit(check_stdout);
     cli_blas_single_thread();
+#ifdef M_MMAP_THRESHOLD
+    /* Sparse LU factors come and go in pieces of about a megabyte on every
+     * worker thread; under glibc's sliding mmap threshold they land in arenas
+     * that never shrink (Austin-SDB full, default start, 150 s: 1.9 GB peak
+     * instead of 1.1 GB; docs/bench.md "Stop 10"). A fixed threshold keeps
+     * them mapped and gives them back on free. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
     if (argc < 2) {
         char *targv[] = {"tui", NULL};
         return tui_main(1, targv);

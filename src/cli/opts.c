@@ -130,7 +130,7 @@ const cli_opt cli_opts[OPT_N] = {
                              "0 with linesearch)")},
     [OPT_FACTOR_MEMORY] = {NUM("factor-memory", CLI_SOLVE | CLI_SWEEP, "factor_mb", "MB", 0,
                                "--inner direct: keep at most MB MiB of LU factors between evaluations; beyond it "
-                               "destinations factorise afresh each time")},
+                               "destinations refactor each time")},
     [OPT_ASCII] = {FLAG("ascii", CLI_TUI, "plain ASCII plots and borders")},
     [OPT_NO_COLOR] = {FLAG("no-color", CLI_TUI, "no colour (as NO_COLOR in the environment)")},
     [OPT_NO_COLOUR] = {FLAG("no-colour", CLI_TUI, "the same as --no-color")},

@@ -140,6 +140,19 @@ out:
     return rc;
 }
 
+/* Bytes of a numeric object: its LU blocks, workspace, permutations and
+ * off-diagonal blocks (singleton blocks have no LU block; KLU leaves their
+ * LUsize unset). */
+static double num_bytes(const struct ld_direct_all *a, const klu_numeric *num)
+{
+    double bytes = (double)num->worksize + 12.0 * num->nzoff + 64.0 * num->n;
+    for (int k = 0; k < num->nblocks; k++)
+        if (a->sym->R[k + 1] - a->sym->R[k] > 1) bytes += (double)num->LUsize[k] * sizeof(double);
+    return bytes;
+}
+
+static klu_numeric *tm_factor(struct ld_direct_all *a, int w);
+
 static void free_one(ld_direct *g, klu_common *c)
 {
     if (g->num) klu_free_numeric(&g->num, c);
@@ -162,23 +175,6 @@ int ld_direct_init(ds_loader *ld)
     if (!a->d || !a->common || !a->Ax || !a->b || !a->y || !a->w) return -1;
     for (int w = 0; w < W; w++) klu_defaults(&a->common[w]);
     if (build_pattern(ld, a) != 0) return -1;
-    /* Refactoring with the previous pivot order skips the pivot search (the
-     * numeric LU is most of an evaluation), and J v reuses the factors of the
-     * evaluation. Keeping them costs about (lnz + unz) x 12 bytes a destination
-     * (KLU's estimate from the symbolic analysis): destinations keep theirs, in
-     * destination order, while the total stays within the budget; the others
-     * factorise afresh in each evaluation and in each J v. The choice depends
-     * on the network and the budget only, so flows stay thread-count free. */
-    a->keep_num = calloc((size_t)ld->n_dest + 1, 1);
-    if (!a->keep_num) return -1;
-    a->dest_bytes = a->sym ? (a->sym->lnz + a->sym->unz) * 12.0 + n * 48.0 : 0;
-    for (int di = 0; di < ld->n_dest; di++) {
-        if (a->factor_bytes + a->dest_bytes <= ld->factor_budget) {
-            a->factor_bytes += a->dest_bytes;
-            a->keep_num[di] = 1;
-            a->n_kept++;
-        }
-    }
     a->rstride = ((size_t)n + 8) / 8;
     a->reach = calloc((size_t)ld->n_dest * a->rstride + 1, 1);
     a->reach_done = calloc((size_t)ld->n_dest + 1, 1);
@@ -194,6 +190,26 @@ int ld_direct_init(ds_loader *ld)
         a->y[w] = malloc(sizeof(double) * (size_t)(n + 1));
         a->w[w] = malloc(sizeof(double) * (size_t)(m + 1));
         if (!a->Ax[w] || !a->b[w] || !a->y[w] || !a->w[w]) return -1;
+    }
+    /* Refactoring with the previous pivot order skips the pivot search (the
+     * numeric LU is most of an evaluation), and J v reuses the factors of the
+     * evaluation. A destination's factors cost what the template's do (the
+     * pattern's whole fill; KLU's estimate from the symbolic analysis, (lnz +
+     * unz) x 12 bytes, was half of it on Austin-SDB): destinations keep theirs,
+     * in destination order, while the total stays within the budget; the
+     * others are refactored into the template in each evaluation and in each
+     * J v. The choice depends on the network and the budget only, so flows
+     * stay thread-count free. */
+    a->keep_num = calloc((size_t)ld->n_dest + 1, 1);
+    if (!a->keep_num) return -1;
+    a->dest_bytes = a->sym ? (a->sym->lnz + a->sym->unz) * 12.0 + n * 48.0 : 0;
+    if (a->sym && tm_factor(a, 0)) a->dest_bytes = fmax(a->dest_bytes, num_bytes(a, a->tm[0]));
+    for (int di = 0; di < ld->n_dest; di++) {
+        if (a->factor_bytes + a->dest_bytes <= ld->factor_budget) {
+            a->factor_bytes += a->dest_bytes;
+            a->keep_num[di] = 1;
+            a->n_kept++;
+        }
     }
     return 0;
 }
@@ -475,6 +491,16 @@ static const unsigned char *sh_reach(ds_loader *ld, int di, int *queue)
 
 #define REACHED(r, i) ((r)[(i) >> 3] >> ((i)&7) & 1)
 
+/* Whether destination di keeps these fresh factors: it is one of those the
+ * budget admits, and they are not much larger than the estimate the budget
+ * counts (a pivoted LU at an extreme trial point can fill in far beyond KLU's
+ * estimate; Austin-SDB's cycle-load start grew to 1.9 GB so). Per destination,
+ * so thread-count free. */
+static int keepable(const struct ld_direct_all *a, int di, const klu_numeric *num)
+{
+    return a->keep_num[di] && num && num_bytes(a, num) <= 1.25 * a->dest_bytes;
+}
+
 /* The factors of destination di's own unreduced matrix I - W_d (in Ax) for
  * unreduced_eval: its kept factors or the worker's template refactored (no
  * pivot search), or, for a destination that keeps factors and has none yet, a
@@ -487,9 +513,13 @@ static klu_numeric *own_factor(ds_loader *ld, int di, int worker, const double *
     klu_numeric *num = g->num ? g->num : a->keep_num[di] ? NULL : tm_factor(a, worker);
     *fresh = 0;
     if (!num) {
-        g->num = klu_factor(a->Ap, a->Ai, (double *)Ax, a->sym, c);
+        num = klu_factor(a->Ap, a->Ai, (double *)Ax, a->sym, c);
+        if (!keepable(a, di, num)) {
+            if (num) klu_free_numeric(&num, c);
+            return NULL; /* (the reduced LU decides, without keeping them) */
+        }
         *fresh = 1;
-        return g->num;
+        return g->num = num;
     }
     if (!klu_refactor(a->Ap, a->Ai, (double *)Ax, a->sym, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8))
         return NULL;
@@ -648,7 +678,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     if (!ok) {
         ld->st_diverged[di] = 1;
         /* keep the factors: their pivot order serves the next point */
-        if (num && a->keep_num[di])
+        if (num && num != tmpl && keepable(a, di, num))
             g->num = num;
         else if (num && num != tmpl)
             klu_free_numeric(&num, c);
@@ -662,7 +692,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
     absorb_flows(ld, di, num, c, z, y, w, flow);
-    if (a->keep_num[di])
+    if (num != tmpl && keepable(a, di, num))
         g->num = num;
     else if (num != tmpl)
         klu_free_numeric(&num, c);

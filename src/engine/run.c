@@ -1017,11 +1017,14 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         int kept, total;
         double kmib, amib;
         ds_loader_factor_plan(run->ld, &kept, &total, &kmib, &amib);
-        run_message(run,
-                    "sparse LU: the factors of %d of %d destinations are kept between evaluations (%.0f of %.0f MiB, "
-                    "--factor-memory %g)%s",
-                    kept, total, kmib, amib, run->cfg.factor_mb,
-                    kept < total ? "; the others factorise afresh in every evaluation and J v" : "");
+        run_message(
+            run,
+            "sparse LU: the factors of %d of %d destinations are kept between evaluations (%.0f of %.0f MiB, "
+            "--factor-memory %g)%s",
+            kept, total, kmib, amib, run->cfg.factor_mb,
+            kept < total
+                ? "; the others are refactored in every evaluation and J v (none needed where the shared LU serves)"
+                : "");
     }
     if (!cpu) {
         STEP(0.5, "device upload");
