@@ -358,6 +358,19 @@ static ds_network *load(const char *rel)
     return net;
 }
 
+/* A case on a shared TNTP network: the network, with the case begun, or
+ * NULL with the case skipped (not in DILLSUE_TNTP_DIR). */
+static ds_network *begin_case(const char *rel, const char *tn)
+{
+    ds_network *net = load(rel);
+    if (!net) {
+        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
+        return NULL;
+    }
+    tc_begin(tn);
+    return net;
+}
+
 /* Evaluate f at free flow, or at x = s * capacity if f does not exist there. */
 static int eval_somewhere(ds_loader *ld, const ds_network *net, double *x, double *f)
 {
@@ -370,14 +383,10 @@ static int eval_somewhere(ds_loader *ld, const ds_network *net, double *x, doubl
 
 static void check_conservation(const char *name, const char *rel)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "flow_conservation_%s", name);
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_cost_params cp = cp_default();
     int m = net->n_links, n = net->n_nodes;
     double *x = malloc(sizeof(double) * m), *f = malloc(sizeof(double) * m);
@@ -426,14 +435,10 @@ static void check_conservation(const char *name, const char *rel)
  * keeps one inside the DAG. */
 static void check_dsp_structure(const char *name, const char *rel)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "dsp_acyclic_connected_%s", name);
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_cost_params cp = cp_default();
     ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_DSP, 0.1, 2, 50, 1e-13, NULL);
     TC_CHECK(ld != NULL, "create");
@@ -541,14 +546,10 @@ static void check_dsp_structure(const char *name, const char *rel)
 
 static void check_determinism(const char *name, const char *rel, ds_filter filt, double tau, ds_inner inner)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "thread_determinism_%s_%s_%s", name, ds_filter_name(filt), ds_inner_name(inner));
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_cost_params cp = cp_default();
     int m = net->n_links, th[3] = {1, 2, 7};
     double *x = malloc(sizeof(double) * m), *f[3];
@@ -597,15 +598,11 @@ static double jv_fd_error(ds_loader *ld, const double *x, const double *v, int m
 /* J v against central finite differences. */
 static void check_jv(const char *name, const char *rel, ds_filter filt, double tau, ds_inner inner)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "jv_vs_finite_differences_%s_%s%s%s", name, ds_filter_name(filt),
              filt == DS_FILTER_FULL ? "_" : "", filt == DS_FILTER_FULL ? ds_inner_name(inner) : "");
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_cost_params cp = cp_default();
     int m = net->n_links;
     double mu = tau / ds_network_cbar(net, &cp);
@@ -639,14 +636,10 @@ static void check_jv(const char *name, const char *rel, ds_filter filt, double t
  * destinations that are through nodes (Sioux Falls) always use their own. */
 static void check_shared(const char *name, const char *rel, double tau, int expect_all)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "shared_lu_%s_tau%g", name, tau);
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_cost_params cp = cp_default();
     int m = net->n_links, n_centroid_dest = 0;
     double mu = tau / ds_network_cbar(net, &cp);
@@ -723,14 +716,10 @@ static void check_shared(const char *name, const char *rel, double tau, int expe
  * through nodes; the relax penalty is destination-specific). */
 static void check_factor_budget(const char *name, const char *rel, double tau, int unreduced)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "factor_budget_0_%s%s", name, unreduced ? "_unreduced" : "");
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_cost_params cp = cp_default();
     int m = net->n_links, th[3] = {1, 2, 7};
     double mu = tau / ds_network_cbar(net, &cp), lam[2] = {1, 0.3};
@@ -788,14 +777,10 @@ static void check_factor_budget(const char *name, const char *rel, double tau, i
  * outside (0, 1] are refused. */
 static void check_relax(const char *name, const char *rel, double tau)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "relax_penalty_%s", name);
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_cost_params cp = cp_default();
     int m = net->n_links;
     double mu = tau / ds_network_cbar(net, &cp);
@@ -891,14 +876,10 @@ static void test_ill_posed(void)
 
 static void check_solve(const char *name, const char *rel, ds_filter filt, ds_solver_kind s, double tau, int max_iter)
 {
-    ds_network *net = load(rel);
     char tn[128];
     snprintf(tn, sizeof tn, "%s_reaches_1e-7_%s_%s_tau%g", ds_solver_name(s), name, ds_filter_name(filt), tau);
-    if (!net) {
-        tc_skip(tn, "network not found in DILLSUE_TNTP_DIR");
-        return;
-    }
-    tc_begin(tn);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
     ds_config cfg;
     ds_error err;
     ds_config_default(&cfg);

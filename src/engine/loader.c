@@ -529,6 +529,11 @@ static void reach_fn(void *ctx, int worker, int di)
         if (j->want_cost) ld->od_ffcost[k] = dist[o];
         if (!ld->dag) ld->reach_ok[k] = dist[o] < INFINITY;
     }
+    if (ld->reach_node) {
+        unsigned char *r = ld->reach_node + (size_t)di * ld->reach_stride;
+        for (int i = 0; i < net->n_nodes; i++)
+            if (dist[i] < INFINITY) r[i >> 3] |= (unsigned char)(1u << (i & 7));
+    }
     if (ld->dag) {
         /* in a DAG every listed node has a path (it has a link to a lower node) */
         int *mark = s->rank;
@@ -672,7 +677,9 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     }
     if (filter == DS_FILTER_FULL) {
         ld->V = malloc(sizeof(double) * (size_t)ld->n_dest * (size_t)n);
-        if (!ld->V) goto oom;
+        ld->reach_stride = ((size_t)n + 8) / 8;
+        ld->reach_node = calloc((size_t)ld->n_dest * ld->reach_stride + 1, 1);
+        if (!ld->V || !ld->reach_node) goto oom;
         for (size_t i = 0; i < (size_t)ld->n_dest * (size_t)n; i++) ld->V[i] = -INFINITY;
     } else {
         ld->dag = calloc((size_t)ld->n_dest, sizeof(ld_dag));
@@ -702,6 +709,7 @@ void ds_loader_free(ds_loader *ld)
     free(ld->tbuf);
     free(ld->tff);
     free(ld->reach_ok);
+    free(ld->reach_node);
     free(ld->st_bpass);
     free(ld->st_apass);
     free(ld->st_diverged);

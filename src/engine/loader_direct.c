@@ -59,16 +59,13 @@ struct ld_direct_all {
      * destination's matrix is the one I - W of every destination (below), so
      * one LU per evaluation serves them all. KLU's solve writes into its
      * numeric object, so each worker factorises its own copy (the same bits). */
-    int sh_on;                 /* this evaluation solves centroid destinations with it */
-    unsigned gen;              /* evaluation generation */
-    double *sh_Ax;             /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
-    double *sh_w;              /* [n_links] W by link (0: underflow) */
-    klu_numeric **tm;          /* per worker: a diagonal pivot order (tm_factor) */
-    klu_numeric **sh_num;      /* per worker */
-    unsigned *sh_gen;          /* per worker: the generation sh_num[w] factorises (0 none) */
-    unsigned char *reach;      /* [n_dest * rstride] bit per node: reaches d over usable links */
-    unsigned char *reach_done; /* [n_dest] */
-    size_t rstride;
+    int sh_on;            /* this evaluation solves centroid destinations with it */
+    unsigned gen;         /* evaluation generation */
+    double *sh_Ax;        /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
+    double *sh_w;         /* [n_links] W by link (0: underflow) */
+    klu_numeric **tm;     /* per worker: a diagonal pivot order (tm_factor) */
+    klu_numeric **sh_num; /* per worker */
+    unsigned *sh_gen;     /* per worker: the generation sh_num[w] factorises (0 none) */
 };
 
 static int cmp_int(const void *x, const void *y)
@@ -175,15 +172,12 @@ int ld_direct_init(ds_loader *ld)
     if (!a->d || !a->common || !a->Ax || !a->b || !a->y || !a->w) return -1;
     for (int w = 0; w < W; w++) klu_defaults(&a->common[w]);
     if (build_pattern(ld, a) != 0) return -1;
-    a->rstride = ((size_t)n + 8) / 8;
-    a->reach = calloc((size_t)ld->n_dest * a->rstride + 1, 1);
-    a->reach_done = calloc((size_t)ld->n_dest + 1, 1);
     a->sh_Ax = malloc(sizeof(double) * (size_t)(a->nnz + 1));
     a->sh_w = malloc(sizeof(double) * (size_t)(m + 1));
     a->sh_num = calloc((size_t)W, sizeof(klu_numeric *));
     a->sh_gen = calloc((size_t)W, sizeof(unsigned));
     a->tm = calloc((size_t)W, sizeof(klu_numeric *));
-    if (!a->reach || !a->reach_done || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen) return -1;
+    if (!ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen) return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
         a->b[w] = malloc(sizeof(double) * (size_t)(n + 1));
@@ -242,7 +236,7 @@ void ld_direct_free(ds_loader *ld)
         if (a->w) free(a->w[w]);
     }
     free(a->keep_num);
-    free(a->reach), free(a->reach_done), free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen);
+    free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
     free(a->d), free(a->common), free(a->Ax), free(a->b), free(a->y), free(a->w);
     free(a);
@@ -358,17 +352,27 @@ static int solve_values(const dsys *q, klu_common *c, double *Ax, double *z, dou
     return ok;
 }
 
-/* Absorption and link flows of destination di from its values z and choice
- * probabilities P (in w): phi = Z (I - W~^T)^-1 Z^-1 q into y (rows of d and
- * of nodes that do not reach it are the identity with a zero source; z = 0
- * there), flows P phi(tail) added to flow. */
-static void absorb_flows(ds_loader *ld, int di, klu_numeric *num, klu_common *c, const double *z, double *y,
-                         const double *w, double *flow)
+/* Copy a destination's z, phi and P for J v (keep on). */
+static void keep_state(ds_loader *ld, ld_direct *g, const double *z, const double *phi, const double *P);
+
+/* Destination di from its values z and weights w (usable links, 0 elsewhere;
+ * either scaling): choice probabilities P = w z(v) / z(u) in place, the
+ * absorption phi = Z (I - W^T)^-1 Z^-1 q into y (rows of d and of nodes that
+ * do not reach it are the identity with a zero source; z = 0 there), flows
+ * P phi(tail) added to flow, the state J v needs; the phase times from t0. */
+static void finish_dest(ds_loader *ld, int di, int worker, klu_numeric *num, const double *z, double *y, double *w,
+                        double *flow, double t0)
 {
     const ds_network *net = ld->net;
-    const struct ld_direct_all *a = ld->direct;
+    struct ld_direct_all *a = ld->direct;
+    ld_scratch *s = &ld->scr[worker];
+    klu_common *c = &a->common[worker];
     int n = a->n, m = net->n_links, d = net->dest_node[di];
     double arrived = 0, loaded = 0;
+    for (int e = 0; e < m; e++)
+        if (w[e] > 0) w[e] = dsk_choice_prob(w[e], z[net->head[e]], z[net->tail[e]]);
+    double t1 = ds_clock_now();
+    s->t_bellman += t1 - t0;
     for (int j = 0; j < n; j++) y[j] = 0;
     for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
         if (ld->reach_ok[k] && net->od_orig[k] != d) y[net->od_orig[k]] += net->od_demand[k];
@@ -385,9 +389,10 @@ static void absorb_flows(ds_loader *ld, int di, klu_numeric *num, klu_common *c,
     }
     ld->st_loaded[di] = loaded;
     ld->st_arrived[di] = arrived;
+    if (ld->keep) keep_state(ld, &a->d[di], z, y, w);
+    s->t_absorb += ds_clock_now() - t1;
 }
 
-/* Copy a destination's z, phi and P for J v (keep on). */
 static void keep_state(ds_loader *ld, ld_direct *g, const double *z, const double *phi, const double *P)
 {
     int n = ld->direct->n, m = ld->net->n_links;
@@ -465,30 +470,6 @@ static klu_numeric *sh_factor(struct ld_direct_all *a, int w)
     return a->sh_num[w];
 }
 
-/* Nodes that reach d over usable links (cost-free, so computed once). */
-static const unsigned char *sh_reach(ds_loader *ld, int di, int *queue)
-{
-    struct ld_direct_all *a = ld->direct;
-    const ds_network *net = ld->net;
-    unsigned char *r = a->reach + (size_t)di * a->rstride;
-    if (a->reach_done[di]) return r;
-    int d = net->dest_node[di], ft = net->first_thru, qh = 0, qt = 0;
-    r[d >> 3] |= (unsigned char)(1u << (d & 7));
-    queue[qt++] = d;
-    while (qh < qt) {
-        int v = queue[qh++];
-        if (!dsk_node_passable(v, d, ft)) continue;
-        for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
-            int u = net->tail[net->in_link[k]];
-            if (u == d || (r[u >> 3] >> (u & 7) & 1)) continue;
-            r[u >> 3] |= (unsigned char)(1u << (u & 7));
-            queue[qt++] = u;
-        }
-    }
-    a->reach_done[di] = 1;
-    return r;
-}
-
 #define REACHED(r, i) ((r)[(i) >> 3] >> ((i)&7) & 1)
 
 /* Whether destination di keeps these fresh factors: it is one of those the
@@ -540,10 +521,10 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
     ld_direct *g = &a->d[di];
     ld_scratch *s = &ld->scr[worker];
     klu_common *c = &a->common[worker];
-    double *z = a->b[worker], *y = a->y[worker], *w = a->w[worker], t0 = ds_clock_now(), t1;
+    double *z = a->b[worker], *y = a->y[worker], *w = a->w[worker], t0 = ds_clock_now();
     int d = net->dest_node[di], n = a->n, m = net->n_links, ft = net->first_thru, n_tiny = 0, fresh = 0;
     const double *t = shared ? ld->t : ld_dest_costs(ld, di, s, ld->t);
-    const unsigned char *r = sh_reach(ld, di, s->hops);
+    const unsigned char *r = ld->reach_node + (size_t)di * ld->reach_stride;
     klu_numeric *num;
     /* weights of the links d's problem uses; b = those into d */
     for (int j = 0; j < n; j++) z[j] = 0;
@@ -617,14 +598,8 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
     }
     ld->st_lu[di] = kind;
     ld->st_bres[di] = resid;
-    for (int e = 0; e < m; e++)
-        if (w[e] > 0) w[e] = dsk_choice_prob(w[e], z[net->head[e]], z[net->tail[e]]);
-    t1 = ds_clock_now();
-    s->t_bellman += t1 - t0;
-    absorb_flows(ld, di, num, c, z, y, w, flow);
     g->shared = shared;
-    if (ld->keep) keep_state(ld, g, z, y, w);
-    s->t_absorb += ds_clock_now() - t1;
+    finish_dest(ld, di, worker, num, z, y, w, flow, t0);
     return 0;
 }
 
@@ -638,7 +613,7 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     klu_common *c = &a->common[worker];
     const double *t = ld_dest_costs(ld, di, s, ld->t);
     double *D = s->dist, *Ax = a->Ax[worker], *z = a->b[worker], *y = a->y[worker], *w = a->w[worker];
-    double mu = ld->mu, t0 = ds_clock_now(), t1, resid = 0;
+    double mu = ld->mu, t0 = ds_clock_now(), resid = 0;
     int d = net->dest_node[di], n = a->n, m = net->n_links, ft = net->first_thru;
     klu_numeric *num;
 
@@ -686,18 +661,11 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         return;
     }
     ld->st_bres[di] = resid;
-    /* choice probabilities, in place (z(d) = 1) */
-    for (int e = 0; e < m; e++)
-        if (w[e] > 0) w[e] = dsk_choice_prob(w[e], z[net->head[e]], z[net->tail[e]]);
-    t1 = ds_clock_now();
-    s->t_bellman += t1 - t0;
-    absorb_flows(ld, di, num, c, z, y, w, flow);
+    finish_dest(ld, di, worker, num, z, y, w, flow, t0);
     if (num != tmpl && keepable(a, di, num))
         g->num = num;
     else if (num != tmpl)
         klu_free_numeric(&num, c);
-    if (ld->keep) keep_state(ld, g, z, y, w);
-    s->t_absorb += ds_clock_now() - t1;
 }
 
 /* J v for one destination from the kept factors (see loader_jv.c for the math). */

@@ -60,6 +60,10 @@ struct ds_loader {
     double *V;               /* full: warm-start values [n_dest * n] */
     ld_dag *dag;             /* filtered variants: per destination */
     unsigned char *reach_ok; /* per OD pair: has a path */
+    /* full graph: a bit per (destination, node), 1 = the node reaches the
+     * destination (finite distance in the set-up's trees) */
+    unsigned char *reach_node;
+    size_t reach_stride;
     int lost_od;
     double lost_demand;
     double *od_ffcost; /* per OD pair: free-flow shortest-path cost (+inf: no path), for cbar */
