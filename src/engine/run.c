@@ -47,6 +47,7 @@ void ds_config_default(ds_config *c)
     c->newton_warm = -1; /* auto: 5 with --globalise paper, 0 with the line search */
     c->gmres_restart = 30;
     c->gmres_max = 200;
+    c->globalise = DS_GLOBALISE_PTC;
     c->edsp_max_refresh = 8;
     c->edsp_damping = 1.0;
     c->cuda_emulate = 0;
@@ -100,6 +101,8 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     run->r = calloc((size_t)n + 1, sizeof(double));
     run->xt = calloc((size_t)n + 1, sizeof(double));
     run->ft = calloc((size_t)n + 1, sizeof(double));
+    run->x_state = calloc((size_t)n + 1, sizeof(double));
+    run->f_state = calloc((size_t)n + 1, sizeof(double));
     run->tcost = calloc((size_t)n + 1, sizeof(double));
     run->snap_x = calloc((size_t)n + 1, sizeof(double));
     run->snap_fx = calloc((size_t)n + 1, sizeof(double));
@@ -110,8 +113,8 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
         if (run->warm) memcpy(run->warm, cfg->warm, sizeof(double) * (size_t)n);
     }
     run->cfg.warm = NULL;
-    if (!run->x || !run->fx || !run->r || !run->xt || !run->ft || !run->tcost || !run->snap_x || !run->snap_fx ||
-        !run->snap_cost || !run->node_bal || (cfg->warm && !run->warm)) {
+    if (!run->x || !run->fx || !run->r || !run->xt || !run->ft || !run->x_state || !run->f_state || !run->tcost ||
+        !run->snap_x || !run->snap_fx || !run->snap_cost || !run->node_bal || (cfg->warm && !run->warm)) {
         ds_run_free(run);
         return ds_error_set(err, NULL, 0, "out of memory"), NULL;
     }
@@ -219,6 +222,15 @@ int run_jv(ds_run *run, const double *v, double *out)
 {
     ds_load_stats st;
     int rc;
+    /* J v reads the inner state of the last evaluation: if that was not at
+     * the iterate (a rejected trial or predictor, a lambda changed since),
+     * evaluate the iterate again first (the same f, bit for bit) */
+    if (!run->state_ok || memcmp(run->x_state, run->x, sizeof(double) * (size_t)run->n) != 0) {
+        double merit;
+        if (run_eval(run, run->x, run->f_state, &merit) != EV_OK) return -1;
+        run->acc_loaded = run->ev_loaded;
+        run->acc_arrived = run->ev_arrived;
+    }
     memset(&st, 0, sizeof st);
     if (run->gpu) {
         rc = ds_gpu_loader_jv(run->gpu, run->x, v, out, &st);
@@ -263,6 +275,7 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     run->cur.lu_reused += st.lu_reused;
     run->cur.lu_shared += st.lu_shared;
     if (!run->gpu && rc == 0) ds_loader_arrivals(run->ld, &run->ev_loaded, &run->ev_arrived);
+    run->state_ok = 0;
     if (rc < 0) return EV_ERROR;
     if (rc > 0) {
         run->last_unconverged = st.unconverged;
@@ -276,6 +289,8 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     }
     if (!isfinite(s)) return EV_UNDEFINED;
     *merit = s;
+    if (x != run->x_state) memcpy(run->x_state, x, sizeof(double) * (size_t)run->n);
+    run->state_ok = 1;
     return EV_OK;
 }
 
@@ -524,38 +539,76 @@ static int capacity_search(ds_run *run, const double *base, const char *why)
  * Perron support of the worst destination, ds_loader_rho_support), doubling
  * their load s x capacity and adding the support of whatever cycle is worst
  * next, until the power-iteration estimate is below 1 and an evaluation
- * confirms that f exists. Links that no diverging cycle uses stay at x = 0, so
- * the start is far closer to the demand than a uniform load. Returns EV_OK
- * (start accepted), EV_UNDEFINED (not found: the caller falls back to the
- * uniform search) or an error. */
-static int cycle_search(ds_run *run, const char *why)
+ * confirms that f exists. Where the last doubling took the estimate from
+ * above 1 to below, the crossing is bisected (power iterations only) and the
+ * start is CYC_MARGIN above it: the doubled load can be twice the crossing,
+ * with BPR's fourth power 16 times as far from free-flow costs. Links that no
+ * diverging cycle uses stay at x = 0 (or at the given base flows: a warm
+ * start is kept), so the start is far closer to the demand than a uniform
+ * load. Returns EV_OK (start accepted), EV_UNDEFINED (not found: the caller
+ * falls back to the uniform search) or an error. */
+#define CYC_MARGIN 1.25
+#define CYC_BISECT 6
+
+static void cycle_point(ds_run *run, const double *base, const unsigned char *mark, double s)
+{
+    for (int e = 0; e < run->n; e++) run->xt[e] = (base ? base[e] : 0) + (mark[e] ? s * run->net->capacity[e] : 0);
+    ds_costs_eval(run->net, &run->cfg.cost, run->xt, run->tcost);
+}
+
+/* Evaluate the cycle load s; on success it is the start (start_desc filled). */
+static int cycle_try(ds_run *run, const double *base, const char *base_name, const unsigned char *mark, double s,
+                     int marked, const char *why, double est0)
+{
+    cycle_point(run, base, mark, s);
+    int rc = run_eval(run, run->xt, run->ft, &run->merit);
+    if (rc != EV_OK) return rc;
+    snprintf(run->start_desc, sizeof run->start_desc,
+             "%s%s%.3g x capacity on the %d links of the diverging cycles%s (%s; spectral radius of exp(-mu t) ~ "
+             "%.4g at %s)",
+             base ? base_name : "", base ? " + " : "", s, marked, base ? "" : ", 0 elsewhere", why, est0,
+             base ? base_name : "x = 0");
+    run_accept(run, run->xt, run->ft, run->merit);
+    return EV_OK;
+}
+
+static int cycle_search(ds_run *run, const double *base, const char *base_name, const char *why)
 {
     int n = run->n, rc = EV_UNDEFINED, rounds = 0, marked = 0;
     unsigned char *mark = calloc((size_t)n + 1, 1);
-    double s = 0.25, top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6, est, est0 = -1;
+    /* on top of given flows (maybe near the existence boundary) a smaller first load */
+    double s = base ? 1.0 / 64 : 0.25, top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6, est, est0 = -1;
+    double s_above = 0; /* the same links at this load had an estimate >= 1 */
     if (!mark) return EV_ERROR;
     for (; rounds < 200 && s <= top && !run_cancelled(run); rounds++) {
         int d, added;
-        for (int e = 0; e < n; e++) run->xt[e] = mark[e] ? s * run->net->capacity[e] : 0;
-        ds_costs_eval(run->net, &run->cfg.cost, run->xt, run->tcost);
+        cycle_point(run, base, mark, s);
         ds_loader_rho_estimate(run->ld, run->tcost, &est, &d); /* an evaluation decides, not the estimate */
         if (est0 < 0) est0 = est;
         if (est < 1 - 1e-6) {
-            rc = run_eval(run, run->xt, run->ft, &run->merit);
-            if (rc == EV_OK) {
-                snprintf(run->start_desc, sizeof run->start_desc,
-                         "%g x capacity on the %d links of the diverging cycles, 0 elsewhere (%s; spectral radius of "
-                         "exp(-mu t) ~ %.4g at x = 0)",
-                         s, marked, why, est0);
-                run_accept(run, run->xt, run->ft, run->merit);
-                break;
+            if (s_above > 0) {
+                double lo = s_above, hi = s, e2;
+                for (int k = 0; k < CYC_BISECT; k++) {
+                    double mid = 0.5 * (lo + hi);
+                    int d2;
+                    cycle_point(run, base, mark, mid);
+                    ds_loader_rho_estimate(run->ld, run->tcost, &e2, &d2);
+                    *(e2 < 1 - 1e-6 ? &hi : &lo) = mid;
+                }
+                s_above = 0;
+                if (CYC_MARGIN * hi < s) {
+                    rc = cycle_try(run, base, base_name, mark, CYC_MARGIN * hi, marked, why, est0);
+                    if (rc != EV_UNDEFINED) break;
+                }
             }
+            rc = cycle_try(run, base, base_name, mark, s, marked, why, est0);
             if (rc != EV_UNDEFINED) break;
             s *= 2; /* the estimate was optimistic */
             continue;
         }
         added = ds_loader_rho_support(run->ld, run->tcost, d, mark);
         marked += added;
+        s_above = added ? 0 : s;
         if (!added) s *= 2; /* the cycles are loaded, not enough */
         {
             char buf[96];
@@ -566,7 +619,7 @@ static int cycle_search(ds_run *run, const char *why)
     }
     free(mark);
     if (run_cancelled(run) && rc != EV_OK) return EV_CANCELLED;
-    return rc == EV_OK ? EV_OK : rc == EV_UNDEFINED ? EV_UNDEFINED : rc;
+    return rc;
 }
 
 static void forward_message(ds_run *child, const ds_event *ev, void *ctx)
@@ -626,11 +679,11 @@ static int dsp_solution(ds_run *run)
  * -log(lambda)/mu must outweigh the DSP routes' congestion), and goes to 0 in
  * steps h: each stage starts from the secant predictor through the last two
  * stage solutions (the first from the last solution) and is solved by the
- * run's solver to RX_STAGE_TOL. Where f does not exist at the predictor, the
- * last stage solution is refined to RX_STAGE_TOL_FINE once and the same step
- * retried; after that, and where a stage does not reach its tolerance in
- * RX_STAGE_ITERS iterations, the step is retried from the last solution with
- * h halved. A predictor at gap_rel g > RX_GAP_REJECT is retried at once with
+ * run's solver to RX_STAGE_TOL. Where f does not exist at the predictor, or
+ * a stage does not reach its tolerance in RX_STAGE_ITERS iterations, the step
+ * is retried from the last solution with h halved; after RX_REFINE_AFTER
+ * failed predictors from one solution it is refined to RX_STAGE_TOL_FINE once
+ * and the same step retried. A predictor at gap_rel g > RX_GAP_REJECT is retried at once with
  * h scaled by sqrt(RX_GAP_TARGET / g) within [0.25, 0.5]; after a stage that
  * started at gap_rel g, h is scaled by sqrt(RX_GAP_TARGET / g) within
  * [0.5, 4] (the secant predictor's error grows as h^2), and while s >
@@ -642,7 +695,12 @@ static int dsp_solution(ds_run *run)
 #define RX_HMIN 1e-3
 #define RX_SHALF 1.0
 #define RX_STAGE_TOL 5e-2
-#define RX_STAGE_TOL_FINE 1e-2 /* a stage solution refined after a failed predictor */
+#define RX_STAGE_TOL_FINE 1e-2 /* a stage solution refined after failed predictors */
+/* Refine only after this many failed predictors from one stage solution: a
+ * halved step costs one evaluation, a refinement 3 to 6 Newton iterations,
+ * and on Austin-SDB 6 of 9 refinements were followed by a failed predictor
+ * all the same (docs/model.md) */
+#define RX_REFINE_AFTER 3
 #define RX_STAGE_ITERS 8
 #define RX_GAP_TARGET 0.3 /* gap_rel wanted at the start of a stage */
 #define RX_GAP_REJECT 1.0 /* above it a stage is not started: shorter step */
@@ -651,6 +709,7 @@ static int dsp_solution(ds_run *run)
  * (the same bits and the same -log(lambda) / mu). 0 or -1 (reason set). */
 static int relax_set(ds_run *run, double lambda)
 {
+    run->state_ok = 0; /* the inner state is the old lambda's */
     if (ds_loader_set_relax(run->ld, lambda) != 0) {
         snprintf(run->reason, sizeof run->reason, "relax: cannot set lambda %g (out of memory?)", lambda);
         return -1;
@@ -711,7 +770,7 @@ static int relax_predict(ds_run *run, const double *xs, const double *xp, double
 static int relax_start(ds_run *run)
 {
     const solver_ops *ops = solver_table(run->cfg.solver);
-    int n = run->n, rc, stages = 0, iters = 0, retries = 0, ev0;
+    int n = run->n, rc, stages = 0, iters = 0, retries = 0, ev0, fails_here = 0;
     double t0 = run_elapsed(run), s = RX_S0, s0, h = RX_H0, h_prev = 0, merit_save = 0, refined_at = -1;
     void *state = NULL;
     double *xs = malloc(sizeof(double) * (size_t)(n + 1)), *fs = malloc(sizeof(double) * (size_t)(n + 1));
@@ -758,6 +817,7 @@ static int relax_start(ds_run *run)
         if (rc == EV_CANCELLED || rc == EV_ERROR) goto out;
         if (rc == EV_OK) {
             stages++;
+            fails_here = 0;
             if (s_new > 0)
                 run_message(run, "relax: lambda %.3g: %d iterations from the %s (gap_rel %.2e), gap_rel %.2e", lam,
                             run->iter, h_prev > 0 ? "secant predictor" : "last solution", gap0, run->gap);
@@ -777,7 +837,8 @@ static int relax_start(ds_run *run)
             goto out;
         }
         run_accept(run, xs, fs, merit_save);
-        if (undefined && run->gap >= RX_STAGE_TOL_FINE && refined_at != s) {
+        fails_here++;
+        if (undefined && run->gap >= RX_STAGE_TOL_FINE && refined_at != s && fails_here >= RX_REFINE_AFTER) {
             /* near the existence boundary the predictor needs an accurate
              * stage solution: refine it and retry the same step */
             int it0 = iters;
@@ -845,6 +906,9 @@ static int choose_start(ds_run *run)
             run_accept(run, run->x, run->fx, run->merit);
         }
         if (rc != EV_UNDEFINED) return rc;
+        /* keep the given flows: load only the diverging cycles on top of them */
+        rc = cycle_search(run, run->warm, "the warm-start flows", "f does not exist at the warm-start flows");
+        if (rc != EV_UNDEFINED) return rc;
         return capacity_search(run, NULL, "f does not exist at the warm-start flows");
     }
     if (mode == DS_START_RELAX && run->cfg.filter == DS_FILTER_FULL) {
@@ -853,7 +917,7 @@ static int choose_start(ds_run *run)
         /* stalled (the reason says where): the cycle-load search of auto */
         snprintf(why, sizeof why, "%.150s", run->reason);
         run->reason[0] = 0;
-        rc = cycle_search(run, why);
+        rc = cycle_search(run, NULL, NULL, why);
         if (rc != EV_UNDEFINED) return rc;
         return capacity_search(run, NULL, why);
     }
@@ -871,7 +935,7 @@ static int choose_start(ds_run *run)
          * DSP flow), so it cost a sub-solve for nothing (docs/model.md). */
         if (mode == DS_START_ZERO) return capacity_search(run, NULL, why);
         if (mode == DS_START_AUTO || mode == DS_START_RELAX) { /* relax: the filtered variants */
-            rc = cycle_search(run, why);
+            rc = cycle_search(run, NULL, NULL, why);
             if (rc != EV_UNDEFINED) return rc;
             return capacity_search(run, NULL, why);
         }
@@ -926,6 +990,7 @@ static int edsp_refresh(ds_run *run, edsp_state *es, ds_iter_record *note)
     ds_costs_eval(run->net, &run->cfg.cost, run->x, run->tcost);
     if (!(dmp > 0 && dmp <= 1)) dmp = 1;
     for (int e = 0; e < run->n; e++) es->tmask[e] = (1 - dmp) * es->tmask[e] + dmp * run->tcost[e];
+    run->state_ok = 0; /* the inner state is the old mask's */
     if (ds_loader_refresh_mask(run->ld, es->tmask, &add, &rem, &sig) != 0) return EDSP_FAILED;
     if (run->gpu && ds_gpu_loader_sync_dags(run->gpu) != 0) return EDSP_FAILED;
     es->refresh++;
@@ -1237,6 +1302,8 @@ void ds_run_free(ds_run *run)
     free(run->r);
     free(run->xt);
     free(run->ft);
+    free(run->x_state);
+    free(run->f_state);
     free(run->tcost);
     free(run->snap_x);
     free(run->snap_fx);

@@ -27,6 +27,10 @@ struct ds_run {
     int iter;        /* l */
     double *xt, *ft; /* trial point and its image (line searches) */
     double *tcost;   /* scratch costs */
+    /* the point the loader's inner state (for J v) belongs to: the last
+     * successful evaluation (state_ok 0: none, or a setting changed since) */
+    double *x_state, *f_state;
+    int state_ok;
     /* per-iteration accounting, filled by run_eval and the solvers */
     ds_iter_record cur;
     int evals, jvs;
