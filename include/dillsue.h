@@ -192,7 +192,11 @@ typedef enum { DS_INNER_DIRECT = 0, DS_INNER_PASSES, DS_INNER_N } ds_inner;
 /* Newton's globalisation: a backtracking line search on the Newton direction
  * with a sufficient-decrease test on the merit (default), or the paper's rule
  * (the full or half step if the merit decreases, else an MSA step). */
-typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_N } ds_globalise;
+/* Newton's globalisation: the line search on the Newton direction; the
+ * paper's rule (full or half step, else MSA); the line search with
+ * pseudo-transient regularisation once a trial leaves the domain of f
+ * (docs/model.md "Outer solvers"). */
+typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_PTC, DS_GLOBALISE_N } ds_globalise;
 /* Start point: auto (x = 0; where f(0) does not exist, s x capacity on the
  * links of the diverging cycles only, else on every link), zero (x = 0, else
  * s x capacity on every link), capacity (that search even where f(0) exists),
@@ -242,7 +246,7 @@ typedef struct ds_config {
     int newton_warm;        /* SRA warm-start iterations; default -1: 5 with the paper's rule, 0 with the line search */
     int gmres_restart;      /* default 30 */
     int gmres_max;          /* max GMRES iterations per step, default 200 */
-    ds_globalise globalise; /* default line search */
+    ds_globalise globalise; /* default ptc (the line search, regularised at the existence boundary) */
     double factor_mb;       /* full graph, direct: MiB of LU factors kept between evaluations, default 768 */
     ds_start start;         /* start point when no warm start is given, default auto */
     /* edsp */
@@ -320,6 +324,9 @@ typedef struct ds_iter_record {
     /* direct inner solver: destinations solved with the evaluations' shared LU
      * (at the end: the fields above keep their offsets) */
     int lu_shared;
+    /* --globalise ptc: 1/dtau of this step's direction ((1 + 1/dtau) I - J) d
+     * = F; 0 for a plain Newton direction */
+    double ptc_shift;
 } ds_iter_record;
 
 typedef enum {
@@ -423,6 +430,7 @@ typedef struct ds_totals {
     int evals, jv; /* of the last record */
     double t_phase[DS_PHASE_N];
     long lu_shared; /* direct inner solver: destinations solved with the shared LU */
+    int ptc_steps;  /* Newton steps on a regularised direction (--globalise ptc) */
 } ds_totals;
 void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t);
 /* One line for people: "steps: newton 6 ok / 0 rejected, ... | evals 21 | J*v 45". */

@@ -76,7 +76,7 @@ EOS
         if [ -n "$bad" ]; then fail "docs_completion_$cmd" "$bad"; else pass "docs_completion_$cmd"; fi
     done
     # the names are the table's: a choice option lists what its parser takes
-    if [ "$("$D" --list-values sweep --globalise | tr '\n' ' ')" = "linesearch paper " ] &&
+    if [ "$("$D" --list-values sweep --globalise | tr '\n' ' ')" = "linesearch paper ptc " ] &&
         [ "$("$D" --list-values solve --filter | tr '\n' ' ')" = "full dsp bfs edsp " ] &&
         [ -z "$("$D" --list-values sweep --tau)" ]; then
         pass docs_list_values

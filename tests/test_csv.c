@@ -211,6 +211,7 @@ int main(void)
         r[i].timestamp = 1700000000.1234 + i;
         r[i].lost_pct = 0.5 * i;
         r[i].imbalance = 1e-9;
+        r[i].ptc_shift = 0.25 * i;
     }
     TC_CHECK(ds_history_write_final(tpath("h.csv"), r, 3, DS_STATUS_MAX_ITER, &err) == 0, "%s", err.msg);
     text = slurp(tpath("h.csv"));
@@ -220,8 +221,9 @@ int main(void)
     grid_read(tpath("h.csv"), &g, 0, 0);
     TC_CHECK(g.rows == 4, "rows %d, want header + 3", g.rows);
     /* Every field of ds_iter_record has a column (t_phase counts DS_PHASE_N, the
-     * timestamp two, the certificate two, LU counts three), plus final_status. */
-    int want_cols = 21 + DS_PHASE_N + 2 + 2 + 1 + 1 + 3 + 1;
+     * timestamp two, the certificate two, LU counts three, the ptc shift one),
+     * plus final_status. */
+    int want_cols = 21 + DS_PHASE_N + 2 + 2 + 1 + 1 + 3 + 1 + 1;
     for (int i = 0; i < g.rows && i < 64; i++) TC_CHECK(g.cols[i] == want_cols, "row %d: %d columns", i, g.cols[i]);
     grid_read(tpath("h.csv"), &g, 2, 3);
     TC_CHECK(strcmp(g.cell, ds_step_name(DS_STEP_SRA)) == 0, "step kind '%s'", g.cell);
@@ -241,6 +243,10 @@ int main(void)
     TC_CHECK(strcmp(g.cell, "lost_pct") == 0, "certificate column '%s'", g.cell);
     grid_read(tpath("h.csv"), &g, 3, 21 + DS_PHASE_N);
     TC_CHECK(strcmp(g.cell, "1") == 0, "lost_pct '%s'", g.cell);
+    grid_read(tpath("h.csv"), &g, 0, 21 + DS_PHASE_N + 5);
+    TC_CHECK(strcmp(g.cell, "ptc_shift") == 0, "ptc column '%s'", g.cell);
+    grid_read(tpath("h.csv"), &g, 3, 21 + DS_PHASE_N + 5);
+    TC_CHECK(strcmp(g.cell, "0.5") == 0, "ptc_shift '%s'", g.cell);
     TC_CHECK(ds_history_write(tpath("h2.csv"), r, 0, &err) == 0, "%s", err.msg);
     grid_read(tpath("h2.csv"), &g, 0, 0);
     TC_CHECK(g.rows == 1, "empty history: %d rows", g.rows);

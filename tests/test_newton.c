@@ -59,48 +59,113 @@ static double rel_diff(const double *a, const double *b, int n)
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
 
-/* Line search vs the paper's rule on one case: both converge to the same
- * flows; the line search never falls back to MSA and every accepted step
- * passes ||F(x + l d)|| <= (1 - 1e-4 (1 - eta_l)) ||F(x)||, eta_l = 1 - l (1 - rho). */
-static void test_globalise(const ds_network *net, const char *name, ds_filter filter, double tau, int max_ls_iter)
+/* The sufficient decrease every accepted step of a line search claims:
+ * ||F(x + l d)|| <= (1 - 1e-4 (1 - eta_l)) ||F(x)||, eta_l = 1 - l (1 - rho),
+ * with rho the GMRES residual (of a regularised direction, --globalise ptc:
+ * 1 - (1 - rho) / (1 + shift)). */
+static void check_line_search(const result *r, const char *label)
+{
+    TC_CHECK(count_kind(r, DS_STEP_NEWTON_REJ) == 0 && count_kind(r, DS_STEP_MSA) == 0, "%s took MSA steps", label);
+    TC_CHECK(count_kind(r, DS_STEP_NEWTON_WARM) == 0, "%s warm-started by default", label);
+    for (size_t i = 1; i < r->nh; i++) {
+        const ds_iter_record *h = &r->h[i], *p = &r->h[i - 1];
+        if (h->kind != DS_STEP_NEWTON_OK) continue;
+        double rho = 1 - (1 - h->gmres_resid) / (1 + h->ptc_shift);
+        double eta_l = 1 - h->step * (1 - rho);
+        TC_CHECK(h->step > 0 && h->step <= 1, "%s iter %d: step %g", label, h->iter, h->step);
+        TC_CHECK(sqrt(h->merit) <= (1 - 1e-4 * (1 - eta_l)) * sqrt(p->merit) * (1 + 1e-12),
+                 "%s iter %d: ||F|| %.6g after step %g from %.6g: no sufficient decrease", label, h->iter,
+                 sqrt(h->merit), h->step, sqrt(p->merit));
+        TC_CHECK(h->forcing > 0 && h->forcing <= 0.5, "%s iter %d: forcing %g", label, h->iter, h->forcing);
+        TC_CHECK(h->ptc_shift >= 0 && isfinite(h->ptc_shift), "%s iter %d: shift %g", label, h->iter, h->ptc_shift);
+    }
+}
+
+static int last_iter(const result *r) { return r->nh ? r->h[r->nh - 1].iter : -1; }
+
+static int ptc_steps(const result *r)
+{
+    int n = 0;
+    for (size_t i = 0; i < r->nh; i++) n += r->h[i].ptc_shift > 0;
+    return n;
+}
+
+/* The three globalisations on one case: the default (ptc), the plain line
+ * search and the paper's rule reach the same flows; both line searches meet
+ * the decrease they claim and never fall back to MSA; the paper's rule takes
+ * its own kind of steps. Where no trial leaves the domain of f, ptc never
+ * regularises and is the line search bit for bit. max_ls / max_ptc: outer
+ * iterations allowed (0: no bound). */
+static void test_globalise(const ds_network *net, const char *name, ds_filter filter, double tau, int max_ls,
+                           int max_ptc)
 {
     char tname[160];
     ds_config c;
-    result ls, pp;
+    result pt, ls, pp;
     ds_config_default(&c);
     c.filter = filter;
     c.tau = tau;
     snprintf(tname, sizeof tname, "newton_globalise_%s_%s_tau%g", name, ds_filter_name(filter), tau);
     tc_begin(tname);
+    TC_CHECK(c.globalise == DS_GLOBALISE_PTC, "default globalisation %s", ds_globalise_name(c.globalise));
+    run_one(net, &c, &pt);
+    c.globalise = DS_GLOBALISE_LINESEARCH;
     run_one(net, &c, &ls);
     c.globalise = DS_GLOBALISE_PAPER;
     run_one(net, &c, &pp);
+    TC_CHECK(pt.st == DS_STATUS_CONVERGED, "ptc: %s (%s)", ds_status_name(pt.st), pt.reason);
     TC_CHECK(ls.st == DS_STATUS_CONVERGED, "line search: %s (%s)", ds_status_name(ls.st), ls.reason);
     TC_CHECK(pp.st == DS_STATUS_CONVERGED, "paper: %s (%s)", ds_status_name(pp.st), pp.reason);
-    TC_CHECK(count_kind(&ls, DS_STEP_NEWTON_REJ) == 0 && count_kind(&ls, DS_STEP_MSA) == 0,
-             "line search took MSA steps");
-    TC_CHECK(count_kind(&ls, DS_STEP_NEWTON_WARM) == 0, "line search warm-started by default");
+    check_line_search(&pt, "ptc");
+    check_line_search(&ls, "line search");
+    TC_CHECK(ptc_steps(&ls) == 0 && ptc_steps(&pp) == 0, "regularised steps outside ptc: %d / %d", ptc_steps(&ls),
+             ptc_steps(&pp));
     TC_CHECK(count_kind(&pp, DS_STEP_NEWTON_RECOVER) == 0, "paper rule took a line-search recovery");
     TC_CHECK(count_kind(&pp, DS_STEP_NEWTON_WARM) == 5 || pp.nh <= 6, "paper rule: %d warm steps, want 5",
              count_kind(&pp, DS_STEP_NEWTON_WARM));
-    for (size_t i = 1; i < ls.nh; i++) {
-        const ds_iter_record *h = &ls.h[i], *p = &ls.h[i - 1];
-        if (h->kind != DS_STEP_NEWTON_OK) continue;
-        double eta_l = 1 - h->step * (1 - h->gmres_resid);
-        TC_CHECK(h->step > 0 && h->step <= 1, "iter %d: step %g", h->iter, h->step);
-        TC_CHECK(sqrt(h->merit) <= (1 - 1e-4 * (1 - eta_l)) * sqrt(p->merit) * (1 + 1e-12),
-                 "iter %d: ||F|| %.6g after step %g from %.6g: no sufficient decrease", h->iter, sqrt(h->merit),
-                 h->step, sqrt(p->merit));
-        TC_CHECK(h->forcing > 0 && h->forcing <= 0.5, "iter %d: forcing %g", h->iter, h->forcing);
+    TC_CHECK(max_ls <= 0 || (ls.nh > 0 && last_iter(&ls) <= max_ls), "line search took %d iterations, want <= %d",
+             last_iter(&ls), max_ls);
+    TC_CHECK(max_ptc <= 0 || (pt.nh > 0 && last_iter(&pt) <= max_ptc), "ptc took %d iterations, want <= %d",
+             last_iter(&pt), max_ptc);
+    if (pt.x && ls.x && ptc_steps(&pt) == 0)
+        TC_CHECK(memcmp(pt.x, ls.x, sizeof(double) * (size_t)net->n_links) == 0 && pt.nh == ls.nh,
+                 "ptc never regularised, yet differs from the line search");
+    if (ls.x && pp.x && pt.x) {
+        double d = rel_diff(ls.x, pp.x, net->n_links), d2 = rel_diff(pt.x, ls.x, net->n_links);
+        TC_CHECK(d < 1e-6 && d2 < 1e-6, "flows differ by %.3g / %.3g (relative 2-norm)", d, d2);
     }
-    TC_CHECK(max_ls_iter <= 0 || (ls.nh > 0 && ls.h[ls.nh - 1].iter <= max_ls_iter),
-             "line search took %d iterations, want <= %d", ls.nh ? ls.h[ls.nh - 1].iter : -1, max_ls_iter);
-    if (ls.x && pp.x) {
-        double d = rel_diff(ls.x, pp.x, net->n_links);
-        TC_CHECK(d < 1e-6, "flows differ by %.3g (relative 2-norm)", d);
-    }
+    result_free(&pt);
     result_free(&ls);
     result_free(&pp);
+    tc_end();
+}
+
+/* Anaheim's full graph, where f(0) does not exist: the line search meets the
+ * existence boundary, ptc regularises, and over tau 1, 3 and 10 it spends no
+ * more loading evaluations and J v than the plain line search. */
+static void test_ptc_work(const ds_network *net)
+{
+    ds_config c;
+    result r;
+    long work[2] = {0, 0};
+    int reg = 0;
+    tc_begin("newton_ptc_work_anaheim_full");
+    for (int g = 0; g < 2; g++) {
+        for (int k = 0; k < 3; k++) {
+            ds_config_default(&c);
+            c.tau = (double[]){1, 3, 10}[k];
+            c.globalise = g ? DS_GLOBALISE_LINESEARCH : DS_GLOBALISE_PTC;
+            run_one(net, &c, &r);
+            TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s tau %g: %s", ds_globalise_name(c.globalise), c.tau,
+                     ds_status_name(r.st));
+            if (r.nh) work[g] += r.h[r.nh - 1].evals + r.h[r.nh - 1].jv;
+            if (!g) reg += ptc_steps(&r) > 0;
+            result_free(&r);
+        }
+    }
+    TC_CHECK(reg == 3, "ptc regularised in %d of 3 cells", reg);
+    TC_CHECK(work[0] <= work[1], "ptc: %ld evaluations + J v, line search %ld", work[0], work[1]);
+    printf("# ptc %ld, line search %ld evaluations + J v over tau 1, 3, 10\n", work[0], work[1]);
     tc_end();
 }
 
@@ -211,8 +276,8 @@ int main(void)
     ds_error err;
     ds_network *ring = ds_network_load_default(&err);
     if (ring) {
-        test_globalise(ring, "ringcity", DS_FILTER_FULL, 10, 0);
-        test_globalise(ring, "ringcity", DS_FILTER_DSP, 10, 0);
+        test_globalise(ring, "ringcity", DS_FILTER_FULL, 10, 0, 0);
+        test_globalise(ring, "ringcity", DS_FILTER_DSP, 10, 0, 0);
         test_start(ring, "ringcity", 10);
         test_start_relax(ring, "ringcity", 10);
         ds_network_free(ring);
@@ -224,8 +289,8 @@ int main(void)
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);
         if (net) {
-            test_globalise(net, "siouxfalls", DS_FILTER_FULL, 10, 15);
-            test_globalise(net, "siouxfalls", DS_FILTER_DSP, 30, 25);
+            test_globalise(net, "siouxfalls", DS_FILTER_FULL, 10, 15, 15);
+            test_globalise(net, "siouxfalls", DS_FILTER_DSP, 30, 25, 25);
             test_start(net, "siouxfalls", 10);
             test_start_relax(net, "siouxfalls", 1); /* f(0) does not exist at tau 1 */
             test_relax_fallback(net);
@@ -238,10 +303,12 @@ int main(void)
         ds_network *net = ds_network_load(an, NULL, NULL, NULL, &err);
         if (net) {
             /* issue 9's target: <= 12 outer iterations (the paper's rule needs 20) */
-            test_globalise(net, "anaheim", DS_FILTER_FULL, 10, 12);
+            test_globalise(net, "anaheim", DS_FILTER_FULL, 10, 12, 12);
             /* near the non-existence boundary the search extends towards it
-             * (14 iterations; 23 without the extension) */
-            test_globalise(net, "anaheim", DS_FILTER_FULL, 3, 16);
+             * (line search 14 iterations, 23 without the extension; ptc 17,
+             * with fewer evaluations + J v over tau 1-10: test_ptc_work) */
+            test_globalise(net, "anaheim", DS_FILTER_FULL, 3, 16, 18);
+            test_ptc_work(net);
             test_start_relax(net, "anaheim", 10);
             /* f(0) does not exist on Anaheim's full graph: the start says so */
             ds_config c;
@@ -261,6 +328,23 @@ int main(void)
             ds_totals_compute(r.h, r.nh, &tot);
             TC_CHECK(tot.lu_shared > 10 * (tot.lu_fresh + tot.lu_reused), "LU fresh %ld reused %ld shared %ld",
                      tot.lu_fresh, tot.lu_reused, tot.lu_shared);
+            /* a warm start where f does not exist is kept: the cycles are
+             * loaded on top of it, and the run reaches the same flows */
+            double *x0 = r.x;
+            r.x = NULL;
+            result_free(&r);
+            tc_end();
+            tc_begin("newton_warm_start_kept_anaheim_full");
+            double *w = calloc((size_t)net->n_links, sizeof(double));
+            for (int e = 0; e < net->n_links; e++) w[e] = e % 2 ? 0 : 0.5 * (x0 ? x0[e] : 0);
+            c.warm = w;
+            run_one(net, &c, &r);
+            TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s: %s", ds_status_name(r.st), r.reason);
+            TC_CHECK(strstr(r.reason, "start: the warm-start flows + ") && strstr(r.reason, "diverging cycles"),
+                     "reason: %s", r.reason);
+            if (r.x && x0) TC_CHECK(rel_diff(r.x, x0, net->n_links) < 1e-6, "%.3g", rel_diff(r.x, x0, net->n_links));
+            free(w);
+            free(x0);
             result_free(&r);
             tc_end();
             ds_network_free(net);

@@ -80,6 +80,7 @@ static void step_details(const ds_iter_record *r, char *buf, size_t n)
                      r->step);
         if (k < n && r->kind == DS_STEP_NEWTON_OK && r->halvings)
             k += snprintf(buf + k, n - k, " backtracks %d", r->halvings);
+        if (k < n && r->ptc_shift > 0) k += snprintf(buf + k, n - k, " ptc dtau %.3g", 1 / r->ptc_shift);
         break;
     case DS_STEP_MASK_REFRESH: k = snprintf(buf, n, "refresh %d", r->mask_refresh); break;
     default: buf[0] = '\0'; break;

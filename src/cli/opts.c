@@ -84,7 +84,9 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_BACKEND] = {CHOICE("backend", CLI_SOLVE, backend, "B", 0, "where the loading map runs")},
     [OPT_CAP] = {NUM("cap", CLI_SOLVE | CLI_UE | CLI_INFO | CLI_LOAD | CLI_SWEEP, "cap", "C", 0,
                      "cap on x/c in the BPR cost, 0 = none")},
-    [OPT_WARM] = {PATH("warm", CLI_SOLVE, "FLOWS.csv", "start from these flows (a flow CSV of this network)")},
+    [OPT_WARM] = {PATH("warm", CLI_SOLVE, "FLOWS.csv",
+                       "start from these flows (a flow CSV of this network); where f does not exist there, the "
+                       "links of the diverging cycles are loaded on top of them")},
     [OPT_TOLL_FACTOR] = {NUM("toll-factor", CLI_SOLVE | CLI_UE | CLI_LOAD, "toll_factor", "F", 0,
                              "generalized-cost weight of toll (default: the net file's)")},
     [OPT_DIST_FACTOR] = {NUM("distance-factor", CLI_SOLVE | CLI_UE | CLI_LOAD, "distance_factor", "F", 0,
@@ -117,17 +119,21 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_QUIET] = {FLAG("quiet", CLI_SOLVE | CLI_UE | CLI_SWEEP, "no progress on stderr")},
     [OPT_HELP] = {FLAG("help", ALL, "this text")},
     [OPT_GLOBALISE] = {CHOICE("globalise", CLI_SOLVE | CLI_SWEEP, globalise, "G", 0,
-                              "Newton: linesearch (backtracking on the Newton direction with a sufficient-decrease "
-                              "test) or paper (full or half step, else an MSA step)")},
-    [OPT_START] = {CHOICE("start", CLI_SOLVE | CLI_SWEEP, start, "S", 0,
-                          "start point: auto (x = 0, or where f(0) does not exist s x capacity on the links of the "
-                          "diverging cycles only), zero (x = 0, else s x capacity on every link), capacity (that "
-                          "search always), dsp (the DSP solution at the same mu, plus s x capacity if f does not "
-                          "exist there) or relax (full graph: from the DSP solution, a continuation that lowers a "
-                          "penalty on the links outside the DSP DAGs to 0; slow, for networks where auto stalls)")},
+                              "Newton: ptc (the line search below; where a trial leaves the domain of f, the next "
+                              "directions are regularised as in pseudo-transient continuation until full steps "
+                              "return them to Newton's), linesearch (backtracking on the Newton direction with a "
+                              "sufficient-decrease test) or paper (full or half step, else an MSA step)")},
+    [OPT_START] = {CHOICE(
+        "start", CLI_SOLVE | CLI_SWEEP, start, "S", 0,
+        "start point: auto (x = 0, or where f(0) does not exist s x capacity on the links of the "
+        "diverging cycles only), zero (x = 0, else s x capacity on every link), capacity (that "
+        "search always), dsp (the DSP solution at the same mu, plus s x capacity if f does not "
+        "exist there) or relax (full graph: from the DSP solution, a continuation that lowers a "
+        "penalty on the links outside the DSP DAGs to 0; an alternative to auto's cycle load, slower on "
+        "the shared networks)")},
     [OPT_NEWTON_WARM] = {NUM("newton-warm", CLI_SOLVE | CLI_SWEEP, "newton_warm", "N", 0,
                              "Newton: N SRA steps before the first Newton step (default: 5 with --globalise paper, "
-                             "0 with linesearch)")},
+                             "0 with ptc and linesearch)")},
     [OPT_FACTOR_MEMORY] = {NUM("factor-memory", CLI_SOLVE | CLI_SWEEP, "factor_mb", "MB", 0,
                                "--inner direct: keep at most MB MiB of LU factors between evaluations; beyond it "
                                "destinations refactor each time")},

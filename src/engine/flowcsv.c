@@ -293,7 +293,8 @@ static const char HISTORY_HEADER[] =
     "iter,gap_rel,merit,step_kind,step,halvings,aa_used,aa_restart,aa_reg,gmres_iters,"
     "gmres_resid,forcing,inner_passes,inner_resid,absorb_passes,evals,jv,mask_refresh,"
     "mask_added,mask_removed,mask_oscillation,t_costs_s,t_bellman_s,t_absorb_s,t_deriv_s,"
-    "t_other_s,lost_pct,max_imbalance,lu_fresh,lu_reused,lu_shared,backend,t_run_s,timestamp_utc,timestamp_epoch_s,"
+    "t_other_s,lost_pct,max_imbalance,lu_fresh,lu_reused,lu_shared,ptc_shift,backend,t_run_s,timestamp_utc,timestamp_"
+    "epoch_s,"
     "final_status";
 
 const char *ds_history_header(void) { return HISTORY_HEADER; }
@@ -359,6 +360,7 @@ static int history_body(FILE *fp, const void *vctx, ds_error *err)
         put_int(fp, r->lu_fresh, 0);
         put_int(fp, r->lu_reused, 0);
         put_int(fp, r->lu_shared, 0);
+        put_num(fp, "%.17g", r->ptc_shift, 0);
         put_field(fp, be ? be : "?", 0);
         put_num(fp, "%.9g", r->t_run, 0);
         iso8601_ms(r->timestamp, ts, sizeof ts);

@@ -10,7 +10,7 @@ static const char *const inner_names[DS_INNER_N] = {"direct", "passes"};
 static const char *const step_names[DS_STEP_N] = {
     "start",           "msa",         "sra",          "sra-harmonic",  "anderson", "anderson-rejected", "newton",
     "newton-rejected", "newton-warm", "mask-refresh", "newton-recover"};
-static const char *const globalise_names[DS_GLOBALISE_N] = {"linesearch", "paper"};
+static const char *const globalise_names[DS_GLOBALISE_N] = {"linesearch", "paper", "ptc"};
 static const char *const start_names[DS_START_N] = {"auto", "zero", "capacity", "dsp", "relax"};
 static const char *const phase_names[DS_PHASE_N] = {"costs", "bellman", "absorb", "deriv", "other"};
 

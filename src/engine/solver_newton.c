@@ -47,6 +47,8 @@ typedef struct nt_state {
     int recovered;    /* the last step was a recovery: solve the next direction tighter */
     double last_step; /* length l of the last accepted step */
     double last_eta_l;
+    double dtau;      /* --globalise ptc: the pseudo-time step (0: infinite, plain Newton) */
+    int hit_boundary; /* the last line search met a trial where f does not exist */
     double *delta;
 } nt_state;
 
@@ -89,20 +91,22 @@ static void nt_reset(ds_run *run, void *state)
     s->prev_norm = 0;
     s->pred_norm = 0;
     s->recovered = 0;
+    s->dtau = 0;
 }
 
 struct op_ctx {
     ds_run *run;
+    double shift; /* pseudo-transient continuation: 1 / dtau (0: Newton) */
 };
 
-/* y = (I - J) v */
+/* y = ((1 + shift) I - J) v */
 static int op_apply(void *ctx, const double *v, double *y)
 {
     struct op_ctx *c = ctx;
     ds_run *run = c->run;
     if (run_cancelled(run)) return 1;
     if (run_jv(run, v, y) != 0) return 1;
-    for (int i = 0; i < run->n; i++) y[i] = v[i] - y[i];
+    for (int i = 0; i < run->n; i++) y[i] = (1 + c->shift) * v[i] - y[i];
     return 0;
 }
 
@@ -111,7 +115,13 @@ static double forcing(ds_run *run, nt_state *s, double rn)
 {
     double eta = s->eta;
     if (s->prev_norm <= 0) return eta;
-    if (run->cfg.globalise == DS_GLOBALISE_PAPER) {
+    if (s->recovered && run->cfg.globalise != DS_GLOBALISE_PAPER) {
+        /* after a recovery step there is no linear model to compare with
+         * (choice 1 would read |F| against itself, i.e. ask for an exact
+         * solve): the initial forcing term, a direction solved more accurately
+         * than the cap without paying for one GMRES cannot use */
+        eta = NT_ETA0;
+    } else if (run->cfg.globalise == DS_GLOBALISE_PAPER) {
         /* choice 2, as the paper's implementation */
         if (s->prev_norm > 0) {
             double ratio = rn / s->prev_norm, sg = 0.9 * s->eta * s->eta;
@@ -129,7 +139,6 @@ static double forcing(ds_run *run, nt_state *s, double rn)
          * use (Austin-SDB dsp: 219 -> 74 J v, 25 -> 19 iterations). */
         if (s->last_step < 1 && eta < s->last_eta_l) eta = s->last_eta_l;
     }
-    if (s->recovered && eta > NT_ETA0) eta = NT_ETA0;
     if (eta > NT_ETA_MAX) eta = NT_ETA_MAX;
     /* never tighter than the outer tolerance needs */
     double floor_eta = 0.5 * run->cfg.tol / (run->gap > 0 ? run->gap : 1);
@@ -214,6 +223,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
     double W0 = run->merit, rn = sqrt(W0), l = 1.0, W;
     double rho = gr->rel_resid, l_undef = 0; /* shortest trial length where f did not exist */
     int rc;
+    s->hit_boundary = 0;
     if (gr->status >= 0 && rho < 1) {
         double slope = -2 * (1 - rho) * W0; /* bound on dW/dl at l = 0 */
         for (int k = 0; k <= NT_MAX_BACKTRACK && l >= NT_LAMBDA_MIN; k++) {
@@ -242,7 +252,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
                 double den = 2 * (W - W0 - slope * l);
                 if (den > 0) ln = -slope * l * l / den;
             } else {
-                if (rc == EV_UNDEFINED) l_undef = l;
+                if (rc == EV_UNDEFINED) l_undef = l, s->hit_boundary = 1;
                 ln = 0.25 * l; /* f does not exist there: back off faster */
             }
             if (ln < 0.1 * l) ln = 0.1 * l; /* Dennis & Schnabel's safeguards */
@@ -261,10 +271,44 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
     return rc;
 }
 
+/* --globalise ptc: the time step dtau of pseudo-transient continuation
+ * (Kelley & Keyes, SIAM J. Numer. Anal. 35, 1998), whose direction solves
+ * ((1 + 1/dtau) I - J) d = F: Newton's as dtau -> infinity, the averaging
+ * direction F scaled by dtau / (1 + dtau) as dtau -> 0. dtau is infinite
+ * (plain Newton with the line search) until a line search meets a trial
+ * where f does not exist and has to settle for a step l < 1: near the
+ * existence boundary the linear model fails (the flows on the cycles grow
+ * without bound there), while the averaging direction, which loads the
+ * cycles that f loads, leads away from it. dtau then becomes the time step
+ * the accepted step amounted to, min(l dtau, l / (1 - l)) (a damped step
+ * x + l F is the flow's step l / (1 - l)); a recovery step cuts it to a
+ * tenth; a full step multiplies it by max(2, ||F_old|| / ||F_new||) (the
+ * switched evolution relaxation rule, at least doubling) up to 10, and past
+ * PTC_DTAU_NEWTON it is infinite again, so the quadratic phase is plain
+ * Newton. Merit-limited short steps away from the boundary leave dtau as it
+ * is: where f always exists this is exactly --globalise linesearch. */
+#define PTC_DTAU_NEWTON 1e6
+static void ptc_update(ds_run *run, nt_state *s, const ds_iter_record *rec, double rn_old)
+{
+    double l = rec->step;
+    if (rec->kind == DS_STEP_NEWTON_RECOVER) {
+        s->dtau = 0.1 * (s->dtau > 0 ? fmin(s->dtau, 1.0) : 1.0);
+    } else if (l >= 1) {
+        if (s->dtau > 0) {
+            double g = rn_old / sqrt(run->merit);
+            s->dtau *= g < 2 ? 2 : g > 10 ? 10 : g;
+            if (s->dtau > PTC_DTAU_NEWTON) s->dtau = 0;
+        }
+    } else if (s->hit_boundary || s->dtau > 0) {
+        double flow_step = l / (1 - l);
+        s->dtau = s->dtau > 0 ? fmin(s->dtau * l, flow_step) : flow_step;
+    }
+}
+
 static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
 {
     nt_state *s = state;
-    struct op_ctx c = {run};
+    struct op_ctx c = {run, 0};
     gmres_result gr;
     double rn = sqrt(run->merit);
     int rc;
@@ -277,15 +321,28 @@ static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
         if (run->cfg.globalise == DS_GLOBALISE_PAPER) s->prev_norm = sqrt(run->merit);
         return rc;
     }
+    int ptc = run->cfg.globalise == DS_GLOBALISE_PTC;
+    c.shift = ptc && s->dtau > 0 ? 1 / s->dtau : 0;
     s->eta = forcing(run, s, rn);
+    /* a regularised direction is a step of the pseudo-time flow, not a
+     * model of F: solved to the initial forcing at least */
+    if (c.shift > 0 && s->eta > NT_ETA0) s->eta = NT_ETA0;
     rec->forcing = s->eta;
+    rec->ptc_shift = c.shift;
     gmres_solve(run->n, op_apply, &c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &gr);
     rec->gmres_iters = gr.iters;
     rec->gmres_resid = gr.rel_resid;
     if (run_cancelled(run)) return EV_CANCELLED;
     s->prev_norm = rn;
     if (run->cfg.globalise == DS_GLOBALISE_PAPER) return step_paper(run, s, &gr, rec);
-    return step_linesearch(run, s, &gr, rec);
+    if (!ptc) return step_linesearch(run, s, &gr, rec);
+    /* ||F||^2 falls along a regularised direction at about 1 / (1 + shift)
+     * of the rate the GMRES residual promises a Newton direction */
+    gmres_result g2 = gr;
+    g2.rel_resid = 1 - (1 - gr.rel_resid) / (1 + c.shift);
+    rc = step_linesearch(run, s, &g2, rec);
+    if (rc == EV_OK) ptc_update(run, s, rec, rn);
+    return rc;
 }
 
 const solver_ops solver_newton_ops = {"newton", nt_init, nt_step, nt_reset, nt_free};

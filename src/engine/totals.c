@@ -17,6 +17,7 @@ void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t)
         t->lu_fresh += r->lu_fresh;
         t->lu_reused += r->lu_reused;
         t->lu_shared += r->lu_shared;
+        t->ptc_steps += r->ptc_shift > 0;
         if (r->kind == DS_STEP_MASK_REFRESH) {
             t->mask_refreshes++;
             t->mask_added += r->mask_added;
@@ -48,6 +49,7 @@ void ds_totals_format(const ds_totals *t, char *buf, size_t n)
     if (s[DS_STEP_NEWTON_OK] || s[DS_STEP_NEWTON_REJ] || s[DS_STEP_NEWTON_RECOVER])
         ADD(" newton %d accepted / %d rejected / %d recovered (gmres %ld)", s[DS_STEP_NEWTON_OK], s[DS_STEP_NEWTON_REJ],
             s[DS_STEP_NEWTON_RECOVER], t->gmres_iters);
+    if (t->ptc_steps) ADD(" | ptc-regularised %d", t->ptc_steps);
     ADD(" | halvings %ld", t->halvings);
     if (t->mask_refreshes)
         ADD(" | mask changed %d times (+%ld -%ld links, oscillations %d)", t->mask_refreshes, t->mask_added,

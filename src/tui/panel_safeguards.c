@@ -3,7 +3,9 @@
  * ds_totals (the numbers `dillsue solve` prints in its "steps:" line). The
  * rows are every step kind the run took, named by ds_step_name, so a new
  * kind in the engine shows up without a change here; halvings are summed
- * over every solver's steps and say so. */
+ * over every solver's steps and say so. Newton steps taken on a
+ * pseudo-transient-regularised direction (--globalise ptc) are counted
+ * apart, as in solve's "steps:" line. */
 #include "tui.h"
 
 void panel_safeguards_draw(tui_app *app, tui_rect r)
@@ -42,6 +44,8 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
     draw_text(in, y++, 0, A_NORMAL, "%-16s%6ld %6ld", "halvings (all)", t.halvings, l.halvings);
     if (t.gmres_iters || t.aa_restarts)
         draw_text(in, y++, 0, A_NORMAL, "GMRES %ld | AA restarts %d", t.gmres_iters, t.aa_restarts);
+    if (t.ptc_steps && y < in.h - 1)
+        draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", "ptc-regularised", t.ptc_steps, l.ptc_steps);
     if (run->n && y < in.h) {
         const ds_iter_record *x = &run->rec[run->n - 1];
         draw_text(in, y++, 0, A_DIM, "last: %s a=%.3g inner %d/%d evals %d", ds_step_name(x->kind), x->step,

@@ -162,10 +162,11 @@ const tui_setting tui_settings[] = {
     ROW("inner_max", "--inner-max", "Bellman passes per evaluation (inner passes, cuda), >= 1", 0, NULL, imax),
     ROW("edsp_refresh", "--edsp-refresh", "eDSP: at most this many mask refreshes, 0..1000000", 0, NULL, eref),
     ROW("edsp_damping", "--edsp-damping", "eDSP: mask costs (1-D) old + D new, 0 < D <= 1", 0, NULL, edamp),
-    ROW("globalise", "--globalise", "Newton: line search or the paper's rule", DS_GLOBALISE_N, ch_globalise, globalise),
+    ROW("globalise", "--globalise",
+        "Newton: ptc (line search, regularised at the boundary of f), line search or the paper's rule", DS_GLOBALISE_N,
+        ch_globalise, globalise),
     ROW("start", "--start", "start point when not warm: auto, zero, capacity, dsp, relax", DS_START_N, ch_start, start),
-    ROW("newton_warm", "--newton-warm", "Newton: SRA steps first; -1 = 5 with paper, 0 with linesearch", 0, NULL,
-        nwarm),
+    ROW("newton_warm", "--newton-warm", "Newton: SRA steps first; -1 = 5 with paper, 0 otherwise", 0, NULL, nwarm),
     ROW("factor_mb", "--factor-memory", "inner direct: MiB of LU factors kept, >= 0", 0, NULL, fmem),
 };
 const int tui_n_settings = (int)(sizeof tui_settings / sizeof tui_settings[0]);
