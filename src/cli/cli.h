@@ -59,6 +59,11 @@ struct sigaction;
 void cli_stop_signals_install(struct sigaction *old_int, struct sigaction *old_term);
 int cli_stop_signal(void);
 void cli_stop_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term);
+/* A thread that calls on_stop(signal, ctx) once, when a stop signal has come
+ * (checked every 20 ms); _end wakes and joins it at once. NULL: none. */
+typedef struct cli_stop_watch cli_stop_watch;
+cli_stop_watch *cli_stop_watch_begin(void (*on_stop)(int sig, void *ctx), void *ctx);
+void cli_stop_watch_end(cli_stop_watch *w);
 
 /* OpenBLAS asked for one thread and its idle servers stopped (blas_threads.c). */
 void cli_blas_single_thread(void);

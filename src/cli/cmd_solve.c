@@ -117,26 +117,11 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 
 /* ------------------------------------------------------ signals */
 
-struct watcher {
-    ds_run *run;
-    atomic_int done;
-};
-
-static void *watch(void *arg)
+static void stop_run(int sig, void *ctx)
 {
-    struct watcher *w = arg;
-    const struct timespec tick = {0, 20 * 1000 * 1000};
-    while (!atomic_load(&w->done)) {
-        int sig = cli_stop_signal();
-        if (sig) {
-            fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n",
-                    sig == SIGINT ? "interrupted" : "terminated");
-            ds_run_cancel(w->run);
-            break;
-        }
-        nanosleep(&tick, NULL);
-    }
-    return NULL;
+    fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n",
+            sig == SIGINT ? "interrupted" : "terminated");
+    ds_run_cancel(ctx);
 }
 
 static double now_s(void)
@@ -288,17 +273,13 @@ static ds_status execute_with_signals(ds_run *run, double *secs)
 {
     struct sigaction old_int, old_term;
     cli_stop_signals_install(&old_int, &old_term);
-    struct watcher w = {.run = run};
-    atomic_init(&w.done, 0);
-    pthread_t wt;
-    int have_watcher = pthread_create(&wt, NULL, watch, &w) == 0;
+    cli_stop_watch *w = cli_stop_watch_begin(stop_run, run);
 
     double t0 = now_s();
     ds_status st = ds_run_execute(run);
     *secs = now_s() - t0;
 
-    atomic_store(&w.done, 1);
-    if (have_watcher) pthread_join(wt, NULL);
+    cli_stop_watch_end(w);
     cli_stop_signals_restore(&old_int, &old_term);
     return st;
 }

@@ -588,20 +588,10 @@ void sweep_tick(sweep *sw)
 
 #ifdef DS_HAVE_MPI
 /* Worker ranks have no dealer loop: a thread turns a signal into a stop. */
-typedef struct watcher {
-    sweep *sw;
-    atomic_int done;
-} watcher;
-
-static void *watch(void *arg)
+static void stop_sweep(int sig, void *ctx)
 {
-    watcher *w = arg;
-    const struct timespec tick = {0, 20 * 1000 * 1000};
-    while (!atomic_load(&w->done)) {
-        if (cli_stop_signal() && !sweep_stopping(w->sw)) sweep_request_stop(w->sw);
-        nanosleep(&tick, NULL);
-    }
-    return NULL;
+    (void)sig;
+    if (!sweep_stopping(ctx)) sweep_request_stop(ctx);
 }
 #endif
 
@@ -1102,12 +1092,9 @@ static int run_cells(sweep *sw, const sweep_opts *o, const ranks *r, int rc)
     if (r->rank == 0) {
         sweep_mpi_master(sw, r->size);
     } else {
-        watcher w = {sw, 0};
-        pthread_t wt;
-        int have = pthread_create(&wt, NULL, watch, &w) == 0;
+        cli_stop_watch *w = cli_stop_watch_begin(stop_sweep, sw);
         sweep_mpi_worker(sw, r->rank);
-        atomic_store(&w.done, 1);
-        if (have) pthread_join(wt, NULL);
+        cli_stop_watch_end(w);
     }
 #endif
     return rc;

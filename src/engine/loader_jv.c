@@ -276,21 +276,38 @@ static void rho_weights(const ds_loader *ld, const double *t, double *w)
     for (int e = 0; e < ld->net->n_links; e++) w[e] = dsk_exp_weight(-ld->mu * t[e]);
 }
 
-/* y <- (I + W_S) y normalised, `iters` times; returns the last growth factor - 1. */
+/* y <- (I + W_S) y normalised, `iters` times; returns the last growth factor - 1.
+ * The usable links between nodes of S are gathered first (row by row, in the
+ * network's out-link order), so the iterations run over a compact matrix
+ * with the same additions in the same order: the same bits as walking the
+ * network each time, several times faster (the start search calls this
+ * dozens of times, serially: a tenth of Anaheim's solve). */
 static double power_steps(const ds_network *net, const double *w, int d, double *y, double *y2, const unsigned char *in,
                           int iters, double tol)
 {
-    double lam = 0;
+    int n = net->n_nodes, m = net->n_links, nnz = 0;
+    int *rs = malloc(sizeof(int) * (size_t)(n + 1)), *col = malloc(sizeof(int) * (size_t)(m + 1));
+    double *val = malloc(sizeof(double) * (size_t)(m + 1)), lam = 0;
+    if (!rs || !col || !val) {
+        free(rs), free(col), free(val);
+        return 0;
+    }
+    for (int u = 0; u < n; u++) {
+        rs[u] = nnz;
+        if (!in[u]) continue;
+        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
+            int e = net->out_link[k], v = net->head[e];
+            if (in[v] && sp_link_usable(net, e, d)) col[nnz] = v, val[nnz++] = w[e];
+        }
+    }
+    rs[n] = nnz;
     for (int it = 0; it < iters; it++) {
         double nrm = 0;
-        for (int u = 0; u < net->n_nodes; u++) {
+        for (int u = 0; u < n; u++) {
             double acc = 0;
             if (in[u]) {
                 acc = y[u];
-                for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
-                    int e = net->out_link[k], v = net->head[e];
-                    if (in[v] && sp_link_usable(net, e, d)) acc += w[e] * y[v];
-                }
+                for (int k = rs[u]; k < rs[u + 1]; k++) acc += val[k] * y[col[k]];
             }
             y2[u] = acc;
             if (acc > nrm) nrm = acc;
@@ -298,9 +315,10 @@ static double power_steps(const ds_network *net, const double *w, int d, double 
         if (!(nrm > 0) || !isfinite(nrm)) break;
         double prev = lam;
         lam = nrm;
-        for (int u = 0; u < net->n_nodes; u++) y[u] = y2[u] / nrm;
+        for (int u = 0; u < n; u++) y[u] = y2[u] / nrm;
         if (it > 20 && fabs(lam - prev) <= tol * lam) break;
     }
+    free(rs), free(col), free(val);
     return lam > 0 ? lam - 1 : 0;
 }
 
