@@ -693,6 +693,13 @@ static void check_shared(const char *name, const char *rel, double tau, int expe
     d = max_rel_diff(js, jo, m);
     printf("# %s: J v max rel diff %.3g\n", tn, d);
     TC_CHECK(d < 1e-9, "J v differs by %.3g", d);
+    /* the shared destinations' J v in groups of JV_GROUP is the one-by-one
+     * J v bit for bit */
+    sh->jv_group_off = 1;
+    TC_CHECK(ds_loader_jv(sh, x, v, jo) == 0, "J v one by one");
+    sh->jv_group_off = 0;
+    TC_CHECK(memcmp(js, jo, sizeof(double) * (size_t)m) == 0, "J v in groups differs from one by one (%.3g)",
+             max_rel_diff(js, jo, m));
     double err = jv_fd_error(sh, x, v, m);
     double erro = jv_fd_error(own, x, v, m);
     printf("# %s: ||Jv - FD|| / ||FD||: shared %.3g, own LU %.3g\n", tn, err, erro);

@@ -66,6 +66,7 @@ struct ld_direct_all {
     klu_numeric **tm;     /* per worker: a diagonal pivot order (tm_factor) */
     klu_numeric **sh_num; /* per worker */
     unsigned *sh_gen;     /* per worker: the generation sh_num[w] factorises (0 none) */
+    double **gY, **gQ;    /* per worker, J v of a group (ld_direct_jv_group): [JV_GROUP n], [JV_GROUP n_links] */
 };
 
 static int cmp_int(const void *x, const void *y)
@@ -177,13 +178,17 @@ int ld_direct_init(ds_loader *ld)
     a->sh_num = calloc((size_t)W, sizeof(klu_numeric *));
     a->sh_gen = calloc((size_t)W, sizeof(unsigned));
     a->tm = calloc((size_t)W, sizeof(klu_numeric *));
-    if (!ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen) return -1;
+    a->gY = calloc((size_t)W, sizeof(double *));
+    a->gQ = calloc((size_t)W, sizeof(double *));
+    if (!ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen || !a->gY || !a->gQ) return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
         a->b[w] = malloc(sizeof(double) * (size_t)(n + 1));
         a->y[w] = malloc(sizeof(double) * (size_t)(n + 1));
         a->w[w] = malloc(sizeof(double) * (size_t)(m + 1));
-        if (!a->Ax[w] || !a->b[w] || !a->y[w] || !a->w[w]) return -1;
+        a->gY[w] = malloc(sizeof(double) * ((size_t)JV_GROUP * (size_t)n + 1));
+        a->gQ[w] = malloc(sizeof(double) * ((size_t)JV_GROUP * (size_t)m + 1));
+        if (!a->Ax[w] || !a->b[w] || !a->y[w] || !a->w[w] || !a->gY[w] || !a->gQ[w]) return -1;
     }
     /* Refactoring with the previous pivot order skips the pivot search (the
      * numeric LU is most of an evaluation), and J v reuses the factors of the
@@ -234,7 +239,10 @@ void ld_direct_free(ds_loader *ld)
         if (a->b) free(a->b[w]);
         if (a->y) free(a->y[w]);
         if (a->w) free(a->w[w]);
+        if (a->gY) free(a->gY[w]);
+        if (a->gQ) free(a->gQ[w]);
     }
+    free(a->gY), free(a->gQ);
     free(a->keep_num);
     free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
@@ -729,6 +737,67 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     for (int e = 0; e < m; e++)
         if (P[e] > 0) out[e] += P[e] * y[net->tail[e]];
     if (num != g->num && !g->shared && num != a->tm[worker]) klu_free_numeric(&num, c);
+}
+
+int ld_direct_jv_shared(const ds_loader *ld, int di) { return ld->direct->d[di].shared && ld->direct->d[di].P; }
+
+/* J v for k <= JV_GROUP destinations that took their values from the
+ * evaluation's shared factors, as ld_direct_jv does one: their first solves
+ * as one k-column solve, their transposed solves as another (KLU reads the
+ * factors once for up to four columns: about half the time a column on
+ * Austin-SDB). Each column's arithmetic is a one-column solve's, and each
+ * destination's additions to out come in ld_direct_jv's order (its dP phi
+ * terms kept in gQ until its turn), so the result is the same bits. */
+void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double *out)
+{
+    const ds_network *net = ld->net;
+    struct ld_direct_all *a = ld->direct;
+    klu_common *c = &a->common[worker];
+    const double *dtv = ld->dtv, mu = ld->mu;
+    double *dV = a->b[worker];
+    int n = a->n, m = net->n_links;
+    klu_numeric *num = sh_factor(a, worker);
+    if (!num) {
+        ld->jv_failed = 1;
+        return;
+    }
+    for (int q = 0; q < k; q++) {
+        const ld_direct *g = &a->d[dis[q]];
+        double *y = a->gY[worker] + (size_t)q * n;
+        for (int j = 0; j < n; j++) y[j] = 0;
+        for (int e = 0; e < m; e++)
+            if (g->P[e] > 0) y[net->tail[e]] += dsk_dv_term(g->P[e], 0.0, mu, dtv[e]);
+        for (int j = 0; j < n; j++) y[j] *= g->z[j];
+    }
+    klu_solve(a->sym, num, n, k, a->gY[worker], c);
+    for (int q = 0; q < k; q++) {
+        const ld_direct *g = &a->d[dis[q]];
+        const double *P = g->P, *z = g->z;
+        double *y = a->gY[worker] + (size_t)q * n, *qv = a->gQ[worker] + (size_t)q * m;
+        int d = net->dest_node[dis[q]];
+        for (int j = 0; j < n; j++) dV[j] = z[j] > 0 ? y[j] / z[j] : 0;
+        dV[d] = 0;
+        for (int j = 0; j < n; j++) y[j] = 0;
+        for (int e = 0; e < m; e++) {
+            if (!(P[e] > 0)) continue;
+            int u = net->tail[e], v = net->head[e];
+            qv[e] = dsk_dprob(P[e], dV[v], dV[u], mu, dtv[e]) * g->phi[u];
+            if (v != d) y[v] += qv[e];
+        }
+        for (int j = 0; j < n; j++) y[j] = z[j] > 0 ? y[j] / z[j] : 0;
+    }
+    klu_tsolve(a->sym, num, n, k, a->gY[worker], c);
+    for (int q = 0; q < k; q++) {
+        const ld_direct *g = &a->d[dis[q]];
+        const double *P = g->P, *z = g->z, *qv = a->gQ[worker] + (size_t)q * m;
+        double *y = a->gY[worker] + (size_t)q * n;
+        for (int j = 0; j < n; j++) y[j] *= z[j];
+        for (int e = 0; e < m; e++) /* (each link's two additions in their order) */
+            if (P[e] > 0) {
+                out[e] += qv[e];
+                out[e] += P[e] * y[net->tail[e]];
+            }
+    }
 }
 
 void ds_loader_set_shared_lu(ds_loader *ld, int on)

@@ -87,6 +87,7 @@ struct ds_loader {
     unsigned char *relax_dag; /* [n_dest * relax_stride] */
     size_t relax_stride;
     int shared_lu_off; /* ds_loader_set_shared_lu(ld, 0) */
+    int jv_group_off;  /* tests: J v of shared destinations one by one */
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
@@ -107,4 +108,10 @@ void ld_direct_free(ds_loader *ld);
 void ld_direct_prepare(ds_loader *ld);
 void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow);
 void ld_direct_jv(ds_loader *ld, int di, int worker, double *out);
+/* J v of destinations served by the evaluation's shared factors, up to
+ * JV_GROUP at once (the same bits as ld_direct_jv one by one); whether di is
+ * one. jv_group_off (tests) turns the grouping off. */
+#define JV_GROUP 4
+int ld_direct_jv_shared(const ds_loader *ld, int di);
+void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double *out);
 #endif

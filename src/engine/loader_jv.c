@@ -218,7 +218,14 @@ static void jv_block_fn(void *ctx, int worker, int b)
     int d0 = b * ld->blk, d1 = d0 + ld->blk;
     if (d1 > ld->n_dest) d1 = ld->n_dest;
     memset(out, 0, sizeof(double) * (size_t)ld->net->n_links);
+    int grp[JV_GROUP], k = 0;
     for (int di = d0; di < d1; di++) {
+        if (ld->direct && !ld->jv_group_off && ld_direct_jv_shared(ld, di)) {
+            grp[k++] = di; /* consecutive shared destinations go together */
+            if (k == JV_GROUP) ld_direct_jv_group(ld, grp, k, worker, out), k = 0;
+            continue;
+        }
+        if (k) ld_direct_jv_group(ld, grp, k, worker, out), k = 0;
         if (ld->direct)
             ld_direct_jv(ld, di, worker, out);
         else if (ld->dag)
@@ -226,6 +233,7 @@ static void jv_block_fn(void *ctx, int worker, int b)
         else
             jv_dest(ld, di, &ld->scr[worker], out);
     }
+    if (k) ld_direct_jv_group(ld, grp, k, worker, out);
 }
 
 int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
