@@ -6,7 +6,7 @@
 # BENCH_REPS runs (default 3) at 2 threads, the 1 -> 2 thread speed-up where
 # the issue asks for one, and the peak RSS.
 #   BENCH_QUICK=1   small cases only        BENCH_REPS=N   runs per median
-#   BENCH_FULL_LIMIT=S  limit for Austin-SDB full (default 150 s; SIGINT, then
+#   BENCH_FULL_LIMIT=S  limit for Austin-SDB full (default 300 s; SIGINT, then
 #                   the run reports where it stopped)
 #   BENCH_RELAX_LIMIT=S limit for Austin-SDB full with --start relax (default
 #                   600 s; 0 skips that row)
@@ -15,7 +15,7 @@ BUILD=${BUILD:-build}
 D="$BUILD/dillsue"
 T="$DILLSUE_TNTP_DIR"
 reps=${BENCH_REPS:-3}
-flimit=${BENCH_FULL_LIMIT:-150}
+flimit=${BENCH_FULL_LIMIT:-300}
 rlimit=${BENCH_RELAX_LIMIT:-600}
 LIMIT=
 tmp=$(mktemp -d)

@@ -1,8 +1,10 @@
 #!/bin/sh
 # newton_ladder.sh - docs/results.md "Newton globalisation": outer iterations,
-# loading evaluations and J v (all exact counts) of Newton with the line search
-# (default) against the paper's rule (--globalise paper), every shared network,
-# full graph and dsp, tau 3 / 10 / 30, gap_rel < 1e-8. Prints Markdown.
+# loading evaluations and J v (all exact counts) of Newton with the default
+# globalisation (ptc: the line search, regularised once a trial leaves the
+# domain of f), the plain line search (--globalise linesearch) and the paper's
+# rule (--globalise paper), every shared network, full graph and dsp, tau 3 /
+# 10 / 30, gap_rel < 1e-8. Prints Markdown.
 #   sh tools/newton_ladder.sh [BUILD]
 BUILD=${1:-build}
 T=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
@@ -19,8 +21,8 @@ cell() {
     *) echo "$st ($it it)" ;;
     esac
 }
-echo "| network | filter | tau | line search: it / evals / J v | paper rule: it / evals / J v |"
-echo "|---|---|---:|---|---|"
+echo "| network | filter | tau | ptc (default): it / evals / J v | line search | paper rule |"
+echo "|---|---|---:|---|---|---|"
 for c in "SiouxFalls SiouxFalls/SiouxFalls_net.tntp" "EMA Eastern-Massachusetts/EMA_net.tntp" \
          "Anaheim Anaheim/Anaheim_net.tntp" "Barcelona Barcelona/Barcelona_net.tntp" \
          "Winnipeg Winnipeg/Winnipeg_net.tntp" "Chicago-Sketch Chicago-Sketch/ChicagoSketch_net.tntp" \
@@ -31,7 +33,9 @@ for c in "SiouxFalls SiouxFalls/SiouxFalls_net.tntp" "EMA Eastern-Massachusetts/
     for f in full dsp; do
         case "$name/$f" in Berlin-Center/full | Austin-SDB/full) continue ;; esac
         for tau in 3 10 30; do
-            echo "| $name | $f | $tau | $(cell --net "$file" --filter $f --tau $tau) | $(cell --net "$file" --filter $f --tau $tau --globalise paper) |"
+            echo "| $name | $f | $tau | $(cell --net "$file" --filter $f --tau $tau) |" \
+                "$(cell --net "$file" --filter $f --tau $tau --globalise linesearch) |" \
+                "$(cell --net "$file" --filter $f --tau $tau --globalise paper) |"
         done
     done
 done
