@@ -116,10 +116,10 @@ static double forcing(ds_run *run, nt_state *s, double rn)
     double eta = s->eta;
     if (s->prev_norm <= 0) return eta;
     if (s->recovered && run->cfg.globalise != DS_GLOBALISE_PAPER) {
-        /* after a recovery step there is no linear model to compare with
-         * (choice 1 would read |F| against itself, i.e. ask for an exact
-         * solve): the initial forcing term, a direction solved more accurately
-         * than the cap without paying for one GMRES cannot use */
+        /* after a recovery step there is no linear model to compare with:
+         * choice 1 would read ||F|| against itself and ask for an exact solve
+         * (35-52 J v a direction where it happened); the initial forcing
+         * term is tighter than the cap, as a recovery calls for */
         eta = NT_ETA0;
     } else if (run->cfg.globalise == DS_GLOBALISE_PAPER) {
         /* choice 2, as the paper's implementation */
@@ -285,8 +285,9 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
  * tenth; a full step multiplies it by max(2, ||F_old|| / ||F_new||) (the
  * switched evolution relaxation rule, at least doubling) up to 10, and past
  * PTC_DTAU_NEWTON it is infinite again, so the quadratic phase is plain
- * Newton. Merit-limited short steps away from the boundary leave dtau as it
- * is: where f always exists this is exactly --globalise linesearch. */
+ * Newton. Once regularised, any shortened step shrinks dtau the same way;
+ * a plain Newton step shortened by the merit alone leaves it infinite, so
+ * where f always exists this is exactly --globalise linesearch. */
 #define PTC_DTAU_NEWTON 1e6
 static void ptc_update(ds_run *run, nt_state *s, const ds_iter_record *rec, double rn_old)
 {
