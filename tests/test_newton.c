@@ -318,10 +318,41 @@ int main(void)
             run_one(net, &c, &r);
             TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s: %s", ds_status_name(r.st), r.reason);
             TC_CHECK(strstr(r.reason, "start: ") && strstr(r.reason, "f(0) does not exist"), "reason: %s", r.reason);
-            /* auto loads only the links of the diverging cycles */
-            TC_CHECK(strstr(r.reason, "links of the diverging cycles, 0 elsewhere"), "reason: %s", r.reason);
+            /* auto loads only the links of the diverging cycles, each to the
+             * same cost increase */
+            TC_CHECK(strstr(r.reason, "links of the diverging cycles loaded to cost + ") &&
+                         strstr(r.reason, "/mu (weights x e^-") && strstr(r.reason, ", 0 elsewhere"),
+                     "reason: %s", r.reason);
             TC_CHECK(r.nh > 0 && r.h[r.nh - 1].iter <= 12, "%d iterations from the cycle load",
                      r.nh ? r.h[r.nh - 1].iter : -1);
+            /* the start raised the cost of every loaded link by the same s/mu
+             * (below the cap): the radius then falls by e^-s exactly */
+            double sc = 0;
+            const char *cp = strstr(r.reason, "loaded to cost + ");
+            if (cp) sc = atof(cp + strlen("loaded to cost + "));
+            ds_config c0 = c;
+            c0.max_iter = 0;
+            result r0;
+            run_one(net, &c0, &r0);
+            TC_CHECK(sc > 0 && r0.x, "cost increase %g, start flows %p", sc, (void *)r0.x);
+            if (sc > 0 && r0.x) {
+                ds_cost_params cpar = {100, net->toll_factor, net->distance_factor};
+                int m = net->n_links, loaded = 0;
+                double *t1 = malloc(sizeof(double) * m), *z0 = calloc(m, sizeof(double)),
+                       *tz = malloc(sizeof(double) * m);
+                double mu = 10 / ds_network_cbar(net, &cpar), worst = 0;
+                ds_costs_eval(net, &cpar, r0.x, t1);
+                ds_costs_eval(net, &cpar, z0, tz);
+                for (int e = 0; e < m; e++)
+                    if (r0.x[e] > 0 && r0.x[e] < 100 * net->capacity[e]) {
+                        loaded++;
+                        worst = fmax(worst, fabs((t1[e] - tz[e]) * mu - sc) / sc);
+                    }
+                TC_CHECK(loaded > 0 && worst < 1e-9, "%d loaded links, cost increase off by %.3g relative", loaded,
+                         worst);
+                free(t1), free(z0), free(tz);
+            }
+            result_free(&r0);
             /* Anaheim's destinations are centroids: the evaluations' shared LU
              * serves nearly every destination solve */
             ds_totals tot;

@@ -536,23 +536,39 @@ static int capacity_search(ds_run *run, const double *base, const char *why)
 
 /* The cheapest load we know how to find that makes f exist: load only the
  * links of the cycles that make the spectral radius of exp(-mu t) >= 1 (the
- * Perron support of the worst destination, ds_loader_rho_support), doubling
- * their load s x capacity and adding the support of whatever cycle is worst
+ * Perron support of the worst destination, ds_loader_rho_support), each to
+ * the flow that raises its cost by the same s / mu (its weight times e^-s),
+ * for s = 0.25, 0.5, 1, ..., and add the support of whatever cycle is worst
  * next, until the power-iteration estimate is below 1 and an evaluation
- * confirms that f exists. Where the last doubling took the estimate from
- * above 1 to below, the crossing is bisected (power iterations only) and the
- * start is CYC_MARGIN above it: the doubled load can be twice the crossing,
- * with BPR's fourth power 16 times as far from free-flow costs. Links that no
+ * confirms that f exists. An additive cost on every link of the support
+ * scales that part of the weight matrix, and its radius, by e^-s exactly;
+ * a load of s x capacity (the rule until stop 11) raised the costs of long
+ * links a hundredfold where short ones needed it, and unreduced values out
+ * of range then made every evaluation near the start solve each destination
+ * on its own (Austin-SDB full: 37 iterations and 137 s from there, 25 and 98
+ * s from this one). Links whose cost does not depend on flow (b t0 = 0) get
+ * nothing, loads stop at the cap. Where the last doubling took the estimate
+ * from above 1 to below with the same links, the crossing is bisected (power
+ * iterations only) and the start is CYC_MARGIN above it. Links that no
  * diverging cycle uses stay at x = 0 (or at the given base flows: a warm
- * start is kept), so the start is far closer to the demand than a uniform
- * load. Returns EV_OK (start accepted), EV_UNDEFINED (not found: the caller
- * falls back to the uniform search) or an error. */
+ * start is kept). Returns EV_OK (start accepted), EV_UNDEFINED (not found:
+ * the caller falls back to the uniform search) or an error. */
 #define CYC_MARGIN 1.25
 #define CYC_BISECT 6
+#define CYC_TOP 700.0 /* e^-700: any weight is gone */
 
 static void cycle_point(ds_run *run, const double *base, const unsigned char *mark, double s)
 {
-    for (int e = 0; e < run->n; e++) run->xt[e] = (base ? base[e] : 0) + (mark[e] ? s * run->net->capacity[e] : 0);
+    const ds_network *net = run->net;
+    double cap = run->cfg.cost.cap;
+    for (int e = 0; e < run->n; e++) {
+        double add = 0, tb = net->t0[e] * net->bpr_b[e], p = net->bpr_power[e];
+        if (mark[e] && tb > 0 && p > 0) {
+            add = net->capacity[e] * pow(s / run->mu / tb, 1 / p); /* t0 b (x / c)^p = s / mu */
+            if (cap > 0 && add > cap * net->capacity[e]) add = cap * net->capacity[e];
+        }
+        run->xt[e] = (base ? base[e] : 0) + add;
+    }
     ds_costs_eval(run->net, &run->cfg.cost, run->xt, run->tcost);
 }
 
@@ -564,9 +580,9 @@ static int cycle_try(ds_run *run, const double *base, const char *base_name, con
     int rc = run_eval(run, run->xt, run->ft, &run->merit);
     if (rc != EV_OK) return rc;
     snprintf(run->start_desc, sizeof run->start_desc,
-             "%s%s%.3g x capacity on the %d links of the diverging cycles%s (%s; spectral radius of exp(-mu t) ~ "
-             "%.4g at %s)",
-             base ? base_name : "", base ? " + " : "", s, marked, base ? "" : ", 0 elsewhere", why, est0,
+             "%s%sthe %d links of the diverging cycles loaded to cost + %.3g/mu (weights x e^-%.3g)%s (%s; "
+             "spectral radius of exp(-mu t) ~ %.4g at %s)",
+             base ? base_name : "", base ? " + " : "", marked, s, s, base ? "" : ", 0 elsewhere", why, est0,
              base ? base_name : "x = 0");
     run_accept(run, run->xt, run->ft, run->merit);
     return EV_OK;
@@ -577,7 +593,7 @@ static int cycle_search(ds_run *run, const double *base, const char *base_name, 
     int n = run->n, rc = EV_UNDEFINED, rounds = 0, marked = 0;
     unsigned char *mark = calloc((size_t)n + 1, 1);
     /* on top of given flows (maybe near the existence boundary) a smaller first load */
-    double s = base ? 1.0 / 64 : 0.25, top = run->cfg.cost.cap > 0 ? run->cfg.cost.cap : 1e6, est, est0 = -1;
+    double s = base ? 1.0 / 64 : 0.25, top = CYC_TOP, est, est0 = -1;
     double s_above = 0; /* the same links at this load had an estimate >= 1 */
     if (!mark) return EV_ERROR;
     for (; rounds < 200 && s <= top && !run_cancelled(run); rounds++) {
@@ -612,7 +628,7 @@ static int cycle_search(ds_run *run, const double *base, const char *base_name, 
         if (!added) s *= 2; /* the cycles are loaded, not enough */
         {
             char buf[96];
-            snprintf(buf, sizeof buf, "start point: %d cycle links at %g x capacity, spectral radius ~ %.3g", marked, s,
+            snprintf(buf, sizeof buf, "start point: %d cycle links at cost + %g/mu, spectral radius ~ %.3g", marked, s,
                      est);
             run_setup_step(run, 0.85, buf);
         }
