@@ -125,8 +125,8 @@ const cli_opt cli_opts[OPT_N] = {
                               "sufficient-decrease test) or paper (full or half step, else an MSA step)")},
     [OPT_START] = {CHOICE(
         "start", CLI_SOLVE | CLI_SWEEP, start, "S", 0,
-        "start point: auto (x = 0, or where f(0) does not exist s x capacity on the links of the "
-        "diverging cycles only), zero (x = 0, else s x capacity on every link), capacity (that "
+        "start point: auto (x = 0, or where f(0) does not exist the links of the diverging cycles "
+        "only, each loaded to the same cost increase), zero (x = 0, else s x capacity on every link), capacity (that "
         "search always), dsp (the DSP solution at the same mu, plus s x capacity if f does not "
         "exist there) or relax (full graph: from the DSP solution, a continuation that lowers a "
         "penalty on the links outside the DSP DAGs to 0; an alternative to auto's cycle load, slower on "
