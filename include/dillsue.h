@@ -515,6 +515,10 @@ int ds_loader_set_keep(ds_loader *ld, int keep);
  * must have run with keep on): forward derivative through the converged Bellman
  * values and the absorption (implicit function theorem). Returns 0 or -1. */
 int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out);
+/* out = (df/dt) w: the same derivative along a change w of the link costs
+ * (ds_loader_jv is this with w = t'(x) v). For a solver in cost variables
+ * (bench/costnewton.c). Returns 0 or -1. */
+int ds_loader_jv_costs(ds_loader *ld, const double *w, double *out);
 /* eDSP: rebuild the per-destination DAGs by the DSP rule at costs t (the
  * caller passes damped costs for a damped update). Reports links added and
  * removed summed over destinations and a signature of the new mask (equal

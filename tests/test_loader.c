@@ -618,6 +618,16 @@ static void check_jv(const char *name, const char *rel, ds_filter filt, double t
     for (int k = 0; k < 6 && ds_loader_eval(ld, x, f) != 0; k++)
         for (int e = 0; e < m; e++) x[e] *= 2;
     TC_CHECK(ds_loader_eval(ld, x, f) == 0, "eval");
+    {
+        /* the cost-direction product at w = t'(x) v is J v, bit for bit */
+        double *w = malloc(sizeof(double) * m), *a = malloc(sizeof(double) * m), *b = malloc(sizeof(double) * m);
+        ds_costs_deriv(net, &cp, x, w);
+        for (int e = 0; e < m; e++) w[e] *= v[e];
+        TC_CHECK(ds_loader_jv(ld, x, v, a) == 0 && ds_loader_jv_costs(ld, w, b) == 0 &&
+                     memcmp(a, b, sizeof(double) * m) == 0,
+                 "ds_loader_jv_costs(t'(x) v) differs from ds_loader_jv(x, v)");
+        free(w), free(a), free(b);
+    }
     double relerr = jv_fd_error(ld, x, v, m);
     printf("# %s: ||Jv - FD|| / ||FD|| = %.3g\n", tn, relerr);
     TC_CHECK(relerr >= 0 && relerr < 1e-6, "relative error %.3g", relerr);

@@ -236,20 +236,34 @@ static void jv_block_fn(void *ctx, int worker, int b)
     if (k) ld_direct_jv_group(ld, grp, k, worker, out);
 }
 
-int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
+/* out = (df/dt) ld->dtv at the kept state */
+static int jv_of_dtv(ds_loader *ld, double *out, double t0)
 {
     struct jv_job j = {ld};
-    int m = ld->net->n_links;
-    double t0 = ds_clock_now();
-    if (!ld->keep || !ld->kept_valid) return -1;
-    ds_costs_deriv(ld->net, &ld->cp, x, ld->dtv);
-    for (int e = 0; e < m; e++) ld->dtv[e] *= v[e];
     ld->jv_failed = 0;
     ds_pool_run(ld->pool, ld->n_blocks, jv_block_fn, &j);
     if (ld->jv_failed) return -1;
     ld_reduce(ld, out);
     ld->stats.t_phase[DS_PHASE_DERIV] = ds_clock_now() - t0;
     return 0;
+}
+
+int ds_loader_jv(ds_loader *ld, const double *x, const double *v, double *out)
+{
+    int m = ld->net->n_links;
+    double t0 = ds_clock_now();
+    if (!ld->keep || !ld->kept_valid) return -1;
+    ds_costs_deriv(ld->net, &ld->cp, x, ld->dtv);
+    for (int e = 0; e < m; e++) ld->dtv[e] *= v[e];
+    return jv_of_dtv(ld, out, t0);
+}
+
+int ds_loader_jv_costs(ds_loader *ld, const double *w, double *out)
+{
+    double t0 = ds_clock_now();
+    if (!ld->keep || !ld->kept_valid) return -1;
+    memcpy(ld->dtv, w, sizeof(double) * (size_t)ld->net->n_links);
+    return jv_of_dtv(ld, out, t0);
 }
 
 /* ------------------------------------------------------- spectral radius */
