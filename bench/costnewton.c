@@ -138,10 +138,8 @@ int main(int argc, char **argv)
         memcpy(s.u, ut, sizeof(double) * (size_t)m);
         memcpy(s.f, ft, sizeof(double) * (size_t)m);
         memcpy(s.h, ht, sizeof(double) * (size_t)m);
-        double ratio = hnt / hn, sg = 0.9 * eta * eta;
+        eta = gmres_ew_choice2(eta, hnt / hn);
         hn = hnt;
-        eta = 0.9 * ratio * ratio;
-        if (sg > 0.1 && sg > eta) eta = sg;
         if (eta > 0.5) eta = 0.5;
         gap = cn_gap(&s, tmp, g);
         if (verbose)

@@ -16,4 +16,13 @@ typedef struct gmres_result {
  * Givens rotations; vectors via OpenBLAS level-1 calls. */
 int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, double tol, int restart, int max_iter,
                 gmres_result *res);
+
+/* Eisenstat-Walker forcing term, choice 2 (gamma 0.9, alpha 2), with its
+ * safeguard: 0.9 ratio^2, ratio = ||F_k|| / ||F_k-1||, but not below
+ * 0.9 eta_prev^2 where that exceeds 0.1. Caps and floors are the caller's. */
+static inline double gmres_ew_choice2(double eta_prev, double ratio)
+{
+    double eta = 0.9 * ratio * ratio, sg = 0.9 * eta_prev * eta_prev;
+    return sg > 0.1 && sg > eta ? sg : eta;
+}
 #endif

@@ -676,6 +676,24 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
         klu_free_numeric(&num, c);
 }
 
+/* The right-hand side of (I - W~) y = Z b1 for one destination's J v:
+ * b1_u = -mu sum_e P_e dt_e over u's out-links, scaled by z. */
+static void jv_rhs(const ds_network *net, const double *P, const double *z, const double *dtv, double mu, int n,
+                   double *y)
+{
+    for (int j = 0; j < n; j++) y[j] = 0;
+    for (int e = 0; e < net->n_links; e++)
+        if (P[e] > 0) y[net->tail[e]] += dsk_dv_term(P[e], 0.0, mu, dtv[e]);
+    for (int j = 0; j < n; j++) y[j] *= z[j];
+}
+
+/* dV = Z^-1 y from the solved column, 0 at the destination d */
+static void jv_dv(const double *y, const double *z, int n, int d, double *dV)
+{
+    for (int j = 0; j < n; j++) dV[j] = z[j] > 0 ? y[j] / z[j] : 0;
+    dV[d] = 0;
+}
+
 /* J v for one destination from the kept factors (see loader_jv.c for the math). */
 void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
 {
@@ -713,13 +731,9 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
         }
     }
     /* (I - P) dV = b1, b1_u = -mu sum P dt; (I - P) = Z^-1 (I - W~) Z */
-    for (int j = 0; j < n; j++) y[j] = 0;
-    for (int e = 0; e < m; e++)
-        if (P[e] > 0) y[net->tail[e]] += dsk_dv_term(P[e], 0.0, mu, dtv[e]);
-    for (int j = 0; j < n; j++) y[j] *= z[j];
+    jv_rhs(net, P, z, dtv, mu, n, y);
     klu_solve(a->sym, num, n, 1, y, c);
-    for (int j = 0; j < n; j++) dV[j] = z[j] > 0 ? y[j] / z[j] : 0;
-    dV[d] = 0;
+    jv_dv(y, z, n, d, dV);
     /* dP and the absorption source */
     for (int j = 0; j < n; j++) y[j] = 0;
     for (int e = 0; e < m; e++) {
@@ -763,11 +777,7 @@ void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double
     }
     for (int q = 0; q < k; q++) {
         const ld_direct *g = &a->d[dis[q]];
-        double *y = a->gY[worker] + (size_t)q * n;
-        for (int j = 0; j < n; j++) y[j] = 0;
-        for (int e = 0; e < m; e++)
-            if (g->P[e] > 0) y[net->tail[e]] += dsk_dv_term(g->P[e], 0.0, mu, dtv[e]);
-        for (int j = 0; j < n; j++) y[j] *= g->z[j];
+        jv_rhs(net, g->P, g->z, dtv, mu, n, a->gY[worker] + (size_t)q * n);
     }
     klu_solve(a->sym, num, n, k, a->gY[worker], c);
     for (int q = 0; q < k; q++) {
@@ -775,8 +785,7 @@ void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double
         const double *P = g->P, *z = g->z;
         double *y = a->gY[worker] + (size_t)q * n, *qv = a->gQ[worker] + (size_t)q * m;
         int d = net->dest_node[dis[q]];
-        for (int j = 0; j < n; j++) dV[j] = z[j] > 0 ? y[j] / z[j] : 0;
-        dV[d] = 0;
+        jv_dv(y, z, n, d, dV);
         for (int j = 0; j < n; j++) y[j] = 0;
         for (int e = 0; e < m; e++) {
             if (!(P[e] > 0)) continue;

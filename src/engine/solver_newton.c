@@ -123,11 +123,7 @@ static double forcing(ds_run *run, nt_state *s, double rn)
         eta = NT_ETA0;
     } else if (run->cfg.globalise == DS_GLOBALISE_PAPER) {
         /* choice 2, as the paper's implementation */
-        if (s->prev_norm > 0) {
-            double ratio = rn / s->prev_norm, sg = 0.9 * s->eta * s->eta;
-            eta = 0.9 * ratio * ratio;
-            if (sg > 0.1 && sg > eta) eta = sg;
-        }
+        if (s->prev_norm > 0) eta = gmres_ew_choice2(s->eta, rn / s->prev_norm);
     } else if (s->prev_norm > 0) {
         /* choice 1: |  ||F_k|| - ||F_k-1 + J_k-1 s_k-1||  | / ||F_k-1|| */
         double sg = pow(s->eta, (1 + sqrt(5.0)) / 2);
