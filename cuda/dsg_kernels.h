@@ -359,6 +359,30 @@ DSK_FN void dsg_k_flow_dag(const dsg_k *p, int b, int th)
     p->f[e] = acc;
 }
 
+/* The demand that reached each destination (the certificate's arrivals, as the
+ * CPU's loader counts them): on the full graph what the destination's in-links
+ * carry, sum of P_e phi(tail), in in-link order; on a DAG the destination's own
+ * phi (it absorbs what its in-links bring). One thread per destination, into dst. */
+DSK_FN void dsg_k_arr_full(const dsg_k *p, int b, int th)
+{
+    int d = b * DSG_BLOCK + th, v;
+    double acc = 0;
+    if (d >= p->n_dest) return;
+    v = p->dest_node[d];
+    for (int j = p->in_start[v]; j < p->in_start[v + 1]; j++) {
+        int e = p->in_link[j];
+        acc += p->P[(long)d * p->m + p->pos[e]] * p->phi_c[(long)d * p->n + p->tail[e]];
+    }
+    p->dst[d] = acc;
+}
+
+DSK_FN void dsg_k_arr_dag(const dsg_k *p, int b, int th)
+{
+    int d = b * DSG_BLOCK + th;
+    if (d >= p->n_dest) return;
+    p->dst[d] = p->phi_c[(long)d * p->n + p->dest_node[d]];
+}
+
 /* Bellman derivative for one level, bottom up (dV = 0 at the destination). */
 DSK_FN void dsg_k_dv_dag(const dsg_k *p, int b, int th)
 {
@@ -803,7 +827,7 @@ DSK_FN void dsg_k_dvrhs_full(const dsg_k *p, int b, int th)
         X(dp_full) X(src_full) X(jv_full) X(bell_dag) X(abs_dag) X(flow_dag) X(dv_dag) X(dp_dag) X(dphi_dag)       \
             X(jv_dag) X(sp_full) X(wred_full) X(zinit_full) X(mv_out) X(mv_in) X(dot1) X(dot2) X(sc_beta)        \
                 X(bk_p) X(sc_alpha) X(bk_s) X(sc_omega) X(bk_xr) X(bk_rs_vec) X(bk_rs_sc) X(kres) X(zcheck)         \
-                    X(prob_full) X(vz_full) X(dvrhs_full) X(pc_out) X(pc_in)
+                    X(prob_full) X(vz_full) X(dvrhs_full) X(pc_out) X(pc_in) X(arr_full) X(arr_dag)
 
 #define DSG_KID_ENUM(name) DSG_KID_##name,
 enum { DSG_KERNELS(DSG_KID_ENUM) DSG_KID_N };

@@ -7,7 +7,8 @@
 # Anaheim full at tau 10 (both with rho 0.95-0.99 at the fixed point, where 50
 # Jacobi passes cannot converge), and Sioux Falls full at tau 1 with --start relax
 # (the continuation on the device). Both runs must converge (exit 0) and agree
-# per link to 1e-10 relative (flows below 1 veh/h against 1 veh/h). Also the
+# per link to 1e-10 relative (flows below 1 veh/h against 1 veh/h), and the cuda
+# run's certificate measures its lost demand (below 1e-6 %). Also the
 # `make gpu-check` tool, in the emulation, on Sioux Falls (every filter).
 . tests/lib.sh
 
@@ -45,8 +46,11 @@ case_solve() {
         fail "$name" "not an emulated cuda run that converged: $(head -3 "$tmp/err") $(cat "$tmp/out")"
     elif [ "$start" = relax ] && ! grep -q "start: relaxed-filter continuation" "$tmp/out"; then
         fail "$name" "the relax continuation did not run on the cuda backend: $(cat "$tmp/out")"
+    elif ! awk '/^certificate \| lost demand [0-9.e+-]+ of [0-9.e+]+ \(/ {
+                  p = $0; sub(/.*\(/, "", p); sub(/ %.*/, "", p); ok = p + 0 < 1e-6 } END { exit !ok }' "$tmp/out"; then
+        fail "$name" "no measured lost demand (below 1e-6 %) on the cuda backend: $(grep certificate "$tmp/out")"
     elif diff=$(same_flows "$tmp/cpu.csv" "$tmp/gpu.csv"); then
-        echo "# $name: $diff; $(sed 's/.*| time \([^|]*\)|.*/time \1/' "$tmp/out")"
+        echo "# $name: $diff; $(sed -n '1s/.*| time \([^|]*\)|.*/time \1/p' "$tmp/out")"
         pass "$name"
     else
         fail "$name" "flows differ from the CPU backend: $diff"

@@ -4,7 +4,8 @@
  * order does not matter; an inner solve that does not converge is reported as
  * unconverged with its residual and pass count, never as divergence, and the
  * exact solver then solves the same point like the CPU's sparse LU (and on
- * Eastern Massachusetts after a stale warm start); without a
+ * Eastern Massachusetts after a stale warm start); the demand loaded and
+ * arrived (the certificate's totals) equal the CPU's; without a
  * device the probe says "GPU: none"; level sweeps are recorded once and
  * replayed. On a machine with a GPU the device path
  * is compared too. */
@@ -132,6 +133,15 @@ static void compare_case(const ds_network *net, const char *nname, ds_filter fil
     r = e2 = rel_err(fg, fc, m, &where);
     e1 = e1 > e2 ? e1 : e2;
     TC_CHECK(r <= tol, "flows after a step (warm start): rel err %.3g on link %d", r, where);
+    {
+        /* the certificate's totals: demand with a path, demand that arrived */
+        double lc, ac, lg, ag;
+        ds_loader_arrivals(cpu, &lc, &ac);
+        ds_gpu_loader_arrivals(g, &lg, &ag);
+        TC_CHECK(lg == lc && lc > 0, "demand loaded: gpu %.17g cpu %.17g", lg, lc);
+        TC_CHECK(fabs(ag - ac) <= tol * lc && ac > 0.999 * lc, "demand arrived: gpu %.17g cpu %.17g of %.17g", ag, ac,
+                 lc);
+    }
     /* J v in a direction with both signs */
     for (int e = 0; e < m; e++) v[e] = (fc[e] - x2[e]) * (e % 3 == 0 ? -0.5 : 1.0) + 0.1 * net->capacity[e];
     TC_CHECK(ds_loader_jv(cpu, x2, v, jc) == 0, "CPU jv");

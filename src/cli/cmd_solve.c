@@ -209,7 +209,7 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
            ds_status_name(st), last ? last->iter : 0, gap, secs, tm.setup, ds_run_mu(run), cbar,
            reason[0] ? reason : "-");
     if (ds_run_certificate(run, &cert) == 0) {
-        char lost[96] = "not measured on this backend";
+        char lost[96] = "not measured (no accepted iterate)";
         const ds_network *net = ds_run_network(run);
         if (cert.lost_pct >= 0)
             snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", fmax(0.0, cert.demand_total - cert.demand_arrived),

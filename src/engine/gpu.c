@@ -167,6 +167,7 @@ struct ds_gpu_loader {
     int *h_act, *h_it, *h_stall;   /* [nd] host */
     double *h_res, *h_best;        /* [nd] host */
     double *h_red, *h_prev, *qtot; /* [nd] host */
+    double loaded, arrived;        /* demand with a path and demand that arrived, last evaluation */
     double *v_cold;                /* [nd * n] host: full-graph start values */
     dag_host dh;
     /* level sweeps kept as recorded sequences (levels()): what each slot ran */
@@ -1202,6 +1203,40 @@ static void phase_times(ds_gpu_loader *g, int nmarks, const int *phase)
     }
 }
 
+/* The certificate's totals after a loading: the demand with a path (loaded)
+ * and what reached the destinations (arrived), summed in destination order as
+ * the CPU's loader sums them (its per-destination values are the same sums). */
+static int arrivals(ds_gpu_loader *g)
+{
+    dsg_k k = g->k;
+    double loaded = 0, arrived = 0;
+    if (!g->full) {
+        /* the absorption stops above level 0, the destinations: their phi,
+         * what their in-links bring, is computed here only */
+        k.lv0 = g->dh.lvl_start[0];
+        k.lv1 = g->dh.lvl_start[1];
+        if (k.lv1 > k.lv0 && launch(g, DSG_KID_abs_dag, k.lv1 - k.lv0, &k) != 0) return -1;
+    }
+    k.phi_c = k.phi;
+    k.dst = k.red;
+    if (launch(g, g->full ? DSG_KID_arr_full : DSG_KID_arr_dag, g->nd, &k) != 0) return -1;
+    if (g->ops->get(g->ctx, g->h_red, k.red, sizeof(double) * (size_t)g->nd) != 0)
+        return gfail(g, "copy arrivals from device");
+    for (int d = 0; d < g->nd; d++) {
+        loaded += g->qtot[d];
+        arrived += g->h_red[d];
+    }
+    g->loaded = loaded;
+    g->arrived = arrived;
+    return 0;
+}
+
+void ds_gpu_loader_arrivals(const ds_gpu_loader *g, double *loaded, double *arrived)
+{
+    if (loaded) *loaded = g->loaded;
+    if (arrived) *arrived = g->arrived;
+}
+
 int ds_gpu_loader_eval(ds_gpu_loader *g, const double *x, double *f, ds_load_stats *st)
 {
     dsg_k k = g->k;
@@ -1250,6 +1285,7 @@ int ds_gpu_loader_eval(ds_gpu_loader *g, const double *x, double *f, ds_load_sta
         g->stats.bellman_resid = g->stats.absorb_resid = 0;
         g->stats.diverged_dest = -1;
     }
+    if (rc == 0 && arrivals(g) != 0) return -1;
     if (g->ops->mark(g->ctx, nm++) != 0) return gfail(g, "timer");
     if (rc == 0 && g->ops->get(g->ctx, f, k.f, sizeof(double) * (size_t)g->m) != 0)
         return gfail(g, "copy flows from device");

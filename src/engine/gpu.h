@@ -39,6 +39,11 @@ int ds_gpu_loader_eval(ds_gpu_loader *g, const double *x, double *f, ds_load_sta
  * converged state stays on the device). 0 or -1. t_phase[DS_PHASE_DERIV] in st. */
 int ds_gpu_loader_jv(ds_gpu_loader *g, const double *x, const double *v, double *out, ds_load_stats *st);
 
+/* After a successful ds_gpu_loader_eval: the demand that has a path and the
+ * demand that reached its destination (the certificate's lost demand is the
+ * network's total less the latter), as ds_loader_arrivals gives on the CPU. */
+void ds_gpu_loader_arrivals(const ds_gpu_loader *g, double *loaded, double *arrived);
+
 /* Full graph: the inner solver. DS_INNER_DIRECT (the default of a new
  * loader, as of ds_config): exact solves of the exponentiated linear systems
  * by batched BiCGSTAB; DS_INNER_PASSES: up to inner_max Jacobi Bellman passes

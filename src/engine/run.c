@@ -274,7 +274,12 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     run->cur.lu_fresh += st.lu_fresh;
     run->cur.lu_reused += st.lu_reused;
     run->cur.lu_shared += st.lu_shared;
-    if (!run->gpu && rc == 0) ds_loader_arrivals(run->ld, &run->ev_loaded, &run->ev_arrived);
+    if (rc == 0) {
+        if (run->gpu)
+            ds_gpu_loader_arrivals(run->gpu, &run->ev_loaded, &run->ev_arrived);
+        else
+            ds_loader_arrivals(run->ld, &run->ev_loaded, &run->ev_arrived);
+    }
     run->state_ok = 0;
     if (rc < 0) return EV_ERROR;
     if (rc > 0) {
@@ -332,7 +337,7 @@ static double node_imbalance(ds_run *run, const double *x, double *bal, int *nod
 static double lost_pct_of(const ds_run *run, double arrived)
 {
     double tot = run->net->total_demand;
-    if (run->gpu || !run->have_acc || !(tot > 0)) return -1;
+    if (!run->have_acc || !(tot > 0)) return -1;
     return 100.0 * fmax(0.0, tot - arrived) / tot;
 }
 
@@ -1295,8 +1300,7 @@ int ds_run_certificate(const ds_run *run, ds_certificate *c)
     ds_loader_lost_demand(run->ld, &lost_od, &lost);
     c->demand_total = net->total_demand;
     c->demand_loaded = net->total_demand - lost;
-    /* the GPU loader does not report its arrivals: -1 = not measured */
-    c->demand_arrived = run->gpu || !run->have_acc ? -1 : run->acc_arrived;
+    c->demand_arrived = !run->have_acc ? -1 : run->acc_arrived;
     c->lost_pct = lost_pct_of(run, run->acc_arrived);
     double *bal = calloc((size_t)n + 1, sizeof(double));
     if (!bal) return -1;

@@ -103,7 +103,7 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
             snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", r->cert.demand_total - r->cert.demand_arrived,
                      r->cert.demand_total, r->cert.lost_pct);
         else
-            snprintf(lost, sizeof lost, "not measured on this backend");
+            snprintf(lost, sizeof lost, "not measured (no accepted iterate)");
         tb_add(t, r->cert.lost_pct > 0.01 ? ROLE_WARN : ROLE_NORMAL, 4,
                "certificate: lost demand %s | demand assigned %.6g | max flow-conservation violation %.3g at node %d",
                lost, r->cert.demand_loaded, r->cert.max_imbalance,
