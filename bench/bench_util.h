@@ -70,6 +70,27 @@ static inline int bu_find_net(const char *dir, const char *sub, char *out, size_
 }
 
 /* Cost parameters as a run resolves them: defaults, then the net file's factors. */
+/* Column `col` (2: flow, 3: cost) of a flow CSV (`dillsue solve --out`:
+ * init_node,term_node,flow,cost by link order) into v[m]; 0, or -1 unless it
+ * has m rows. */
+static inline int bu_read_flow_csv(const char *path, int col, double *v, int m)
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024];
+    int k = 0;
+    if (!fp || !fgets(line, sizeof line, fp)) {
+        if (fp) fclose(fp);
+        return -1;
+    }
+    while (k < m && fgets(line, sizeof line, fp)) {
+        int a, b;
+        double f[2];
+        if (sscanf(line, "%d,%d,%lf,%lf", &a, &b, &f[0], &f[1]) >= col + 1) v[k++] = f[col - 2];
+    }
+    fclose(fp);
+    return k == m ? 0 : -1;
+}
+
 static inline ds_cost_params bu_cost_params(const ds_network *net)
 {
     ds_config c;

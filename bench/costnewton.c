@@ -2,10 +2,13 @@
  * on the fixed point in link costs, u = T(f(u)), against the engine's Newton
  * on flows, x = f(T(x)) (docs/results.md "Newton in cost variables").
  *
- * Usage: costnewton NET TRIPS [--tau T] [--filter dsp|bfs] [--tol X]
- *                   [--threads N] [--verbose]
+ * Usage: costnewton NET TRIPS [--tau T] [--filter dsp|bfs|full] [--tol X]
+ *                   [--threads N] [--start FLOWS.csv] [--verbose]
  *
- * The iterate is the cost vector u, from the free-flow costs. Each step
+ * The iterate is the cost vector u, from the free-flow costs, or from the
+ * cost column of a flow CSV (`dillsue solve --max-iter 0 --out F.csv` writes
+ * the engine's start there: the full graph's f does not exist at free flow).
+ * The full graph uses the sparse LU inner solver, as the engine does. Each step
  * solves (I - diag(T'(f(u))) df/dt) du = T(f(u)) - u by GMRES(30) (the
  * operator from ds_loader_jv_costs), with Eisenstat-Walker forcing (choice 2,
  * at most 0.5, never tighter than the tolerance needs), and halves the step
@@ -65,9 +68,11 @@ static double cn_gap(cn_state *s, double *tmp, double *g)
 {
     for (int e = 0; e < s->m; e++) tmp[e] = s->u[e] + s->h[e];
     s->checks += 2;
-    if (ds_loader_eval_costs(s->ld, tmp, g) != 0) return INFINITY;
-    for (int e = 0; e < s->m; e++) g[e] -= s->f[e];
-    double gap = cn_norm(g, s->m) / cn_norm(s->f, s->m);
+    double gap = INFINITY;
+    if (ds_loader_eval_costs(s->ld, tmp, g) == 0) {
+        for (int e = 0; e < s->m; e++) g[e] -= s->f[e];
+        gap = cn_norm(g, s->m) / cn_norm(s->f, s->m);
+    } /* f need not exist at T(f(u)) far from the solution (full graph): gap inf */
     return ds_loader_eval_costs(s->ld, s->u, g) == 0 ? gap : INFINITY;
 }
 
@@ -75,10 +80,12 @@ int main(int argc, char **argv)
 {
     double tau = 10, tol = 1e-8;
     int threads = 2, verbose = 0;
+    const char *start = NULL;
     ds_filter filt = DS_FILTER_DSP;
     if (argc < 3) {
-        fprintf(stderr, "usage: costnewton NET TRIPS [--tau T] [--filter dsp|bfs] [--tol X] [--threads N] "
-                        "[--verbose]\n");
+        fprintf(stderr,
+                "usage: costnewton NET TRIPS [--tau T] [--filter dsp|bfs|full] [--tol X] [--threads N] [--start F.csv] "
+                "[--verbose]\n");
         return 2;
     }
     for (int i = 3; i < argc; i++) {
@@ -89,7 +96,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
-            filt = !strcmp(argv[++i], "bfs") ? DS_FILTER_BFS : DS_FILTER_DSP;
+            i++, filt = !strcmp(argv[i], "bfs")    ? DS_FILTER_BFS
+                        : !strcmp(argv[i], "full") ? DS_FILTER_FULL
+                                                   : DS_FILTER_DSP;
+        else if (!strcmp(argv[i], "--start") && i + 1 < argc)
+            start = argv[++i];
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
         else {
@@ -107,7 +118,8 @@ int main(int argc, char **argv)
     int m = s.m, it = 0;
     double mu = tau / ds_network_cbar(net, &s.cp);
     s.ld = ds_loader_create(net, &s.cp, filt, mu, threads, 50, 1e-13, &err);
-    if (!s.ld || ds_loader_set_keep(s.ld, 1) != 0) {
+    if (!s.ld || ds_loader_set_keep(s.ld, 1) != 0 ||
+        (filt == DS_FILTER_FULL && ds_loader_set_inner(s.ld, DS_INNER_DIRECT) != 0)) {
         fprintf(stderr, "costnewton: %s\n", s.ld ? "out of memory" : err.msg);
         return 1;
     }
@@ -117,8 +129,12 @@ int main(int argc, char **argv)
            *g = buf + 8 * m;
     double t0 = bu_now();
     ds_costs_eval(net, &s.cp, du, s.u); /* du = 0 here: free-flow costs */
+    if (start && bu_read_flow_csv(start, 3, s.u, m) != 0) {
+        fprintf(stderr, "costnewton: cannot read %d costs from %s\n", m, start);
+        return 1;
+    }
     if (cn_eval(&s, s.u, s.f, s.h) != 0) {
-        fprintf(stderr, "costnewton: f does not exist at the free-flow costs\n");
+        fprintf(stderr, "costnewton: f does not exist at the %s costs\n", start ? "start" : "free-flow");
         return 1;
     }
     cn_ctx c = {s.ld, tmp, m, 0};
@@ -130,10 +146,15 @@ int main(int argc, char **argv)
         ds_costs_deriv(net, &s.cp, s.f, tmp);
         memset(du, 0, sizeof(double) * (size_t)m);
         gmres_solve(m, cn_op, &c, s.h, du, eta, 30, 300, &gr);
-        for (int k = 0; k < 20; k++, l *= 0.5) {
+        int ok = 0;
+        for (int k = 0; k < 30 && !ok; k++, l *= 0.5) {
             for (int e = 0; e < m; e++) ut[e] = s.u[e] + l * du[e];
-            if (cn_eval(&s, ut, ft, ht) == 0 && (hnt = cn_norm(ht, m)) <= (1 - 1e-4 * l * (1 - gr.rel_resid)) * hn)
-                break;
+            ok = cn_eval(&s, ut, ft, ht) == 0 && (hnt = cn_norm(ht, m)) <= (1 - 1e-4 * l * (1 - gr.rel_resid)) * hn;
+        }
+        l *= 2;
+        if (!ok) {
+            fprintf(stderr, "costnewton: no acceptable step at iteration %d\n", it + 1);
+            break;
         }
         memcpy(s.u, ut, sizeof(double) * (size_t)m);
         memcpy(s.f, ft, sizeof(double) * (size_t)m);

@@ -14,24 +14,6 @@
  */
 #include "bench_util.h"
 
-static int read_flows(const char *path, double *x, int m)
-{
-    FILE *fp = fopen(path, "r");
-    char line[1024];
-    int k = 0;
-    if (!fp || !fgets(line, sizeof line, fp)) {
-        if (fp) fclose(fp);
-        return -1;
-    }
-    while (k < m && fgets(line, sizeof line, fp)) {
-        int a, b;
-        double f;
-        if (sscanf(line, "%d,%d,%lf", &a, &b, &f) == 3) x[k++] = f;
-    }
-    fclose(fp);
-    return k == m ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
     int threads = 2, reps = 3, reduced = 0;
@@ -71,7 +53,7 @@ int main(int argc, char **argv)
     double *x = calloc((size_t)m, sizeof(double)), *f = calloc((size_t)m, sizeof(double));
     double *v = calloc((size_t)m, sizeof(double)), *o = calloc((size_t)m, sizeof(double));
     double te[100], tj[100];
-    if (read_flows(argv[2], x, m) != 0) {
+    if (bu_read_flow_csv(argv[2], 2, x, m) != 0) {
         fprintf(stderr, "evalpoint: %s: not a flow CSV of %d links\n", argv[2], m);
         return 1;
     }
