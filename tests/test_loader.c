@@ -792,6 +792,48 @@ static void check_factor_budget(const char *name, const char *rel, double tau, i
  * inner solvers; back at lambda = 1 they are those of a loader never relaxed,
  * bit for bit; J v stays exact under the penalty; other filters and lambda
  * outside (0, 1] are refused. */
+/* The start search asks for the spectral-radius estimate, then for the Perron
+ * support at the same costs: the support resumes the estimate's power
+ * iteration (ld->pw) and must mark exactly the links a fresh iteration marks.
+ * Only the centroid destinations' shared computation is kept (Anaheim); where
+ * the destinations are through nodes (Sioux Falls) nothing is, and the
+ * support computes afresh. */
+static void check_rho_support_resume(const char *name, const char *rel, double tau, int kept)
+{
+    char tn[128];
+    snprintf(tn, sizeof tn, "rho_support_resumes_estimate_%s", name);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    int m = net->n_links, d = -1, c1, c2;
+    size_t mz = (unsigned)net->n_links;
+    double mu = tau / ds_network_cbar(net, &cp), est = 0;
+    double *x = calloc(mz, sizeof(double)), *t = malloc(sizeof(double) * mz);
+    unsigned char *m1 = calloc(mz + 1, 1), *m2 = calloc(mz + 1, 1);
+    ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 2, 50, 1e-13, NULL);
+    ds_costs_eval(net, &cp, x, t); /* free flow: f does not exist there, rho > 1 */
+    ds_loader_rho_estimate(ld, t, &est, &d);
+    TC_CHECK(est > 0 && d >= 0 && ld->pw.valid == kept && (!kept || (ld->pw.di == d && ld->pw.it > 21)),
+             "estimate %g dest %d kept %d it %d", est, d, ld->pw.valid, ld->pw.it);
+    c1 = ds_loader_rho_support(ld, t, d, m1);
+    TC_CHECK(ld->pw.hits == kept, "the support resumed %d times", ld->pw.hits);
+    ld->pw.valid = 0;
+    c2 = ds_loader_rho_support(ld, t, d, m2);
+    TC_CHECK(ld->pw.hits == kept, "a fresh support resumed (%d)", ld->pw.hits);
+    TC_CHECK(c1 == c2 && c1 > 0 && memcmp(m1, m2, mz) == 0, "resumed %d links, fresh %d, same marks %d", c1, c2,
+             memcmp(m1, m2, mz) == 0);
+    /* other costs: no resumption */
+    for (int e = 0; e < m; e++) x[e] = 1.5 * t[e];
+    memset(m1, 0, mz);
+    ds_loader_rho_estimate(ld, x, &est, &c1);
+    ds_loader_rho_support(ld, t, d, m1);
+    TC_CHECK(ld->pw.hits == kept && memcmp(m1, m2, mz) == 0, "support at costs the estimate did not see");
+    ds_loader_free(ld);
+    free(x), free(t), free(m1), free(m2);
+    ds_network_free(net);
+    tc_end();
+}
+
 static void check_relax(const char *name, const char *rel, double tau)
 {
     char tn[128];
@@ -982,6 +1024,8 @@ int main(void)
         check_factor_budget("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10, u);
     }
     test_ill_posed();
+    check_rho_support_resume("Anaheim", "Anaheim/Anaheim_net.tntp", 10, 1);
+    check_rho_support_resume("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 1, 0);
     check_relax("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10);
     check_relax("Anaheim", "Anaheim/Anaheim_net.tntp", 10);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, DS_SOLVER_SRA, 10, 10000);

@@ -723,6 +723,8 @@ void ds_loader_free(ds_loader *ld)
     free(ld->od_ffcost);
     free(ld->V);
     free(ld->relax_dag);
+    free(ld->pw.t);
+    free(ld->pw.y);
     free(ld);
 }
 

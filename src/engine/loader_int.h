@@ -86,6 +86,15 @@ struct ds_loader {
     double relax_lambda;
     unsigned char *relax_dag; /* [n_dest * relax_stride] */
     size_t relax_stride;
+    /* the power iteration of the last spectral-radius estimate's centroid
+     * destination (loader_jv.c), which ds_loader_rho_support resumes at the
+     * same costs instead of repeating it */
+    struct ld_power_cache {
+        int valid, di, it, dead;
+        int hits; /* supports that resumed it (tests) */
+        double mu, lam, prev;
+        double *t, *y; /* [m], [n] */
+    } pw;
     int shared_lu_off; /* ds_loader_set_shared_lu(ld, 0) */
     int jv_group_off;  /* tests: J v of shared destinations one by one */
 };

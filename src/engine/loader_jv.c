@@ -298,18 +298,32 @@ static void rho_weights(const ds_loader *ld, const double *t, double *w)
     for (int e = 0; e < ld->net->n_links; e++) w[e] = dsk_exp_weight(-ld->mu * t[e]);
 }
 
-/* y <- (I + W_S) y normalised, `iters` times; returns the last growth factor - 1.
+/* Where a power iteration stands: iterations done, the last two growth
+ * factors, and whether it stopped on a vanishing or non-finite vector. */
+typedef struct pw_state {
+    int it, dead;
+    double lam, prev;
+} pw_state;
+
+/* y <- (I + W_S) y normalised, up to `iters` iterations in all (counting those
+ * st says were done); returns the last growth factor - 1. Stops when two
+ * growth factors agree to tol (after 20 iterations). Resuming a state that
+ * stopped on a looser tol first makes the test the last iteration would have
+ * made with this one, so a resumed run and a fresh run to the tighter tol
+ * give the same bits (ds_loader_rho_support resumes the estimate's).
  * The usable links between nodes of S are gathered first (row by row, in the
  * network's out-link order), so the iterations run over a compact matrix
  * with the same additions in the same order: the same bits as walking the
  * network each time, several times faster (the start search calls this
  * dozens of times, serially: a tenth of Anaheim's solve). */
 static double power_steps(const ds_network *net, const double *w, int d, double *y, double *y2, const unsigned char *in,
-                          int iters, double tol)
+                          int iters, double tol, pw_state *st)
 {
-    int n = net->n_nodes, m = net->n_links, nnz = 0;
+    int n = net->n_nodes, m = net->n_links, nnz = 0, it = st->it;
+    double lam = st->lam, prev = st->prev;
+    if (st->dead || (it > 21 && fabs(lam - prev) <= tol * lam)) return lam > 0 ? lam - 1 : 0;
     int *rs = malloc(sizeof(int) * (size_t)(n + 1)), *col = malloc(sizeof(int) * (size_t)(m + 1));
-    double *val = malloc(sizeof(double) * (size_t)(m + 1)), lam = 0;
+    double *val = malloc(sizeof(double) * (size_t)(m + 1));
     if (!rs || !col || !val) {
         free(rs), free(col), free(val);
         return 0;
@@ -323,7 +337,7 @@ static double power_steps(const ds_network *net, const double *w, int d, double 
         }
     }
     rs[n] = nnz;
-    for (int it = 0; it < iters; it++) {
+    while (it < iters) {
         double nrm = 0;
         for (int u = 0; u < n; u++) {
             double acc = 0;
@@ -334,20 +348,28 @@ static double power_steps(const ds_network *net, const double *w, int d, double 
             y2[u] = acc;
             if (acc > nrm) nrm = acc;
         }
-        if (!(nrm > 0) || !isfinite(nrm)) break;
-        double prev = lam;
+        if (!(nrm > 0) || !isfinite(nrm)) {
+            st->dead = 1;
+            break;
+        }
+        prev = lam;
         lam = nrm;
         for (int u = 0; u < n; u++) y[u] = y2[u] / nrm;
-        if (it > 20 && fabs(lam - prev) <= tol * lam) break;
+        if (it++ > 20 && fabs(lam - prev) <= tol * lam) break;
     }
+    st->it = it;
+    st->lam = lam;
+    st->prev = prev;
     free(rs), free(col), free(val);
     return lam > 0 ? lam - 1 : 0;
 }
 
 /* The estimate (power iteration) and, with `bound`, the Collatz-Wielandt
- * lower bound refined on the pruned support (*lower; 0 without). */
+ * lower bound refined on the pruned support (*lower; 0 without). Without
+ * `bound` and with `keep` (the costs t behind w), the iteration is kept in
+ * ld->pw for ds_loader_rho_support. */
 static void rho_dest(ds_loader *ld, const double *w, int di, int bound, double *lower, double *est, double *y,
-                     double *y2, double *ratio, unsigned char *in)
+                     double *y2, double *ratio, unsigned char *in, const double *keep)
 {
     const ds_network *net = ld->net;
     int n = net->n_nodes, d = net->dest_node[di];
@@ -355,7 +377,19 @@ static void rho_dest(ds_loader *ld, const double *w, int di, int bound, double *
         y[i] = (i == d) ? 0 : 1;
         in[i] = i != d;
     }
-    *est = power_steps(net, w, d, y, y2, in, 500, bound ? 1e-12 : 1e-9);
+    pw_state st = {0, 0, 0, 0};
+    *est = power_steps(net, w, d, y, y2, in, 500, bound ? 1e-12 : 1e-9, &st);
+    if (!bound && keep) {
+        /* the estimate's iteration, for ds_loader_rho_support to resume */
+        struct ld_power_cache *c = &ld->pw;
+        if ((c->y || (c->y = malloc(sizeof(double) * (size_t)n))) &&
+            (c->t || (c->t = malloc(sizeof(double) * (size_t)(net->n_links + 1))))) {
+            memcpy(c->y, y, sizeof(double) * (size_t)n);
+            memcpy(c->t, keep, sizeof(double) * (size_t)net->n_links);
+            c->di = di, c->mu = ld->mu, c->it = st.it, c->dead = st.dead, c->lam = st.lam, c->prev = st.prev;
+            c->valid = 1;
+        }
+    }
     *lower = 0;
     if (!bound) return;
     double ymax = 0, best = 0;
@@ -375,7 +409,8 @@ static void rho_dest(ds_loader *ld, const double *w, int di, int bound, double *
                     left++;
             }
         if (!removed || !left) break;
-        power_steps(net, w, d, y, y2, in, 100, 1e-13);
+        pw_state st2 = {0, 0, 0, 0};
+        power_steps(net, w, d, y, y2, in, 100, 1e-13, &st2);
         for (int i = 0; i < n; i++)
             if (in[i] && !(y[i] > 0)) in[i] = 0;
     }
@@ -399,7 +434,9 @@ struct rho_job {
     double *lb, *est;          /* [n_dest] */
     double **y, **y2, **ratio; /* per worker [n] */
     unsigned char **in;
-    int *todo; /* destinations of this chunk to compute, -1 = skip */
+    int *todo;       /* destinations of this chunk to compute, -1 = skip */
+    const double *t; /* the costs behind w */
+    int class_di;    /* the centroid destination computed for all of them */
 };
 
 static void rho_fn(void *ctx, int worker, int k)
@@ -408,7 +445,7 @@ static void rho_fn(void *ctx, int worker, int k)
     int di = j->todo[k];
     if (di < 0) return;
     rho_dest(j->ld, j->w, di, j->bound, &j->lb[di], &j->est[di], j->y[worker], j->y2[worker], j->ratio[worker],
-             j->in[worker]);
+             j->in[worker], !j->bound && di == j->class_di ? j->t : NULL);
 }
 
 static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, double *estimate, int *dest)
@@ -433,7 +470,7 @@ static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, do
         ok = y[k] && y2[k] && ratio[k] && in[k];
     }
     if (ok) {
-        struct rho_job j = {ld, w, bound, lb, est, y, y2, ratio, in, todo};
+        struct rho_job j = {ld, w, bound, lb, est, y, y2, ratio, in, todo, t, -1};
         rho_weights(ld, t, w);
         for (int c0 = 0; c0 < nd && (!bound || *lower < 1.0); c0 += RHO_CHUNK) {
             int cn = nd - c0 < RHO_CHUNK ? nd - c0 : RHO_CHUNK;
@@ -443,6 +480,7 @@ static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, do
                 if (centroid && class_di >= 0) todo[k] = -1;
                 if (centroid && class_di < 0) class_di = di;
             }
+            j.class_di = class_di;
             ds_pool_run(ld->pool, cn, rho_fn, &j);
             for (int k = 0; k < cn; k++) {
                 int di = c0 + k;
@@ -493,12 +531,20 @@ int ds_loader_rho_support(ds_loader *ld, const double *t, int di, unsigned char 
     if (w && y && y2 && ratio && in) {
         int d = net->dest_node[di];
         double ymax = 0;
+        const struct ld_power_cache *pc = &ld->pw; /* written by rho_all, read here: one thread */
+        pw_state st = {0, 0, 0, 0};
         rho_weights(ld, t, w);
         for (int i = 0; i < n; i++) {
             y[i] = (i == d) ? 0 : 1;
             in[i] = i != d;
         }
-        power_steps(net, w, d, y, y2, in, 500, 1e-12);
+        if (pc->valid && pc->di == di && pc->mu == ld->mu && memcmp(pc->t, t, sizeof(double) * (size_t)m) == 0) {
+            /* the estimate at these costs got this far: resume it (same bits) */
+            memcpy(y, pc->y, sizeof(double) * (size_t)n);
+            st = (pw_state){pc->it, pc->dead, pc->lam, pc->prev};
+            ld->pw.hits++;
+        }
+        power_steps(net, w, d, y, y2, in, 500, 1e-12, &st);
         /* the support: where the Perron vector is at least 1 % of its largest entry */
         for (int i = 0; i < n; i++) ymax = fmax(ymax, y[i]);
         for (int i = 0; i < n; i++) in[i] = in[i] && y[i] >= 0.01 * ymax;
