@@ -167,7 +167,7 @@ struct ds_gpu_loader {
     int *h_act, *h_it, *h_stall;   /* [nd] host */
     double *h_res, *h_best;        /* [nd] host */
     double *h_red, *h_prev, *qtot; /* [nd] host */
-    double loaded, arrived;        /* demand with a path and demand that arrived, last evaluation */
+    double loaded, arrived;        /* demand with a path; demand that arrived, last evaluation */
     double *v_cold;                /* [nd * n] host: full-graph start values */
     dag_host dh;
     /* level sweeps kept as recorded sequences (levels()): what each slot ran */
@@ -584,6 +584,7 @@ static int upload_network(ds_gpu_loader *g)
     for (int e = 0; e < m; e++)
         fixed[e] = dsk_cost_fixed(cpu->cp.toll_factor, net->toll[e], cpu->cp.distance_factor, net->length[e]);
     /* demand that has a path, by (destination, origin), summed as the CPU does */
+    g->loaded = 0;
     for (int di = 0; di < nd; di++) {
         g->qtot[di] = 0;
         for (int q = net->dest_od_start[di]; q < net->dest_od_start[di + 1]; q++) {
@@ -591,6 +592,7 @@ static int upload_network(ds_gpu_loader *g)
             Q[(size_t)di * (size_t)n + (size_t)net->od_orig[q]] += net->od_demand[q];
             g->qtot[di] += net->od_demand[q];
         }
+        g->loaded += g->qtot[di]; /* the certificate's, in destination order as the CPU's */
     }
     if (!(k->tail = dup_dev(g, net->tail, sizeof(int) * (size_t)m)) ||
         !(k->head = dup_dev(g, net->head, sizeof(int) * (size_t)m)) ||
@@ -1203,13 +1205,13 @@ static void phase_times(ds_gpu_loader *g, int nmarks, const int *phase)
     }
 }
 
-/* The certificate's totals after a loading: the demand with a path (loaded)
- * and what reached the destinations (arrived), summed in destination order as
- * the CPU's loader sums them (its per-destination values are the same sums). */
+/* What reached the destinations after a loading (the certificate's arrivals),
+ * summed in destination order as the CPU's loader sums them. The demand with a
+ * path (g->loaded) is fixed at creation. */
 static int arrivals(ds_gpu_loader *g)
 {
     dsg_k k = g->k;
-    double loaded = 0, arrived = 0;
+    double arrived = 0;
     if (!g->full) {
         /* the absorption stops above level 0, the destinations: their phi,
          * what their in-links bring, is computed here only */
@@ -1222,11 +1224,7 @@ static int arrivals(ds_gpu_loader *g)
     if (launch(g, g->full ? DSG_KID_arr_full : DSG_KID_arr_dag, g->nd, &k) != 0) return -1;
     if (g->ops->get(g->ctx, g->h_red, k.red, sizeof(double) * (size_t)g->nd) != 0)
         return gfail(g, "copy arrivals from device");
-    for (int d = 0; d < g->nd; d++) {
-        loaded += g->qtot[d];
-        arrived += g->h_red[d];
-    }
-    g->loaded = loaded;
+    for (int d = 0; d < g->nd; d++) arrived += g->h_red[d];
     g->arrived = arrived;
     return 0;
 }
