@@ -1,0 +1,80 @@
+/* test_pool.c - the worker pool hands out every item of every job exactly
+ * once, whether the workers are still spinning when the next job comes (jobs
+ * back to back) or asleep on the condition variable (a pause longer than the
+ * spin between jobs), and a job's results are visible to the caller when
+ * ds_pool_run returns. */
+#include <stdatomic.h>
+#include <time.h>
+
+#include "pool.h"
+#include "tcheck.h"
+
+#define MAX_ITEMS 64
+
+struct job {
+    atomic_int hits[MAX_ITEMS];
+    int plain[MAX_ITEMS]; /* written without atomics: needs the pool's ordering */
+    int round;
+};
+
+static void fn(void *ctx, int worker, int item)
+{
+    struct job *j = ctx;
+    (void)worker;
+    atomic_fetch_add(&j->hits[item], 1);
+    j->plain[item] = j->round;
+}
+
+static void nap_us(long us)
+{
+    struct timespec ts = {0, us * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* rounds jobs of 1..MAX_ITEMS items; every `pause_every`-th job is preceded by
+ * a pause of pause_us (0: none). Returns the number of bad items seen. */
+static long stress(ds_pool *p, int rounds, int pause_every, long pause_us)
+{
+    static struct job j;
+    long bad = 0;
+    for (int r = 0; r < rounds; r++) {
+        int n = 1 + (r * 7) % MAX_ITEMS;
+        for (int i = 0; i < MAX_ITEMS; i++) atomic_store(&j.hits[i], 0);
+        j.round = r + 1;
+        if (pause_every && r % pause_every == 0) nap_us(pause_us);
+        ds_pool_run(p, n, fn, &j);
+        for (int i = 0; i < MAX_ITEMS; i++) {
+            int want = i < n ? 1 : 0;
+            if (atomic_load(&j.hits[i]) != want) bad++;
+            if (i < n && j.plain[i] != r + 1) bad++;
+        }
+    }
+    return bad;
+}
+
+int main(void)
+{
+    int threads[] = {1, 2, 3, 8};
+    for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+        char name[64];
+        ds_pool *p = ds_pool_create(threads[k]);
+        snprintf(name, sizeof name, "pool_back_to_back_%d_threads", threads[k]);
+        tc_begin(name);
+        TC_CHECK(p != NULL, "ds_pool_create(%d) failed", threads[k]);
+        if (p) {
+            long bad = stress(p, threads[k] > 2 ? 2000 : 20000, 0, 0);
+            TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
+        }
+        tc_end();
+        snprintf(name, sizeof name, "pool_after_sleeping_%d_threads", threads[k]);
+        tc_begin(name);
+        if (p) {
+            /* 300 us pauses: longer than the spin, so the workers sleep first */
+            long bad = stress(p, 400, 2, 300);
+            TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
+        }
+        tc_end();
+        ds_pool_free(p);
+    }
+    return tc_exit();
+}
