@@ -1,9 +1,10 @@
-/* evalpoint.c - wall time of one full-graph evaluation and one J v at a given
- * point, with the direct inner solver: the figures docs/model.md and
- * docs/bench.md give for the shared and unreduced solves.
+/* evalpoint.c - wall time of one evaluation and one J v at a given point:
+ * the full graph with the direct inner solver (the figures docs/model.md and
+ * docs/bench.md give for the shared and unreduced solves) or a DAG filter.
  *
  * Usage: evalpoint NET FLOWS.csv [--threads N] [--tau T] [--relax LAMBDA]
  *                  [--reduced] [--factor-memory MB] [--reps R]
+ *                  [--filter full|dsp|bfs]
  * FLOWS.csv is a flow CSV of NET (`dillsue solve --out`: the point x, by link
  * order). --relax sets the --start relax penalty on the links outside each
  * destination's DSP DAG; --reduced turns the unreduced solves off (every
@@ -16,11 +17,11 @@
 
 int main(int argc, char **argv)
 {
-    int threads = 2, reps = 3, reduced = 0;
+    int threads = 2, reps = 3, reduced = 0, filter = DS_FILTER_FULL;
     double tau = 10, lambda = 1, fmem = -1;
     if (argc < 3) {
         fprintf(stderr, "usage: evalpoint NET FLOWS.csv [--threads N] [--tau T] [--relax LAMBDA] [--reduced] "
-                        "[--factor-memory MB] [--reps R]\n");
+                        "[--factor-memory MB] [--reps R] [--filter full|dsp|bfs]\n");
         return 2;
     }
     for (int i = 3; i < argc; i++) {
@@ -36,6 +37,10 @@ int main(int argc, char **argv)
             fmem = atof(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
             reps = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--filter") &&
+                 ((filter = ds_filter_parse(argv[++i])) == DS_FILTER_FULL || filter == DS_FILTER_DSP ||
+                  filter == DS_FILTER_BFS))
+            ;
         else {
             fprintf(stderr, "evalpoint: unknown argument %s\n", argv[i]);
             return 2;
@@ -59,14 +64,14 @@ int main(int argc, char **argv)
     }
     for (int e = 0; e < m; e++) v[e] = x[e] * ((e % 7) - 3) * 0.01;
     ds_loader *ld =
-        ds_loader_create(net, &cp, DS_FILTER_FULL, tau / ds_network_cbar(net, &cp), threads, 50, 1e-13, &err);
+        ds_loader_create(net, &cp, (ds_filter)filter, tau / ds_network_cbar(net, &cp), threads, 50, 1e-13, &err);
     if (!ld) {
         fprintf(stderr, "evalpoint: %s\n", err.msg);
         return 1;
     }
     if (fmem >= 0) ds_loader_set_factor_budget(ld, fmem * 1024 * 1024);
     ds_loader_set_shared_lu(ld, !reduced);
-    if (ds_loader_set_inner(ld, DS_INNER_DIRECT) != 0 || ds_loader_set_keep(ld, 1) != 0 ||
+    if ((filter == DS_FILTER_FULL && ds_loader_set_inner(ld, DS_INNER_DIRECT) != 0) || ds_loader_set_keep(ld, 1) != 0 ||
         (lambda < 1 && ds_loader_set_relax(ld, lambda) != 0)) {
         fprintf(stderr, "evalpoint: cannot set up the loader\n");
         return 1;
