@@ -488,8 +488,9 @@ def main(argv):
         x = read_flows(opts["--flows"], net) if "--flows" in opts else np.zeros(model.m)
         cbar = model.cbar()
         mu = float(opts["--mu"]) if "--mu" in opts else float(opts["--tau"]) / cbar
-        print(f"cbar {cbar!r}")
-        print(f"mu {mu!r}")
+        # float(): under numpy >= 2 the repr of a numpy scalar is np.float64(...)
+        print(f"cbar {float(cbar)!r}")
+        print(f"mu {float(mu)!r}")
         f, t, lost, bad = model.load(x, mu, opts["--filter"])
     except InputError as e:
         print(f"ref_loading: {e}", file=sys.stderr)
@@ -499,7 +500,7 @@ def main(argv):
               f"system has no positive solution, spectral radius >= 1)", file=sys.stderr)
         return EXIT_NO_F
     if lost:
-        print(f"unassigned {len(lost)} OD pairs, demand {sum(q for _, _, q in lost)!r}")
+        print(f"unassigned {len(lost)} OD pairs, demand {float(sum(q for _, _, q in lost))!r}")
     nx = float(np.linalg.norm(x))
     gap = float(np.linalg.norm(f - x)) / nx if nx > 0 else math.inf
     print(f"gap_rel {gap!r}")
