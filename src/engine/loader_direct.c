@@ -281,18 +281,26 @@ static void rhs(const dsys *q, double *z)
  * worker's template has the same pivot order, the same bits on any thread.
  * Diagonal pivots are those of the M-matrix I - W~ where f exists; where they
  * are not sound (crude rcond) the destination is factorised afresh. */
+/* A factorisation of the pattern at diagonally dominant values (the diagonal
+ * 1, each column's other entries summing to -0.5): KLU keeps the diagonal
+ * pivots, so the fill is the symbolic analysis's and any I - W whose pivots
+ * stay sound can be refactored into it without a pivot search. */
+static klu_numeric *diag_factor(struct ld_direct_all *a, klu_common *c)
+{
+    double *Sx = malloc(sizeof(double) * (size_t)(a->nnz + 1));
+    if (!Sx) return NULL;
+    for (int j = 0; j < a->n; j++) {
+        int cnt = a->Ap[j + 1] - a->Ap[j] - 1;
+        for (int k = a->Ap[j]; k < a->Ap[j + 1]; k++) Sx[k] = k == a->dpos[j] ? 1.0 : -0.5 / cnt;
+    }
+    klu_numeric *num = klu_factor(a->Ap, a->Ai, Sx, a->sym, c);
+    free(Sx);
+    return num;
+}
+
 static klu_numeric *tm_factor(struct ld_direct_all *a, int w)
 {
-    if (!a->tm[w] && a->n > 0) {
-        double *Sx = malloc(sizeof(double) * (size_t)(a->nnz + 1));
-        if (!Sx) return NULL;
-        for (int j = 0; j < a->n; j++) {
-            int cnt = a->Ap[j + 1] - a->Ap[j] - 1;
-            for (int k = a->Ap[j]; k < a->Ap[j + 1]; k++) Sx[k] = k == a->dpos[j] ? 1.0 : -0.5 / cnt;
-        }
-        a->tm[w] = klu_factor(a->Ap, a->Ai, Sx, a->sym, &a->common[w]);
-        free(Sx);
-    }
+    if (!a->tm[w] && a->n > 0) a->tm[w] = diag_factor(a, &a->common[w]);
     return a->tm[w];
 }
 
@@ -492,8 +500,9 @@ static int keepable(const struct ld_direct_all *a, int di, const klu_numeric *nu
 
 /* The factors of destination di's own unreduced matrix I - W_d (in Ax) for
  * unreduced_eval: its kept factors or the worker's template refactored (no
- * pivot search), or, for a destination that keeps factors and has none yet, a
- * fresh LU (*fresh set). NULL where the refactored pivots are not sound. */
+ * pivot search), or, for a destination that keeps factors and has none yet,
+ * its own with the diagonal pivots refactored, else a fresh LU (*fresh set
+ * for either). NULL where the refactored pivots are not sound. */
 static klu_numeric *own_factor(ds_loader *ld, int di, int worker, const double *Ax, int *fresh)
 {
     struct ld_direct_all *a = ld->direct;
@@ -501,6 +510,16 @@ static klu_numeric *own_factor(ds_loader *ld, int di, int worker, const double *
     klu_common *c = &a->common[worker];
     klu_numeric *num = g->num ? g->num : a->keep_num[di] ? NULL : tm_factor(a, worker);
     *fresh = 0;
+    if (!num) {
+        /* its own factors with the template's diagonal pivots, refactored */
+        num = diag_factor(a, c);
+        if (num && klu_refactor(a->Ap, a->Ai, (double *)Ax, a->sym, num, c) && klu_rcond(a->sym, num, c) &&
+            c->rcond > 1e-8 && keepable(a, di, num)) {
+            *fresh = 1;
+            return g->num = num;
+        }
+        if (num) klu_free_numeric(&num, c);
+    }
     if (!num) {
         num = klu_factor(a->Ap, a->Ai, (double *)Ax, a->sym, c);
         if (!keepable(a, di, num)) {
@@ -655,6 +674,12 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     dsys q = {net, a, d, D, w};
     num = g->num;
     g->num = NULL;
+    /* a destination that keeps factors and has none yet starts from its own
+     * with the diagonal pivots, as a kept one is refactored: a fresh pivoted
+     * LU at these costs fills more and is not kept (Austin-SDB full: 3,028
+     * fresh LUs instead of none; until stop 13 the set-up's existence test at
+     * the capped costs, where I - W is close to I, had left such factors) */
+    if (!num && a->keep_num[di]) num = diag_factor(a, c);
     klu_numeric *tmpl = a->keep_num[di] ? NULL : tm_factor(a, worker);
     int kind = 0, ok = solve_values(&q, c, Ax, z, y, ld->quick_reject, tmpl, &num, &resid, &kind);
     ld->st_lu[di] = kind;
