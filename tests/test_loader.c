@@ -903,6 +903,59 @@ static void check_relax(const char *name, const char *rel, double tau)
     ds_network_free(net);
 }
 
+/* A ring of N through nodes with one doubled link: 2 N-link cycles through
+ * every node, spectral radius 2^(1/N) e^(-mu) (costs 1, b = 0: no load
+ * changes them). Just above 1, the power iteration (I + W) on a long ring is
+ * too slow for the Collatz-Wielandt bound to prove it, and no start can be
+ * found, so the verdict is the exact sparse-LU test at the capped costs,
+ * which run_start makes only when the start search fails (since stop 13). */
+static void test_ill_posed_exact(void)
+{
+    enum { N = 40 };
+    static double L[N + 3][6];
+    double OD[1][3] = {{1, 2, 10}};
+    int k = 0;
+    for (int i = 0; i < N; i++) {
+        double row[6] = {3 + i, 3 + (i + 1) % N, 1, 0, 4, 1000};
+        memcpy(L[k++], row, sizeof row);
+    }
+    double dup[6] = {3, 4, 1, 0, 4, 1000}, in[6] = {1, 3, 1, 0, 4, 1000}, out[6] = {3 + N / 2, 2, 1, 0, 4, 1000};
+    memcpy(L[k++], dup, sizeof dup);
+    memcpy(L[k++], in, sizeof in);
+    memcpy(L[k++], out, sizeof out);
+    ds_network *net = make_net(N + 2, 2, 3, k, (const double(*)[6])L, 1, (const double(*)[3])OD);
+    tc_begin("ill_posed_exact_test_after_no_start");
+    TC_CHECK(net != NULL, "network");
+    if (net) {
+        ds_config cfg;
+        ds_error err;
+        ds_config_default(&cfg);
+        cfg.filter = DS_FILTER_FULL;
+        cfg.mu = 0.95 * log(2.0) / N; /* spectral radius 2^(0.05 / N) = 1.00087 */
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run != NULL, "create: %s", err.msg);
+        if (run) {
+            ds_status st = ds_run_execute(run);
+            char reason[1024];
+            ds_run_reason(run, reason, sizeof reason);
+            TC_CHECK(st == DS_STATUS_ILL_POSED, "status %s (%s)", ds_status_name(st), reason);
+            TC_CHECK(strstr(reason, "(sparse LU)") != NULL, "not the exact test's verdict: %s", reason);
+            printf("# reason: %s\n", reason);
+            ds_run_free(run);
+        }
+        /* just below 1 (mu 5 % above the boundary) it converges */
+        cfg.mu = 1.05 * log(2.0) / N;
+        run = ds_run_create(net, &cfg, &err);
+        if (run) {
+            ds_status st = ds_run_execute(run);
+            TC_CHECK(st == DS_STATUS_CONVERGED, "status %s at rho 0.99913", ds_status_name(st));
+            ds_run_free(run);
+        }
+    }
+    tc_end();
+    ds_network_free(net);
+}
+
 static void test_ill_posed(void)
 {
     ds_network *net = load("SiouxFalls/SiouxFalls_net.tntp");
@@ -1024,6 +1077,7 @@ int main(void)
         check_factor_budget("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10, u);
     }
     test_ill_posed();
+    test_ill_posed_exact();
     check_rho_support_resume("Anaheim", "Anaheim/Anaheim_net.tntp", 10, 1);
     check_rho_support_resume("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 1, 0);
     check_relax("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10);
