@@ -903,6 +903,22 @@ static void check_relax(const char *name, const char *rel, double tau)
     ds_network_free(net);
 }
 
+/* One run of cfg on net: its final status and reason (DS_STATUS_ERROR with the
+ * message when the run cannot be created). */
+static ds_status run_status(ds_network *net, const ds_config *cfg, char *reason, size_t n)
+{
+    ds_error err;
+    ds_run *run = ds_run_create(net, cfg, &err);
+    if (!run) {
+        snprintf(reason, n, "create: %s", err.msg);
+        return DS_STATUS_ERROR;
+    }
+    ds_status st = ds_run_execute(run);
+    ds_run_reason(run, reason, n);
+    ds_run_free(run);
+    return st;
+}
+
 /* A ring of N through nodes with one doubled link: 2 N-link cycles through
  * every node, spectral radius 2^(1/N) e^(-mu) (costs 1, b = 0: no load
  * changes them). Just above 1, the power iteration (I + W) on a long ring is
@@ -928,29 +944,18 @@ static void test_ill_posed_exact(void)
     TC_CHECK(net != NULL, "network");
     if (net) {
         ds_config cfg;
-        ds_error err;
+        char reason[1024];
         ds_config_default(&cfg);
         cfg.filter = DS_FILTER_FULL;
         cfg.mu = 0.95 * log(2.0) / N; /* spectral radius 2^(0.05 / N) = 1.00087 */
-        ds_run *run = ds_run_create(net, &cfg, &err);
-        TC_CHECK(run != NULL, "create: %s", err.msg);
-        if (run) {
-            ds_status st = ds_run_execute(run);
-            char reason[1024];
-            ds_run_reason(run, reason, sizeof reason);
-            TC_CHECK(st == DS_STATUS_ILL_POSED, "status %s (%s)", ds_status_name(st), reason);
-            TC_CHECK(strstr(reason, "(sparse LU)") != NULL, "not the exact test's verdict: %s", reason);
-            printf("# reason: %s\n", reason);
-            ds_run_free(run);
-        }
+        ds_status st = run_status(net, &cfg, reason, sizeof reason);
+        TC_CHECK(st == DS_STATUS_ILL_POSED, "status %s (%s)", ds_status_name(st), reason);
+        TC_CHECK(strstr(reason, "(sparse LU)") != NULL, "not the exact test's verdict: %s", reason);
+        printf("# reason: %s\n", reason);
         /* just below 1 (mu 5 % above the boundary) it converges */
         cfg.mu = 1.05 * log(2.0) / N;
-        run = ds_run_create(net, &cfg, &err);
-        if (run) {
-            ds_status st = ds_run_execute(run);
-            TC_CHECK(st == DS_STATUS_CONVERGED, "status %s at rho 0.99913", ds_status_name(st));
-            ds_run_free(run);
-        }
+        st = run_status(net, &cfg, reason, sizeof reason);
+        TC_CHECK(st == DS_STATUS_CONVERGED, "status %s at rho 0.99913 (%s)", ds_status_name(st), reason);
     }
     tc_end();
     ds_network_free(net);
@@ -965,23 +970,16 @@ static void test_ill_posed(void)
     }
     tc_begin("ill_posed_full_graph_tiny_tau");
     ds_config cfg;
-    ds_error err;
+    char reason[1024];
     ds_config_default(&cfg);
     cfg.tau = 1e-9;
     cfg.filter = DS_FILTER_FULL;
     cfg.solver = DS_SOLVER_SRA;
-    ds_run *run = ds_run_create(net, &cfg, &err);
-    TC_CHECK(run != NULL, "create: %s", err.msg);
-    if (run) {
-        ds_status st = ds_run_execute(run);
-        char reason[1024];
-        ds_run_reason(run, reason, sizeof reason);
-        TC_CHECK(st == DS_STATUS_ILL_POSED, "status %s (%s)", ds_status_name(st), reason);
-        TC_CHECK(strstr(reason, "spectral radius") != NULL, "reason lacks the evidence: %s", reason);
-        TC_CHECK(ds_status_exit_code(st) == 3, "exit code");
-        printf("# reason: %s\n", reason);
-        ds_run_free(run);
-    }
+    ds_status st = run_status(net, &cfg, reason, sizeof reason);
+    TC_CHECK(st == DS_STATUS_ILL_POSED, "status %s (%s)", ds_status_name(st), reason);
+    TC_CHECK(strstr(reason, "spectral radius") != NULL, "reason lacks the evidence: %s", reason);
+    TC_CHECK(ds_status_exit_code(st) == 3, "exit code");
+    printf("# reason: %s\n", reason);
     tc_end();
     ds_network_free(net);
 }
