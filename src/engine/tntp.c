@@ -843,11 +843,27 @@ typedef struct od_entry {
     double q;
 } od_entry;
 
-static int od_cmp(const void *a, const void *b)
+/* od[0..n) by (dest, orig), both zone indices below nz: a stable counting
+ * sort by orig, then by dest. The pairs are unique (a repeated destination
+ * or origin block is an error), so this is the one sorted order, as qsort
+ * gave it, in linear time (Austin-SDB: 1.2 million pairs, a fifth of the
+ * time to read its files went to qsort). Returns 0, or -1 out of memory. */
+static int od_sort(od_entry *od, size_t n, size_t nz)
 {
-    const od_entry *x = a, *y = b;
-    if (x->dest != y->dest) return x->dest < y->dest ? -1 : 1;
-    if (x->orig != y->orig) return x->orig < y->orig ? -1 : 1;
+    od_entry *tmp = malloc(sizeof *tmp * (n > 0 ? n : 1));
+    size_t *at = malloc(sizeof *at * (nz + 1));
+    if (!tmp || !at) {
+        free(tmp), free(at);
+        return -1;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        od_entry *src = pass ? tmp : od, *dst = pass ? od : tmp;
+        memset(at, 0, sizeof *at * (nz + 1));
+        for (size_t i = 0; i < n; i++) at[(size_t)(pass ? src[i].dest : src[i].orig) + 1]++;
+        for (size_t k = 1; k <= nz; k++) at[k] += at[k - 1];
+        for (size_t i = 0; i < n; i++) dst[at[pass ? src[i].dest : src[i].orig]++] = src[i];
+    }
+    free(tmp), free(at);
     return 0;
 }
 
@@ -1027,7 +1043,10 @@ static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error 
         ds_error_set(err, t->name, 0, "too many OD pairs");
         goto out;
     }
-    if (st.n_od > 1) qsort(st.od, st.n_od, sizeof *st.od, od_cmp);
+    if (st.n_od > 1 && od_sort(st.od, st.n_od, nz) != 0) {
+        ds_error_set(err, t->name, 0, "out of memory sorting the OD pairs");
+        goto out;
+    }
     net->n_od = (int)st.n_od;
     net->od_orig = xcalloc(st.n_od, sizeof(int));
     net->od_dest = xcalloc(st.n_od, sizeof(int));
