@@ -3,7 +3,7 @@ CC       ?= gcc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
-LDLIBS   := -lklu -lcsv -llapacke -lopenblas -lm -lpthread
+LDLIBS   := -lklu -lcsv -lopenblas -lm -lpthread
 TUILIBS  := -lncursesw
 B        ?= build
 

@@ -4,7 +4,7 @@
  *
  *   make B=build-grid build-grid/libdillsue.a
  *   cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -Isrc/engine -I/usr/include/suitesparse tools/grid.c \
- *      build-grid/libdillsue.a -lklu -lcsv -llapacke -lopenblas -lm -lpthread -ldl -o build-grid/grid
+ *      build-grid/libdillsue.a -lklu -lcsv -lopenblas -lm -lpthread -ldl -o build-grid/grid
  *
  * Usage (TNTP files from $DILLSUE_TNTP_DIR, default ../shared/data/tntp):
  *

@@ -2,7 +2,7 @@
 # setup.sh - install the Debian packages dillsue needs (as root or via sudo) and build.
 # Used by the README's first command and by .ci/run.
 set -e
-PKGS="gcc make pkgconf libncurses-dev libopenblas-dev liblapacke-dev libcsv-dev libsuitesparse-dev tmux python3 python3-numpy libopenmpi-dev openmpi-bin"
+PKGS="gcc make pkgconf libncurses-dev libopenblas-dev libcsv-dev libsuitesparse-dev tmux python3 python3-numpy libopenmpi-dev openmpi-bin"
 if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
 missing=
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done

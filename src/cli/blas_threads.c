@@ -1,7 +1,7 @@
 /* blas_threads.c - keep OpenBLAS's thread servers from spinning against the
  * loading map's pool.
  *
- * OpenBLAS (the pthreads build Debian installs, reached through LAPACKE for
+ * OpenBLAS (the pthreads build Debian installs, whose LAPACK dposv solves
  * Anderson's k x k normal equations) starts a server thread per core when it
  * is loaded. An idle server spins on sched_yield for 2^28 TSC cycles (about
  * 0.1 s) after start and after every threaded call before it sleeps: on a
