@@ -272,19 +272,14 @@ static void rhs(const dsys *q, double *z)
     }
 }
 
-/* Worker w's template: factors whose pivot order (KLU's, with the shared
- * AMD ordering) takes every pivot on the diagonal, got by factorising a
- * column-diagonally dominant matrix of the pattern (off-diagonals summing to
- * -0.5 in each column). A destination without kept factors is refactored into
- * it (klu_refactor keeps the pivot order and recomputes every value) instead
- * of factorised afresh: no pivot search and no symbolic pass, and since every
- * worker's template has the same pivot order, the same bits on any thread.
- * Diagonal pivots are those of the M-matrix I - W~ where f exists; where they
- * are not sound (crude rcond) the destination is factorised afresh. */
-/* A factorisation of the pattern at diagonally dominant values (the diagonal
- * 1, each column's other entries summing to -0.5): KLU keeps the diagonal
- * pivots, so the fill is the symbolic analysis's and any I - W whose pivots
- * stay sound can be refactored into it without a pivot search. */
+/* Factors of the pattern at column-diagonally dominant values (the diagonal
+ * 1, each column's off-diagonals summing to -0.5): KLU's pivot order (with the
+ * shared AMD ordering) then takes every pivot on the diagonal, so the fill is
+ * the symbolic analysis's, and any I - W~ whose diagonal pivots stay sound can
+ * be refactored into them (klu_refactor keeps the pivot order and recomputes
+ * every value) without a pivot search. Diagonal pivots are those of the
+ * M-matrix I - W~ where f exists; where they are not sound (crude rcond) the
+ * destination is factorised afresh. */
 static klu_numeric *diag_factor(struct ld_direct_all *a, klu_common *c)
 {
     double *Sx = malloc(sizeof(double) * (size_t)(a->nnz + 1));
@@ -298,6 +293,9 @@ static klu_numeric *diag_factor(struct ld_direct_all *a, klu_common *c)
     return num;
 }
 
+/* Worker w's template: diag_factor's factors, into which a destination
+ * without kept factors is refactored instead of factorised afresh; every
+ * worker's template has the same pivot order, so the same bits on any thread. */
 static klu_numeric *tm_factor(struct ld_direct_all *a, int w)
 {
     if (!a->tm[w] && a->n > 0) a->tm[w] = diag_factor(a, &a->common[w]);

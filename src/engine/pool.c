@@ -5,9 +5,9 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "pool.h"
 
 struct ds_pool {
@@ -42,37 +42,20 @@ static void cpu_relax(void)
 #endif
 }
 
-static double now_s(void)
+/* Spin until the job generation differs from seen (worker) or, with seen < 0,
+ * until no worker is busy (the caller), for at most spin_s seconds. */
+static void spin_wait(ds_pool *p, long seen)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Spin while *v == val, for at most the pool's spin time; returns whether it changed. */
-static int spin_while_long(const atomic_long *v, long val, double spin_s)
-{
-    if (spin_s <= 0) return 0;
-    double end = now_s() + spin_s;
+    if (p->spin_s <= 0) return;
+    double end = ds_clock_now() + p->spin_s;
     for (;;) {
         for (int k = 0; k < 16; k++) {
-            if (atomic_load_explicit(v, memory_order_acquire) != val) return 1;
+            if (seen >= 0 ? atomic_load_explicit(&p->generation, memory_order_acquire) != seen
+                          : atomic_load_explicit(&p->busy, memory_order_acquire) <= 0)
+                return;
             cpu_relax();
         }
-        if (now_s() > end) return 0;
-    }
-}
-
-static int spin_while_positive(const atomic_int *v, double spin_s)
-{
-    if (spin_s <= 0) return 0;
-    double end = now_s() + spin_s;
-    for (;;) {
-        for (int k = 0; k < 16; k++) {
-            if (atomic_load_explicit(v, memory_order_acquire) <= 0) return 1;
-            cpu_relax();
-        }
-        if (now_s() > end) return 0;
+        if (ds_clock_now() > end) return;
     }
 }
 
@@ -98,7 +81,7 @@ static void *worker_main(void *arg)
     long seen = 0;
     free(wa);
     for (;;) {
-        spin_while_long(&p->generation, seen, p->spin_s);
+        spin_wait(p, seen);
         pthread_mutex_lock(&p->mu);
         while (!p->quit && p->generation == seen) pthread_cond_wait(&p->go, &p->mu);
         if (p->quit) {
@@ -172,7 +155,7 @@ void ds_pool_run(ds_pool *p, int n_items, ds_pool_fn fn, void *ctx)
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
     run_items(p, 0);
-    spin_while_positive(&p->busy, p->spin_s);
+    spin_wait(p, -1);
     if (atomic_load_explicit(&p->busy, memory_order_acquire) > 0) {
         pthread_mutex_lock(&p->mu);
         while (atomic_load(&p->busy) > 0) pthread_cond_wait(&p->done, &p->mu);
