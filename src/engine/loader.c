@@ -643,6 +643,7 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld->absorb_max = ld->inner_max > 1000 ? ld->inner_max : 1000;
     ld->n_dest = net->n_dest;
     ld->blk = (net->n_dest + LD_MAX_BLOCKS - 1) / LD_MAX_BLOCKS;
+    if (ld->blk < JV_GROUP) ld->blk = JV_GROUP;
     ld->n_blocks = (net->n_dest + ld->blk - 1) / ld->blk;
     if (threads <= 0) threads = ds_ncores();
     ld->pool = ds_pool_create(threads);

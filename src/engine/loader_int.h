@@ -6,7 +6,10 @@
 #include "sp.h"
 
 /* At most this many destination blocks: the block size depends on the network
- * only, so the summation order (and hence the flows) is thread-count free. */
+ * only, so the summation order (and hence the flows) is thread-count free. A
+ * block holds at least JV_GROUP destinations (below), so that the shared-LU
+ * J v solves that many right-hand sides at once: Anaheim full (38
+ * destinations, one a block before) 1.4x faster a J v. */
 #define LD_MAX_BLOCKS 64
 #define LD_REDUCE_CHUNK 1024
 /* Full-graph values not converged to this max |dV| within inner_max passes
