@@ -626,6 +626,21 @@ static void check_jv(const char *name, const char *rel, ds_filter filt, double t
         TC_CHECK(ds_loader_jv(ld, x, v, a) == 0 && ds_loader_jv_costs(ld, w, b) == 0 &&
                      memcmp(a, b, sizeof(double) * m) == 0,
                  "ds_loader_jv_costs(t'(x) v) differs from ds_loader_jv(x, v)");
+        if (filt != DS_FILTER_FULL) {
+            /* P kept for the links of multi-link nodes only (1 for a node's
+             * only link) gives the J v of every P kept, bit for bit */
+            int compact = 0;
+            for (int di = 0; di < ld->n_dest; di++)
+                compact += ld->kept[di].multi && ld->kept[di].cnt < ld->dag[di].n_links;
+            TC_CHECK(compact > 0, "no destination keeps its P compactly");
+            ld->keep_all_p = 1;
+            TC_CHECK(ds_loader_eval(ld, x, f) == 0 && ds_loader_jv(ld, x, v, b) == 0, "eval and J v, every P kept");
+            TC_CHECK(!ld->kept[0].multi, "every P kept");
+            TC_CHECK(memcmp(a, b, sizeof(double) * m) == 0, "J v with every P kept differs (%.3g)",
+                     max_rel_diff(a, b, m));
+            ld->keep_all_p = 0;
+            TC_CHECK(ds_loader_eval(ld, x, f) == 0, "eval");
+        }
         free(w), free(a), free(b);
     }
     double relerr = jv_fd_error(ld, x, v, m);
@@ -1064,6 +1079,7 @@ int main(void)
     check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
     check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
+    check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_BFS, 10, DS_INNER_DIRECT);
     check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 10, 1);
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 300, 0);

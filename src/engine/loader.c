@@ -32,6 +32,7 @@ static void dag_free(ld_dag *g)
     free(g->node);
     free(g->lstart);
     free(g->link);
+    free(g->head);
     memset(g, 0, sizeof *g);
 }
 
@@ -93,8 +94,10 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
             ld->od_ffcost[k] = s->dist[net->od_orig[k]];
     }
     g->link = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
-    if (!g->link) return -1;
+    g->head = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
+    if (!g->link || !g->head) return -1;
     memcpy(g->link, s->link_tmp, sizeof(int) * (size_t)cnt);
+    for (int k = 0; k < cnt; k++) g->head[k] = net->head[g->link[k]];
     return 0;
 }
 
@@ -221,20 +224,21 @@ static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, 
 /* Filtered variants: one exact log-domain pass on the destination's DAG. */
 static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
 {
-    const ds_network *net = ld->net;
     const ld_dag *g = &ld->dag[di];
     const double *t = ld->t;
+    const int *hd = g->head;
     double *V = s->z, mu = ld->mu, *P = s->w;
-    int *hd = s->vi;
     double t0 = ds_clock_now(), t1;
     V[g->node[0]] = 0;
     for (int i = 1; i < g->n; i++) {
         int u = g->node[i], a = g->lstart[i], b = g->lstart[i + 1], n = b - a;
         double sum;
-        for (int k = a; k < b; k++) {
-            int e = g->link[k];
-            hd[k] = net->head[e];
-            s->a[k - a] = dsk_bellman_term(mu, t[e], V[hd[k]]);
+        for (int k = a; k < b; k++) s->a[k - a] = dsk_bellman_term(mu, t[g->link[k]], V[hd[k]]);
+        if (n == 1 && isfinite(s->a[0])) {
+            /* what dsk_logsumexp gives for one finite term, without the calls */
+            V[u] = s->a[0] + 0.0;
+            P[a] = 1.0;
+            continue;
         }
         V[u] = dsk_logsumexp(s->a, n, P + a, &sum);
         for (int k = a; k < b; k++) P[k] = sum > 0 ? P[k] / sum : 0;

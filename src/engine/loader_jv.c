@@ -28,16 +28,34 @@ static int grow(void **p, size_t need, size_t elem)
     return 0;
 }
 
-/* On a DAG (dsp, bfs, edsp) the processing order, link ranges and link ids
- * are the DAG's own arrays and the heads are the network's, and phi is
- * recomputed by J v in the same downstream pass that pushes dphi: only P is
- * stored (8 bytes a link; Berlin-Center dsp Newton 524 -> see docs/bench.md).
- * The full graph's passes keep their own copies and phi. */
+/* On a DAG (dsp, bfs, edsp) the processing order, link ranges, link ids and
+ * heads are the DAG's own arrays, and phi is recomputed by J v in the same
+ * downstream pass that pushes dphi: only P is stored, and only where it is
+ * not 1 by construction (the links of nodes with more than one DAG link, see
+ * ld_keep): Berlin-Center dsp Newton 524 MB at first, then P of every link,
+ * now of 11 % (docs/bench.md). Should a node's only link have P != 1 (its
+ * head's value -inf: never on a DAG of reachable nodes, but then kept
+ * exactly), every link's P is stored instead. The full graph's passes keep
+ * their own copies and phi. */
+static int dag_multi_count(int R, const int *ls, const double *P)
+{
+    int cnt = 0;
+    for (int i = 1; i < R; i++) {
+        int n = ls[i + 1] - ls[i];
+        if (n > 1)
+            cnt += n;
+        else if (n == 1 && P[ls[i]] != 1)
+            return -1;
+    }
+    return cnt;
+}
+
 int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
                   const double *P, const double *phi_by_node)
 {
     ld_keep *k = &ld->kept[di];
-    int cnt = ls[R], own = ld->dag == NULL;
+    int own = ld->dag == NULL, multi = own || ld->keep_all_p ? -1 : dag_multi_count(R, ls, P);
+    int cnt = multi >= 0 ? multi : ls[R];
     if (R + 1 > k->cap_R) {
         if (own && (grow((void **)&k->order, (size_t)R + 1, sizeof(int)) ||
                     grow((void **)&k->ls, (size_t)R + 1, sizeof(int)) ||
@@ -54,6 +72,7 @@ int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls,
     }
     k->R = R;
     k->cnt = cnt;
+    k->multi = multi >= 0;
     if (own) {
         memcpy(k->order, order, sizeof(int) * (size_t)R);
         memcpy(k->ls, ls, sizeof(int) * (size_t)(R + 1));
@@ -61,7 +80,15 @@ int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls,
         memcpy(k->lk, lk, sizeof(int) * (size_t)cnt);
         memcpy(k->vi, vi, sizeof(int) * (size_t)cnt);
     }
-    memcpy(k->P, P, sizeof(double) * (size_t)cnt);
+    if (multi >= 0) {
+        for (int i = 1, q = 0; i < R; i++)
+            if (ls[i + 1] - ls[i] > 1) {
+                memcpy(k->P + q, P + ls[i], sizeof(double) * (size_t)(ls[i + 1] - ls[i]));
+                q += ls[i + 1] - ls[i];
+            }
+    } else {
+        memcpy(k->P, P, sizeof(double) * (size_t)cnt);
+    }
     if (own)
         for (int i = 0; i < R; i++) k->phi[i] = phi_by_node[order[i]];
     return 0;
@@ -111,33 +138,54 @@ int ds_loader_set_keep(ds_loader *ld, int keep)
 /* J v on a DAG: dV by one pass, nearest nodes first, then one downstream pass
  * (farthest first, as the loading map's absorption) that rebuilds phi from the
  * demand exactly as the absorption did (same order of additions, so the same
- * phi bit for bit) and pushes dphi with it. Heads are read from the network
- * (no gathered copy: one pass over the links fewer). */
+ * phi bit for bit) and pushes dphi with it. A node's probabilities are its
+ * kept ones, or 1 for its only link (kept compactly, see ld_keep), which has
+ * a branch of its own: the same arithmetic as with every P stored (acc = 0,
+ * then acc += the term: 0 + x keeps x's bits but for -0), so the same bits. */
 static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
 {
     const ds_network *net = ld->net;
     const ld_dag *g = &ld->dag[di];
-    const int *order = g->node, *ls = g->lstart, *lk = g->link, *head = net->head;
-    const double *P = ld->kept[di].P, *dtv = ld->dtv, mu = ld->mu;
+    const ld_keep *k = &ld->kept[di];
+    const int *order = g->node, *ls = g->lstart, *lk = g->link, *hd = g->head;
+    const double *dtv = ld->dtv, mu = ld->mu, *Pk = k->P;
     double *dV = s->dv, *dr = s->dr, *phi = s->phi;
-    int R = ld->kept[di].R;
+    int R = k->R, multi = k->multi, q = 0;
     dV[order[0]] = 0;
     for (int i = 1; i < R; i++) {
+        int a = ls[i], b = ls[i + 1];
         double acc = 0;
-        for (int j = ls[i]; j < ls[i + 1]; j++) acc += dsk_dv_term(P[j], dV[head[lk[j]]], mu, dtv[lk[j]]);
+        if (multi && b - a == 1) {
+            acc += dsk_dv_term(1.0, dV[hd[a]], mu, dtv[lk[a]]);
+        } else {
+            const double *P = multi ? Pk + q - a : Pk;
+            for (int j = a; j < b; j++) acc += dsk_dv_term(P[j], dV[hd[j]], mu, dtv[lk[j]]);
+            q += b - a;
+        }
         dV[order[i]] = acc;
     }
     for (int i = 0; i < R; i++) {
         dr[order[i]] = 0;
         phi[order[i]] = 0;
     }
-    for (int q = net->dest_od_start[di]; q < net->dest_od_start[di + 1]; q++)
-        if (ld->reach_ok[q]) phi[net->od_orig[q]] += net->od_demand[q];
+    for (int c = net->dest_od_start[di]; c < net->dest_od_start[di + 1]; c++)
+        if (ld->reach_ok[c]) phi[net->od_orig[c]] += net->od_demand[c];
     for (int i = R - 1; i >= 1; i--) {
-        int u = order[i];
+        int u = order[i], a = ls[i], b = ls[i + 1];
         double ph = phi[u], m = dr[u];
-        for (int j = ls[i]; j < ls[i + 1]; j++) {
-            int e = lk[j], v = head[e];
+        if (multi && b - a == 1) {
+            int e = lk[a], v = hd[a];
+            double dP = dsk_dprob(1.0, dV[v], dV[u], mu, dtv[e]);
+            double y = dsk_dflow(1.0, dP, ph, m);
+            phi[v] += 1.0 * ph;
+            dr[v] += y;
+            out[e] += y;
+            continue;
+        }
+        q -= b - a;
+        const double *P = multi ? Pk + q - a : Pk;
+        for (int j = a; j < b; j++) {
+            int e = lk[j], v = hd[j];
             double dP = dsk_dprob(P[j], dV[v], dV[u], mu, dtv[e]);
             double y = dsk_dflow(P[j], dP, ph, m);
             phi[v] += P[j] * ph;
