@@ -51,43 +51,48 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     } else {
         R = sp_dijkstra_to(net, t, d, s->dist, s->hops, s->order, &s->sp);
     }
-    /* rank = position in the settle order: strict total order on reachable nodes */
-    for (int i = 0; i < net->n_nodes; i++) s->rank[i] = -1;
-    for (int i = 0; i < R; i++) s->rank[s->order[i]] = i;
     g->n = R;
     g->node = malloc(sizeof(int) * (size_t)R);
     g->lstart = malloc(sizeof(int) * (size_t)(R + 1));
     if (!g->node || !g->lstart) return -1;
+    const double *dist = s->dist;
+    const int *hops = s->hops, bfs = ld->filter == DS_FILTER_BFS, ft = net->first_thru;
+    int *head_tmp = s->vi; /* (the full graph's scratch; a DAG's heads here) */
+    g->n_multi = 0;
     for (int i = 0; i < R; i++) {
         int u = s->order[i];
         g->node[i] = u;
         g->lstart[i] = cnt;
+        if (i > 0 && cnt - g->lstart[i - 1] > 1) g->n_multi += cnt - g->lstart[i - 1];
         if (u == d) continue;
         for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
             int e = net->out_link[k], v = net->head[e];
-            if (s->rank[v] < 0 || !sp_link_usable(net, e, d)) continue;
+            if (!dsk_link_usable(u, v, d, ft)) continue;
             int keep;
-            if (ld->filter == DS_FILTER_BFS)
-                keep = s->hops[v] < s->hops[u];
+            if (bfs)
+                keep = hops[v] >= 0 && hops[v] < hops[u]; /* (-1: not reached) */
             else {
                 /* The paper's dFF(v) < dFF(u), with distances within LD_TIE_REL of
                  * each other counted as equal: which of two decimal-equal path sums
                  * is smaller in doubles depends on the summation order, and the mask
                  * must not. A tie is kept only for a zero-cost link (cost within the
                  * tolerance) going down in hops, which keeps origins connected across
-                 * zero-cost links; the settle-order test keeps the mask acyclic. */
-                double eps = LD_TIE_REL * fmax(1.0, fabs(s->dist[u]));
-                if (s->dist[v] < s->dist[u] - eps)
+                 * zero-cost links, and only if v was settled before u (the search
+                 * settles in increasing (dist, hops, node), so with fewer hops that
+                 * is dist(v) <= dist(u)), which keeps the mask acyclic. A node not
+                 * reached (dist +inf) passes neither test. */
+                double eps = LD_TIE_REL * fmax(1.0, fabs(dist[u]));
+                if (dist[v] < dist[u] - eps)
                     keep = 1;
                 else
-                    keep = fabs(s->dist[v] - s->dist[u]) <= eps && t[e] <= eps && s->hops[v] < s->hops[u] &&
-                           s->rank[v] < s->rank[u];
+                    keep = fabs(dist[v] - dist[u]) <= eps && t[e] <= eps && hops[v] < hops[u] && dist[v] <= dist[u];
             }
-            if (keep) s->link_tmp[cnt++] = e;
+            if (keep) head_tmp[cnt] = v, s->link_tmp[cnt++] = e;
         }
     }
     g->lstart[R] = cnt;
     g->n_links = cnt;
+    if (R > 0 && cnt - g->lstart[R - 1] > 1) g->n_multi += cnt - g->lstart[R - 1];
     if (t == ld->tff && ld->filter != DS_FILTER_BFS) {
         /* the same free-flow tree gives the OD costs behind cbar (no second Dijkstra) */
         for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
@@ -97,7 +102,7 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     g->head = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
     if (!g->link || !g->head) return -1;
     memcpy(g->link, s->link_tmp, sizeof(int) * (size_t)cnt);
-    for (int k = 0; k < cnt; k++) g->head[k] = net->head[g->link[k]];
+    memcpy(g->head, head_tmp, sizeof(int) * (size_t)cnt);
     return 0;
 }
 
@@ -221,14 +226,18 @@ static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, 
     return pass;
 }
 
-/* Filtered variants: one exact log-domain pass on the destination's DAG. */
+/* Filtered variants: one exact log-domain pass on the destination's DAG. With
+ * Newton's keep, the probabilities of multi-link nodes go to the kept state as
+ * they are computed (a node's only link has P = 1, see ld_keep). */
 static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
 {
     const ld_dag *g = &ld->dag[di];
     const double *t = ld->t;
     const int *hd = g->head;
-    double *V = s->z, mu = ld->mu, *P = s->w;
+    double *V = s->z, mu = ld->mu, *P = s->w, *Pk = NULL;
     double t0 = ds_clock_now(), t1;
+    int q = 0, compact = ld->keep && !ld->keep_all_p;
+    if (compact && !(Pk = ld_keep_dag_buffer(ld, di, g->n_multi))) ld->keep_failed = 1, compact = 0;
     V[g->node[0]] = 0;
     for (int i = 1; i < g->n; i++) {
         int u = g->node[i], a = g->lstart[i], b = g->lstart[i + 1], n = b - a;
@@ -242,6 +251,11 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
         }
         V[u] = dsk_logsumexp(s->a, n, P + a, &sum);
         for (int k = a; k < b; k++) P[k] = sum > 0 ? P[k] / sum : 0;
+        if (!compact) continue;
+        if (n > 1)
+            for (int k = a; k < b; k++) Pk[q++] = P[k];
+        else if (n == 1 && P[a] != 1)
+            compact = 0; /* kept whole below */
     }
     t1 = ds_clock_now();
     s->t_bellman += t1 - t0;
@@ -250,7 +264,10 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
     ld->st_diverged[di] = 0;
     ld->st_apass[di] =
         absorb(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->r, s->phi, flow, &ld->st_ares[di], 1);
-    if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->phi) != 0) ld->keep_failed = 1;
+    if (compact)
+        ld_keep_dag_done(ld, di, g->n, q);
+    else if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->phi) != 0)
+        ld->keep_failed = 1;
     s->t_absorb += ds_clock_now() - t1;
 }
 

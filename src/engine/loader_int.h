@@ -25,6 +25,7 @@ typedef struct ld_dag {
     int *link;   /* link ids */
     int *head;   /* [n_links] head node of link[k] (no gather of the network's in every pass) */
     int n_links;
+    int n_multi; /* links of nodes with more than one link (the P that Newton keeps) */
 } ld_dag;
 
 typedef struct ld_scratch {
@@ -120,6 +121,10 @@ void ld_dags_free(ds_loader *ld, ld_dag *dags);
 int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
                   const double *P, const double *phi_by_node);
 void ld_keep_free(ds_loader *ld);
+/* A DAG's compact kept P (see ld_keep), written by the evaluation as it goes:
+ * a buffer for n_multi values (NULL: out of memory), then the count written. */
+double *ld_keep_dag_buffer(ds_loader *ld, int di, int n_multi);
+void ld_keep_dag_done(ds_loader *ld, int di, int R, int cnt);
 int ld_direct_init(ds_loader *ld);
 void ld_direct_free(ds_loader *ld);
 /* Before each evaluation (ld->t set): the shared factors' matrix. */

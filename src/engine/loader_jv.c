@@ -32,30 +32,16 @@ static int grow(void **p, size_t need, size_t elem)
  * heads are the DAG's own arrays, and phi is recomputed by J v in the same
  * downstream pass that pushes dphi: only P is stored, and only where it is
  * not 1 by construction (the links of nodes with more than one DAG link, see
- * ld_keep): Berlin-Center dsp Newton 524 MB at first, then P of every link,
- * now of 11 % (docs/bench.md). Should a node's only link have P != 1 (its
- * head's value -inf: never on a DAG of reachable nodes, but then kept
- * exactly), every link's P is stored instead. The full graph's passes keep
- * their own copies and phi. */
-static int dag_multi_count(int R, const int *ls, const double *P)
-{
-    int cnt = 0;
-    for (int i = 1; i < R; i++) {
-        int n = ls[i + 1] - ls[i];
-        if (n > 1)
-            cnt += n;
-        else if (n == 1 && P[ls[i]] != 1)
-            return -1;
-    }
-    return cnt;
-}
-
+ * ld_keep), by the evaluation itself (ld_keep_dag_buffer / _done): Berlin-Center
+ * dsp Newton 524 MB at first, then P of every link, now of 11 % (docs/bench.md).
+ * Should a node's only link have P != 1 (its head's value -inf: never on a DAG
+ * of reachable nodes, but then kept exactly), every link's P is stored here
+ * instead (multi 0). The full graph's passes keep their own copies and phi. */
 int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls, const int *lk, const int *vi,
                   const double *P, const double *phi_by_node)
 {
     ld_keep *k = &ld->kept[di];
-    int own = ld->dag == NULL, multi = own || ld->keep_all_p ? -1 : dag_multi_count(R, ls, P);
-    int cnt = multi >= 0 ? multi : ls[R];
+    int cnt = ls[R], own = ld->dag == NULL;
     if (R + 1 > k->cap_R) {
         if (own && (grow((void **)&k->order, (size_t)R + 1, sizeof(int)) ||
                     grow((void **)&k->ls, (size_t)R + 1, sizeof(int)) ||
@@ -72,7 +58,7 @@ int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls,
     }
     k->R = R;
     k->cnt = cnt;
-    k->multi = multi >= 0;
+    k->multi = 0;
     if (own) {
         memcpy(k->order, order, sizeof(int) * (size_t)R);
         memcpy(k->ls, ls, sizeof(int) * (size_t)(R + 1));
@@ -80,18 +66,28 @@ int ld_keep_store(ds_loader *ld, int di, int R, const int *order, const int *ls,
         memcpy(k->lk, lk, sizeof(int) * (size_t)cnt);
         memcpy(k->vi, vi, sizeof(int) * (size_t)cnt);
     }
-    if (multi >= 0) {
-        for (int i = 1, q = 0; i < R; i++)
-            if (ls[i + 1] - ls[i] > 1) {
-                memcpy(k->P + q, P + ls[i], sizeof(double) * (size_t)(ls[i + 1] - ls[i]));
-                q += ls[i + 1] - ls[i];
-            }
-    } else {
-        memcpy(k->P, P, sizeof(double) * (size_t)cnt);
-    }
+    memcpy(k->P, P, sizeof(double) * (size_t)cnt);
     if (own)
         for (int i = 0; i < R; i++) k->phi[i] = phi_by_node[order[i]];
     return 0;
+}
+
+double *ld_keep_dag_buffer(ds_loader *ld, int di, int n_multi)
+{
+    ld_keep *k = &ld->kept[di];
+    if (n_multi + 1 > k->cap_cnt) {
+        if (grow((void **)&k->P, (size_t)n_multi + 1, sizeof(double))) return NULL;
+        k->cap_cnt = n_multi + 1;
+    }
+    return k->P;
+}
+
+void ld_keep_dag_done(ds_loader *ld, int di, int R, int cnt)
+{
+    ld_keep *k = &ld->kept[di];
+    k->R = R;
+    k->cnt = cnt;
+    k->multi = 1;
 }
 
 void ld_keep_free(ds_loader *ld)
