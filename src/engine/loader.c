@@ -184,25 +184,33 @@ int ds_loader_set_relax(ds_loader *ld, double lambda)
     return 0;
 }
 
-/* Push the destination's demand downstream. list[0..R-1] is the processing
- * order (increasing key), links of list[i] are lk[ls[i]..ls[i+1]) with
- * probabilities P[k] and heads hd[k]. Returns the passes used. */
-static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, const int *lk, const int *hd,
-                  const double *P, double *r, double *phi, double *flow, double *resid_out, int max_pass)
+/* The destination's demand as the source at its origins (r, zero elsewhere in
+ * list[0..R-1], as phi where given); returns the total loaded. */
+static double absorb_source(ds_loader *ld, int di, int R, const int *list, double *r, double *phi)
 {
     const ds_network *net = ld->net;
-    double qtot = 0, left = 0;
-    int pass = 0;
-    for (int i = 0; i < R; i++) {
-        r[list[i]] = 0;
-        phi[list[i]] = 0;
-    }
+    double qtot = 0;
+    for (int i = 0; i < R; i++) r[list[i]] = 0;
+    if (phi)
+        for (int i = 0; i < R; i++) phi[list[i]] = 0;
     for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
         int o = net->od_orig[k];
         if (!(ld->reach_ok[k])) continue;
         r[o] += net->od_demand[k];
         qtot += net->od_demand[k];
     }
+    ld->st_loaded[di] = qtot;
+    return qtot;
+}
+
+/* Push the destination's demand downstream. list[0..R-1] is the processing
+ * order (increasing key), links of list[i] are lk[ls[i]..ls[i+1]) with
+ * probabilities P[k] and heads hd[k]. Returns the passes used. */
+static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, const int *lk, const int *hd,
+                  const double *P, double *r, double *phi, double *flow, double *resid_out, int max_pass)
+{
+    double qtot = absorb_source(ld, di, R, list, r, phi), left = 0;
+    int pass = 0;
     do {
         pass++;
         for (int i = R - 1; i >= 1; i--) {
@@ -221,9 +229,31 @@ static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, 
         for (int i = 1; i < R; i++) left += r[list[i]];
     } while (left > ld->inner_tol * qtot && pass < max_pass);
     *resid_out = qtot > 0 ? left / qtot : 0;
-    ld->st_loaded[di] = qtot;
     ld->st_arrived[di] = r[list[0]]; /* the destination is list[0] and is never pushed on */
     return pass;
+}
+
+/* The same on a DAG, where one pass is exact: farthest first, every node has
+ * received all it will before it is pushed on and is left at 0, so nothing is
+ * left over (no residual pass) and, as J v rebuilds phi itself, no phi. */
+static void absorb_dag(ds_loader *ld, int di, const ld_dag *g, const double *P, double *r, double *flow)
+{
+    const int *list = g->node, *ls = g->lstart, *lk = g->link, *hd = g->head;
+    absorb_source(ld, di, g->n, list, r, NULL);
+    for (int i = g->n - 1; i >= 1; i--) {
+        int u = list[i];
+        double m = r[u];
+        if (m == 0) continue;
+        r[u] = 0;
+        for (int k = ls[i]; k < ls[i + 1]; k++) {
+            double y = P[k] * m;
+            r[hd[k]] += y;
+            flow[lk[k]] += y;
+        }
+    }
+    ld->st_apass[di] = 1;
+    ld->st_ares[di] = 0;
+    ld->st_arrived[di] = r[list[0]];
 }
 
 /* Filtered variants: one exact log-domain pass on the destination's DAG. With
@@ -262,8 +292,7 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
     ld->st_bpass[di] = 1;
     ld->st_bres[di] = 0;
     ld->st_diverged[di] = 0;
-    ld->st_apass[di] =
-        absorb(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->r, s->phi, flow, &ld->st_ares[di], 1);
+    absorb_dag(ld, di, g, P, s->r, flow);
     if (compact)
         ld_keep_dag_done(ld, di, g->n, q);
     else if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->phi) != 0)
