@@ -190,9 +190,8 @@ static double absorb_source(ds_loader *ld, int di, int R, const int *list, doubl
 {
     const ds_network *net = ld->net;
     double qtot = 0;
-    for (int i = 0; i < R; i++) r[list[i]] = 0;
-    if (phi)
-        for (int i = 0; i < R; i++) phi[list[i]] = 0;
+    ld_zero_nodes(r, ld->net->n_nodes, R, list);
+    if (phi) ld_zero_nodes(phi, ld->net->n_nodes, R, list);
     for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
         int o = net->od_orig[k];
         if (!(ld->reach_ok[k])) continue;

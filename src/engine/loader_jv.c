@@ -160,10 +160,8 @@ static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
         }
         dV[order[i]] = acc;
     }
-    for (int i = 0; i < R; i++) {
-        dr[order[i]] = 0;
-        phi[order[i]] = 0;
-    }
+    ld_zero_nodes(dr, net->n_nodes, R, order);
+    ld_zero_nodes(phi, net->n_nodes, R, order);
     for (int c = net->dest_od_start[di]; c < net->dest_od_start[di + 1]; c++)
         if (ld->reach_ok[c]) phi[net->od_orig[c]] += net->od_demand[c];
     for (int i = R - 1; i >= 1; i--) {
