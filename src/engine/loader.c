@@ -32,7 +32,8 @@ static void dag_free(ld_dag *g)
     free(g->node);
     free(g->lstart);
     free(g->link);
-    free(g->head);
+    free(g->hpos);
+    free(g->opos);
     memset(g, 0, sizeof *g);
 }
 
@@ -98,11 +99,18 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
         for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
             ld->od_ffcost[k] = s->dist[net->od_orig[k]];
     }
+    /* heads and origins as positions in the node order: the passes then
+     * read and write their own node's entries in sequence */
+    int q0 = net->dest_od_start[di], nq = net->dest_od_start[di + 1] - q0, *pos = s->rank;
     g->link = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
-    g->head = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
-    if (!g->link || !g->head) return -1;
+    g->hpos = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
+    g->opos = malloc(sizeof(int) * (size_t)(nq > 0 ? nq : 1));
+    if (!g->link || !g->hpos || !g->opos) return -1;
     memcpy(g->link, s->link_tmp, sizeof(int) * (size_t)cnt);
-    memcpy(g->head, head_tmp, sizeof(int) * (size_t)cnt);
+    for (int i = 0; i < net->n_nodes; i++) pos[i] = -1;
+    for (int i = 0; i < R; i++) pos[g->node[i]] = i;
+    for (int k = 0; k < cnt; k++) g->hpos[k] = pos[head_tmp[k]];
+    for (int q = 0; q < nq; q++) g->opos[q] = pos[net->od_orig[q0 + q]];
     return 0;
 }
 
@@ -190,8 +198,8 @@ static double absorb_source(ds_loader *ld, int di, int R, const int *list, doubl
 {
     const ds_network *net = ld->net;
     double qtot = 0;
-    ld_zero_nodes(r, ld->net->n_nodes, R, list);
-    if (phi) ld_zero_nodes(phi, ld->net->n_nodes, R, list);
+    ld_zero_nodes(r, net->n_nodes, R, list);
+    if (phi) ld_zero_nodes(phi, net->n_nodes, R, list);
     for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
         int o = net->od_orig[k];
         if (!(ld->reach_ok[k])) continue;
@@ -234,25 +242,34 @@ static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, 
 
 /* The same on a DAG, where one pass is exact: farthest first, every node has
  * received all it will before it is pushed on and is left at 0, so nothing is
- * left over (no residual pass) and, as J v rebuilds phi itself, no phi. */
+ * left over (no residual pass) and, as J v rebuilds phi itself, no phi. r is
+ * indexed by position in the DAG's node order (see ld_dag). */
 static void absorb_dag(ds_loader *ld, int di, const ld_dag *g, const double *P, double *r, double *flow)
 {
-    const int *list = g->node, *ls = g->lstart, *lk = g->link, *hd = g->head;
-    absorb_source(ld, di, g->n, list, r, NULL);
+    const ds_network *net = ld->net;
+    const int *ls = g->lstart, *lk = g->link, *hp = g->hpos;
+    int q0 = net->dest_od_start[di];
+    double qtot = 0;
+    memset(r, 0, sizeof(double) * (size_t)g->n);
+    for (int k = q0; k < net->dest_od_start[di + 1]; k++) {
+        if (!(ld->reach_ok[k])) continue;
+        r[g->opos[k - q0]] += net->od_demand[k];
+        qtot += net->od_demand[k];
+    }
+    ld->st_loaded[di] = qtot;
     for (int i = g->n - 1; i >= 1; i--) {
-        int u = list[i];
-        double m = r[u];
+        double m = r[i];
         if (m == 0) continue;
-        r[u] = 0;
+        r[i] = 0;
         for (int k = ls[i]; k < ls[i + 1]; k++) {
             double y = P[k] * m;
-            r[hd[k]] += y;
+            r[hp[k]] += y;
             flow[lk[k]] += y;
         }
     }
     ld->st_apass[di] = 1;
     ld->st_ares[di] = 0;
-    ld->st_arrived[di] = r[list[0]];
+    ld->st_arrived[di] = r[0];
 }
 
 /* Filtered variants: one exact log-domain pass on the destination's DAG. With
@@ -262,23 +279,23 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
 {
     const ld_dag *g = &ld->dag[di];
     const double *t = ld->t;
-    const int *hd = g->head;
-    double *V = s->z, mu = ld->mu, *P = s->w, *Pk = NULL;
+    const int *hp = g->hpos;
+    double *V = s->z, mu = ld->mu, *P = s->w, *Pk = NULL; /* V by position */
     double t0 = ds_clock_now(), t1;
     int q = 0, compact = ld->keep && !ld->keep_all_p;
     if (compact && !(Pk = ld_keep_dag_buffer(ld, di, g->n_multi))) ld->keep_failed = 1, compact = 0;
-    V[g->node[0]] = 0;
+    V[0] = 0;
     for (int i = 1; i < g->n; i++) {
-        int u = g->node[i], a = g->lstart[i], b = g->lstart[i + 1], n = b - a;
+        int a = g->lstart[i], b = g->lstart[i + 1], n = b - a;
         double sum;
-        for (int k = a; k < b; k++) s->a[k - a] = dsk_bellman_term(mu, t[g->link[k]], V[hd[k]]);
+        for (int k = a; k < b; k++) s->a[k - a] = dsk_bellman_term(mu, t[g->link[k]], V[hp[k]]);
         if (n == 1 && isfinite(s->a[0])) {
             /* what dsk_logsumexp gives for one finite term, without the calls */
-            V[u] = s->a[0] + 0.0;
+            V[i] = s->a[0] + 0.0;
             P[a] = 1.0;
             continue;
         }
-        V[u] = dsk_logsumexp(s->a, n, P + a, &sum);
+        V[i] = dsk_logsumexp(s->a, n, P + a, &sum);
         for (int k = a; k < b; k++) P[k] = sum > 0 ? P[k] / sum : 0;
         if (!compact) continue;
         if (n > 1)
@@ -294,7 +311,7 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
     absorb_dag(ld, di, g, P, s->r, flow);
     if (compact)
         ld_keep_dag_done(ld, di, g->n, q);
-    else if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hd, P, s->phi) != 0)
+    else if (ld->keep && ld_keep_store(ld, di, g->n, g->node, g->lstart, g->link, hp, P, s->phi) != 0)
         ld->keep_failed = 1;
     s->t_absorb += ds_clock_now() - t1;
 }

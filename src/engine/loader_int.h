@@ -25,7 +25,8 @@ typedef struct ld_dag {
     int *node;   /* [n] */
     int *lstart; /* [n+1] links of node[i] are link[lstart[i] .. lstart[i+1]) */
     int *link;   /* link ids */
-    int *head;   /* [n_links] head node of link[k] (no gather of the network's in every pass) */
+    int *hpos;   /* [n_links] position in node[] of link[k]'s head (< the tail's) */
+    int *opos;   /* [this destination's OD pairs] position of the origin, -1 if not in the DAG */
     int n_links;
     int n_multi; /* links of nodes with more than one link (the P that Newton keeps) */
 } ld_dag;

@@ -134,42 +134,44 @@ int ds_loader_set_keep(ds_loader *ld, int keep)
 /* J v on a DAG: dV by one pass, nearest nodes first, then one downstream pass
  * (farthest first, as the loading map's absorption) that rebuilds phi from the
  * demand exactly as the absorption did (same order of additions, so the same
- * phi bit for bit) and pushes dphi with it. A node's probabilities are its
- * kept ones, or 1 for its only link (kept compactly, see ld_keep), which has
- * a branch of its own: the same arithmetic as with every P stored (acc = 0,
- * then acc += the term: 0 + x keeps x's bits but for -0), so the same bits. */
+ * phi bit for bit) and pushes dphi with it. dV, dr and phi are indexed by
+ * position in the DAG's node order (ld_dag), so each node's own entries are
+ * read and written in sequence. A node's probabilities are its kept ones, or
+ * 1 for its only link (kept compactly, see ld_keep), which has a branch of its
+ * own: the same arithmetic as with every P stored (acc = 0, then acc += the
+ * term: 0 + x keeps x's bits but for -0), so the same bits. */
 static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
 {
     const ds_network *net = ld->net;
     const ld_dag *g = &ld->dag[di];
     const ld_keep *k = &ld->kept[di];
-    const int *order = g->node, *ls = g->lstart, *lk = g->link, *hd = g->head;
+    const int *ls = g->lstart, *lk = g->link, *hp = g->hpos;
     const double *dtv = ld->dtv, mu = ld->mu, *Pk = k->P;
     double *dV = s->dv, *dr = s->dr, *phi = s->phi;
-    int R = k->R, multi = k->multi, q = 0;
-    dV[order[0]] = 0;
+    int R = k->R, multi = k->multi, q = 0, q0 = net->dest_od_start[di];
+    dV[0] = 0;
     for (int i = 1; i < R; i++) {
         int a = ls[i], b = ls[i + 1];
         double acc = 0;
         if (multi && b - a == 1) {
-            acc += dsk_dv_term(1.0, dV[hd[a]], mu, dtv[lk[a]]);
+            acc += dsk_dv_term(1.0, dV[hp[a]], mu, dtv[lk[a]]);
         } else {
             const double *P = multi ? Pk + q - a : Pk;
-            for (int j = a; j < b; j++) acc += dsk_dv_term(P[j], dV[hd[j]], mu, dtv[lk[j]]);
+            for (int j = a; j < b; j++) acc += dsk_dv_term(P[j], dV[hp[j]], mu, dtv[lk[j]]);
             q += b - a;
         }
-        dV[order[i]] = acc;
+        dV[i] = acc;
     }
-    ld_zero_nodes(dr, net->n_nodes, R, order);
-    ld_zero_nodes(phi, net->n_nodes, R, order);
-    for (int c = net->dest_od_start[di]; c < net->dest_od_start[di + 1]; c++)
-        if (ld->reach_ok[c]) phi[net->od_orig[c]] += net->od_demand[c];
+    memset(dr, 0, sizeof(double) * (size_t)R);
+    memset(phi, 0, sizeof(double) * (size_t)R);
+    for (int c = q0; c < net->dest_od_start[di + 1]; c++)
+        if (ld->reach_ok[c]) phi[g->opos[c - q0]] += net->od_demand[c];
     for (int i = R - 1; i >= 1; i--) {
-        int u = order[i], a = ls[i], b = ls[i + 1];
-        double ph = phi[u], m = dr[u];
+        int a = ls[i], b = ls[i + 1];
+        double ph = phi[i], m = dr[i], dVu = dV[i];
         if (multi && b - a == 1) {
-            int e = lk[a], v = hd[a];
-            double dP = dsk_dprob(1.0, dV[v], dV[u], mu, dtv[e]);
+            int e = lk[a], v = hp[a];
+            double dP = dsk_dprob(1.0, dV[v], dVu, mu, dtv[e]);
             double y = dsk_dflow(1.0, dP, ph, m);
             phi[v] += 1.0 * ph;
             dr[v] += y;
@@ -179,8 +181,8 @@ static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
         q -= b - a;
         const double *P = multi ? Pk + q - a : Pk;
         for (int j = a; j < b; j++) {
-            int e = lk[j], v = hd[j];
-            double dP = dsk_dprob(P[j], dV[v], dV[u], mu, dtv[e]);
+            int e = lk[j], v = hp[j];
+            double dP = dsk_dprob(P[j], dV[v], dVu, mu, dtv[e]);
             double y = dsk_dflow(P[j], dP, ph, m);
             phi[v] += P[j] * ph;
             dr[v] += y;
