@@ -66,12 +66,15 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
         g->lstart[i] = cnt;
         if (i > 0 && cnt - g->lstart[i - 1] > 1) g->n_multi += cnt - g->lstart[i - 1];
         if (u == d) continue;
+        /* the tie tolerance LD_TIE_REL max(1, |dFF(u)|), once a node (dist(u) is finite) */
+        double du = dist[u], au = fabs(du), eps = LD_TIE_REL * (au > 1.0 ? au : 1.0);
+        int hu = hops[u];
         for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
             int e = net->out_link[k], v = net->head[e];
             if (!dsk_link_usable(u, v, d, ft)) continue;
             int keep;
             if (bfs)
-                keep = hops[v] >= 0 && hops[v] < hops[u]; /* (-1: not reached) */
+                keep = hops[v] >= 0 && hops[v] < hu; /* (-1: not reached) */
             else {
                 /* The paper's dFF(v) < dFF(u), with distances within LD_TIE_REL of
                  * each other counted as equal: which of two decimal-equal path sums
@@ -82,11 +85,10 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
                  * settles in increasing (dist, hops, node), so with fewer hops that
                  * is dist(v) <= dist(u)), which keeps the mask acyclic. A node not
                  * reached (dist +inf) passes neither test. */
-                double eps = LD_TIE_REL * fmax(1.0, fabs(dist[u]));
-                if (dist[v] < dist[u] - eps)
+                if (dist[v] < du - eps)
                     keep = 1;
                 else
-                    keep = fabs(dist[v] - dist[u]) <= eps && t[e] <= eps && hops[v] < hops[u] && dist[v] <= dist[u];
+                    keep = fabs(dist[v] - du) <= eps && t[e] <= eps && hops[v] < hu && dist[v] <= du;
             }
             if (keep) head_tmp[cnt] = v, s->link_tmp[cnt++] = e;
         }
