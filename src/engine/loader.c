@@ -50,7 +50,11 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
         R = sp_bfs_to(net, d, s->hops, s->order, s->order);
         for (int i = 0; i < net->n_nodes; i++) s->dist[i] = s->hops[i] < 0 ? INFINITY : 0;
     } else {
+        /* the search lists each node's links into nodes settled before it */
+        if (sp_work_candidates(&s->sp, net->n_links) != 0) return -1;
+        s->sp.record = 1;
         R = sp_dijkstra_to(net, t, d, s->dist, s->hops, s->order, &s->sp);
+        s->sp.record = 0;
     }
     g->n = R;
     g->node = malloc(sizeof(int) * (size_t)R);
@@ -58,7 +62,8 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     if (!g->node || !g->lstart) return -1;
     const double *dist = s->dist;
     const int *hops = s->hops, bfs = ld->filter == DS_FILTER_BFS, ft = net->first_thru;
-    int *head_tmp = s->vi; /* (the full graph's scratch; a DAG's heads here) */
+    int *head_tmp = s->vi, *cb = s->lk; /* (the full graph's scratch: a DAG's heads, a node's links) */
+    const int *cf = s->sp.cand_first, *cn = s->sp.cand_next;
     g->n_multi = 0;
     for (int i = 0; i < R; i++) {
         int u = s->order[i];
@@ -68,9 +73,20 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
         if (u == d) continue;
         /* the tie tolerance LD_TIE_REL max(1, |dFF(u)|), once a node (dist(u) is finite) */
         double du = dist[u], au = fabs(du), eps = LD_TIE_REL * (au > 1.0 ? au : 1.0);
-        int hu = hops[u];
-        for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
-            int e = net->out_link[k], v = net->head[e];
+        int hu = hops[u], nc = 0;
+        /* the links to test, in out-link order (increasing id): all of them
+         * for bfs, the search's candidates (into nodes settled before u;
+         * no other can pass the tests below) for the distance filters */
+        if (bfs)
+            for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) cb[nc++] = net->out_link[k];
+        else
+            for (int e = cf[u]; e >= 0; e = cn[e]) {
+                int c = nc++;
+                for (; c > 0 && cb[c - 1] > e; c--) cb[c] = cb[c - 1];
+                cb[c] = e;
+            }
+        for (int c = 0; c < nc; c++) {
+            int e = cb[c], v = net->head[e];
             if (!dsk_link_usable(u, v, d, ft)) continue;
             int keep;
             if (bfs)

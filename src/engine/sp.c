@@ -11,15 +11,31 @@ int sp_work_init(sp_work *w, int n)
     w->n = n;
     w->heap = malloc(sizeof(sp_heap_item) * (size_t)(n > 0 ? n : 1));
     w->pos = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    w->cand_first = w->cand_next = NULL;
+    w->record = 0;
     return (w->heap && w->pos) ? 0 : -1;
+}
+
+int sp_work_candidates(sp_work *w, int m)
+{
+    if (w->cand_first) return 0;
+    w->cand_first = malloc(sizeof(int) * (size_t)(w->n > 0 ? w->n : 1));
+    w->cand_next = malloc(sizeof(int) * (size_t)(m > 0 ? m : 1));
+    if (w->cand_first && w->cand_next) return 0;
+    free(w->cand_first), free(w->cand_next);
+    w->cand_first = w->cand_next = NULL;
+    return -1;
 }
 
 void sp_work_free(sp_work *w)
 {
     free(w->heap);
     free(w->pos);
+    free(w->cand_first);
+    free(w->cand_next);
     w->heap = NULL;
     w->pos = NULL;
+    w->cand_first = w->cand_next = NULL;
 }
 
 /* Ties in distance are broken by hop count, then node id, so that the settle
@@ -77,11 +93,14 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
         if (!own) return -1;
         hops = own;
     }
+    int *cf = w->record ? w->cand_first : NULL, *cn = w->cand_next;
     for (int i = 0; i < n; i++) {
         dist[i] = INFINITY;
         hops[i] = -1;
         pos[i] = -1;
     }
+    if (cf)
+        for (int i = 0; i < n; i++) cf[i] = -1;
     dist[dest] = 0;
     hops[dest] = 0;
     heap[nh++] = (sp_heap_item){0.0, 0, dest};
@@ -100,6 +119,7 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
         for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
             int e = net->in_link[k], u = net->tail[e];
             if (u == dest || pos[u] == -2) continue;
+            if (cf) cn[e] = cf[u], cf[u] = e;
             double nd = dist[v] + t[e];
             int nhps = hops[v] + 1;
             if (nd < dist[u] || (nd == dist[u] && nhps < hops[u])) {

@@ -14,10 +14,18 @@ typedef struct sp_work {
     int n;
     sp_heap_item *heap; /* 4-ary heap with the keys inline (no indirect loads to compare) */
     int *pos;           /* position in heap, -1 never queued, -2 settled */
+    /* with sp_work_candidates: for each node u, the links (u, v) into nodes v
+     * settled before u (the only links a DAG in settle order can hold), as
+     * a list cand_first[u] -> cand_next[e] -> ..., -1 ending it, latest first */
+    int *cand_first, *cand_next; /* [n], [m] */
+    int record;                  /* record them in the next searches (set by the caller) */
 } sp_work;
 
 int sp_work_init(sp_work *w, int n);
 void sp_work_free(sp_work *w);
+/* Room for the candidate lists (m links); 0 or -1. A search fills them
+ * where w->record is set. */
+int sp_work_candidates(sp_work *w, int m);
 
 /* Reverse Dijkstra from dest with lexicographic key (dist, hops): a route never
  * passes through a centroid other than dest. Fills dist (+INF unreachable),
