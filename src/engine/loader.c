@@ -69,7 +69,6 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
         int u = s->order[i];
         g->node[i] = u;
         g->lstart[i] = cnt;
-        if (i > 0 && cnt - g->lstart[i - 1] > 1) g->n_multi += cnt - g->lstart[i - 1];
         if (u == d) continue;
         /* the tie tolerance LD_TIE_REL max(1, |dFF(u)|), once a node (dist(u) is finite) */
         double du = dist[u], au = fabs(du), eps = LD_TIE_REL * (au > 1.0 ? au : 1.0);
@@ -108,10 +107,10 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
             }
             if (keep) head_tmp[cnt] = v, s->link_tmp[cnt++] = e;
         }
+        if (cnt - g->lstart[i] > 1) g->n_multi += cnt - g->lstart[i];
     }
     g->lstart[R] = cnt;
     g->n_links = cnt;
-    if (R > 0 && cnt - g->lstart[R - 1] > 1) g->n_multi += cnt - g->lstart[R - 1];
     if (t == ld->tff && ld->filter != DS_FILTER_BFS) {
         /* the same free-flow tree gives the OD costs behind cbar (no second Dijkstra) */
         for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
@@ -125,10 +124,12 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     g->opos = malloc(sizeof(int) * (size_t)(nq > 0 ? nq : 1));
     if (!g->link || !g->hpos || !g->opos) return -1;
     memcpy(g->link, s->link_tmp, sizeof(int) * (size_t)cnt);
-    for (int i = 0; i < net->n_nodes; i++) pos[i] = -1;
-    for (int i = 0; i < R; i++) pos[g->node[i]] = i;
+    for (int i = 0; i < R; i++) pos[g->node[i]] = i; /* (read only for nodes the search reached) */
     for (int k = 0; k < cnt; k++) g->hpos[k] = pos[head_tmp[k]];
-    for (int q = 0; q < nq; q++) g->opos[q] = pos[net->od_orig[q0 + q]];
+    for (int q = 0; q < nq; q++) {
+        int o = net->od_orig[q0 + q];
+        g->opos[q] = hops[o] >= 0 ? pos[o] : -1;
+    }
     return 0;
 }
 
@@ -210,22 +211,15 @@ int ds_loader_set_relax(ds_loader *ld, double lambda)
     return 0;
 }
 
-/* The destination's demand as the source at its origins (r, zero elsewhere in
- * list[0..R-1], as phi where given); returns the total loaded. */
-static double absorb_source(ds_loader *ld, int di, int R, const int *list, double *r, double *phi)
+/* a[list[i]] = 0 for the R nodes of list (of n): one sequential memset of the
+ * whole array where the list covers most of it, cheaper than R scattered
+ * stores; absorb reads no node outside its list. */
+static void zero_nodes(double *a, int n, int R, const int *list)
 {
-    const ds_network *net = ld->net;
-    double qtot = 0;
-    ld_zero_nodes(r, net->n_nodes, R, list);
-    if (phi) ld_zero_nodes(phi, net->n_nodes, R, list);
-    for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
-        int o = net->od_orig[k];
-        if (!(ld->reach_ok[k])) continue;
-        r[o] += net->od_demand[k];
-        qtot += net->od_demand[k];
-    }
-    ld->st_loaded[di] = qtot;
-    return qtot;
+    if (2 * R >= n)
+        memset(a, 0, sizeof(double) * (size_t)n);
+    else
+        for (int i = 0; i < R; i++) a[list[i]] = 0;
 }
 
 /* Push the destination's demand downstream. list[0..R-1] is the processing
@@ -234,8 +228,17 @@ static double absorb_source(ds_loader *ld, int di, int R, const int *list, doubl
 static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, const int *lk, const int *hd,
                   const double *P, double *r, double *phi, double *flow, double *resid_out, int max_pass)
 {
-    double qtot = absorb_source(ld, di, R, list, r, phi), left = 0;
+    const ds_network *net = ld->net;
+    double qtot = 0, left = 0;
     int pass = 0;
+    zero_nodes(r, net->n_nodes, R, list);
+    zero_nodes(phi, net->n_nodes, R, list);
+    for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
+        int o = net->od_orig[k];
+        if (!(ld->reach_ok[k])) continue;
+        r[o] += net->od_demand[k];
+        qtot += net->od_demand[k];
+    }
     do {
         pass++;
         for (int i = R - 1; i >= 1; i--) {
@@ -254,6 +257,7 @@ static int absorb(ds_loader *ld, int di, int R, const int *list, const int *ls, 
         for (int i = 1; i < R; i++) left += r[list[i]];
     } while (left > ld->inner_tol * qtot && pass < max_pass);
     *resid_out = qtot > 0 ? left / qtot : 0;
+    ld->st_loaded[di] = qtot;
     ld->st_arrived[di] = r[list[0]]; /* the destination is list[0] and is never pushed on */
     return pass;
 }

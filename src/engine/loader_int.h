@@ -1,8 +1,6 @@
 /* loader_int.h - internals of the CPU loading map shared by loader*.c. */
 #ifndef DS_LOADER_INT_H
 #define DS_LOADER_INT_H
-#include <string.h>
-
 #include "dillsue.h"
 #include "pool.h"
 #include "sp.h"
@@ -111,18 +109,6 @@ struct ds_loader {
     int jv_group_off;  /* tests: J v of shared destinations one by one */
     int keep_all_p;    /* tests: a DAG's kept P of every link (ld_keep's fallback) */
 };
-
-/* a[list[i]] = 0 for the R nodes of list (of n): one sequential memset of the
- * whole array where the list covers most of it (a DAG usually covers nearly
- * every node), cheaper than R scattered stores; nodes outside the list are
- * never read by the passes that call this. */
-static inline void ld_zero_nodes(double *a, int n, int R, const int *list)
-{
-    if (2 * R >= n)
-        memset(a, 0, sizeof(double) * (size_t)n);
-    else
-        for (int i = 0; i < R; i++) a[list[i]] = 0;
-}
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
 /* The costs destination di sees: t, or under the relax penalty t plus

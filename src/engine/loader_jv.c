@@ -156,8 +156,8 @@ static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
         if (multi && b - a == 1) {
             acc += dsk_dv_term(1.0, dV[hp[a]], mu, dtv[lk[a]]);
         } else {
-            const double *P = multi ? Pk + q - a : Pk;
-            for (int j = a; j < b; j++) acc += dsk_dv_term(P[j], dV[hp[j]], mu, dtv[lk[j]]);
+            const double *P = multi ? Pk + q : Pk + a; /* P[j - a]: link j's */
+            for (int j = a; j < b; j++) acc += dsk_dv_term(P[j - a], dV[hp[j]], mu, dtv[lk[j]]);
             q += b - a;
         }
         dV[i] = acc;
@@ -179,12 +179,12 @@ static void jv_dest_dag(ds_loader *ld, int di, ld_scratch *s, double *out)
             continue;
         }
         q -= b - a;
-        const double *P = multi ? Pk + q - a : Pk;
+        const double *P = multi ? Pk + q : Pk + a;
         for (int j = a; j < b; j++) {
             int e = lk[j], v = hp[j];
-            double dP = dsk_dprob(P[j], dV[v], dVu, mu, dtv[e]);
-            double y = dsk_dflow(P[j], dP, ph, m);
-            phi[v] += P[j] * ph;
+            double dP = dsk_dprob(P[j - a], dV[v], dVu, mu, dtv[e]);
+            double y = dsk_dflow(P[j - a], dP, ph, m);
+            phi[v] += P[j - a] * ph;
             dr[v] += y;
             out[e] += y;
         }
