@@ -45,17 +45,30 @@ static void dag_free(ld_dag *g)
 static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, ld_dag *g)
 {
     const ds_network *net = ld->net;
-    int d = net->dest_node[di], R, cnt = 0;
+    int d = net->dest_node[di], R, cnt = 0, q0 = net->dest_od_start[di], q1 = net->dest_od_start[di + 1];
+    /* The search stops once it has settled every origin of the destination:
+     * a route only goes down the key (distance, then hops; hops for bfs), so
+     * no node settled later is on one, and the DAG holds only nodes whose
+     * key is at most an origin's (their flows, values and derivatives were
+     * never read). The relax mask (dag_whole) keeps every reached node. */
+    int n_stop = 0;
+    if (!ld->dag_whole)
+        for (int q = q0; q < q1; q++)
+            if (!s->stop[net->od_orig[q]]) s->stop[net->od_orig[q]] = 1, n_stop++;
     if (ld->filter == DS_FILTER_BFS) {
-        R = sp_bfs_to(net, d, s->hops, s->order, s->order);
+        R = sp_bfs_to(net, d, s->hops, s->order, s->order, n_stop ? s->stop : NULL, n_stop);
         for (int i = 0; i < net->n_nodes; i++) s->dist[i] = s->hops[i] < 0 ? INFINITY : 0;
     } else {
         /* the search lists each node's links into nodes settled before it */
         if (sp_work_candidates(&s->sp, net->n_links) != 0) return -1;
         s->sp.record = 1;
+        s->sp.stop = n_stop ? s->stop : NULL;
+        s->sp.stop_left = n_stop;
         R = sp_dijkstra_to(net, t, d, s->dist, s->hops, s->order, &s->sp);
         s->sp.record = 0;
+        s->sp.stop = NULL;
     }
+    for (int q = q0; q < q1; q++) s->stop[net->od_orig[q]] = 0;
     g->n = R;
     g->node = malloc(sizeof(int) * (size_t)R);
     g->lstart = malloc(sizeof(int) * (size_t)(R + 1));
@@ -118,7 +131,7 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     }
     /* heads and origins as positions in the node order: the passes then
      * read and write their own node's entries in sequence */
-    int q0 = net->dest_od_start[di], nq = net->dest_od_start[di + 1] - q0, *pos = s->rank;
+    int nq = q1 - q0, *pos = s->rank;
     g->link = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
     g->hpos = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
     g->opos = malloc(sizeof(int) * (size_t)(nq > 0 ? nq : 1));
@@ -188,7 +201,9 @@ int ds_loader_set_relax(ds_loader *ld, double lambda)
         }
         if (dags && ld->relax_dag) {
             ld->filter = DS_FILTER_DSP;
+            ld->dag_whole = 1;
             rc = ld_dag_rebuild(ld, ld->tff, dags);
+            ld->dag_whole = 0;
             ld->filter = DS_FILTER_FULL;
         }
         for (int di = 0; rc == 0 && di < ld->n_dest; di++) {
@@ -559,14 +574,15 @@ static int scratch_init(ld_scratch *s, int n, int m)
     s->hops = malloc(sizeof(int) * (size_t)n);
     s->order = malloc(sizeof(int) * (size_t)n);
     s->rank = malloc(sizeof(int) * (size_t)n);
+    s->stop = calloc((size_t)n + 1, 1);
     s->ls = malloc(sizeof(int) * (size_t)(n + 1));
     s->w = malloc(sizeof(double) * (size_t)(m + 1));
     s->a = malloc(sizeof(double) * (size_t)(m + 1));
     s->vi = malloc(sizeof(int) * (size_t)(m + 1));
     s->lk = malloc(sizeof(int) * (size_t)(m + 1));
     s->link_tmp = malloc(sizeof(int) * (size_t)(m + 1));
-    return (s->dist && s->z && s->r && s->phi && s->hops && s->order && s->rank && s->ls && s->w && s->a && s->vi &&
-            s->lk && s->link_tmp)
+    return (s->dist && s->z && s->r && s->phi && s->hops && s->order && s->rank && s->stop && s->ls && s->w && s->a &&
+            s->vi && s->lk && s->link_tmp)
                ? 0
                : -1;
 }
@@ -586,6 +602,7 @@ static void scratch_free(ld_scratch *s)
     free(s->hops);
     free(s->order);
     free(s->rank);
+    free(s->stop);
     free(s->ls);
     free(s->w);
     free(s->a);

@@ -33,6 +33,7 @@ typedef struct ld_scratch {
     sp_work sp;
     double *dist, *z, *r, *phi; /* [n] */
     int *hops, *order, *rank;   /* [n] */
+    unsigned char *stop;        /* [n] the DAG build's origins (0 between builds) */
     int *ls;                    /* [n+1] */
     double *w, *a;              /* [m] */
     int *vi, *lk, *link_tmp;    /* [m] */
@@ -95,6 +96,7 @@ struct ds_loader {
      * one bit per (destination, link), 1 = in the DAG */
     double relax_lambda;
     unsigned char *relax_dag; /* [n_dest * relax_stride] */
+    int dag_whole;            /* DAGs over every node the search reaches (the relax mask), not pruned */
     size_t relax_stride;
     /* the power iteration of the last spectral-radius estimate's centroid
      * destination (loader_jv.c), which ds_loader_rho_support resumes at the

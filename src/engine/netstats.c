@@ -43,7 +43,7 @@ int ds_network_hop_diameter(const ds_network *net)
         return -1;
     }
     for (int di = 0; di < net->n_dest; di++) {
-        sp_bfs_to(net, net->dest_node[di], hops, NULL, q);
+        sp_bfs_to(net, net->dest_node[di], hops, NULL, q, NULL, 0);
         for (int i = 0; i < n; i++)
             if (hops[i] > best) best = hops[i];
     }

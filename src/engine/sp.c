@@ -13,6 +13,8 @@ int sp_work_init(sp_work *w, int n)
     w->pos = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
     w->cand_first = w->cand_next = NULL;
     w->record = 0;
+    w->stop = NULL;
+    w->stop_left = 0;
     return (w->heap && w->pos) ? 0 : -1;
 }
 
@@ -115,6 +117,7 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
         }
         if (order) order[settled] = v;
         settled++;
+        if (w->stop && w->stop[v] && --w->stop_left == 0) break;
         if (!dsk_node_passable(v, dest, net->first_thru)) continue; /* no passing through */
         for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
             int e = net->in_link[k], u = net->tail[e];
@@ -135,7 +138,8 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
     return settled;
 }
 
-int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue)
+int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue, const unsigned char *stop,
+              int stop_left)
 {
     int n = net->n_nodes, qh = 0, qt = 0;
     for (int i = 0; i < n; i++) hops[i] = -1;
@@ -143,6 +147,10 @@ int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue
     queue[qt++] = dest;
     while (qh < qt) {
         int v = queue[qh++];
+        if (stop && stop[v] && --stop_left == 0) {
+            qt = qh;
+            break;
+        }
         if (!dsk_node_passable(v, dest, net->first_thru)) continue;
         for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
             int u = net->tail[net->in_link[k]];

@@ -19,6 +19,11 @@ typedef struct sp_work {
      * a list cand_first[u] -> cand_next[e] -> ..., -1 ending it, latest first */
     int *cand_first, *cand_next; /* [n], [m] */
     int record;                  /* record them in the next searches (set by the caller) */
+    /* where set (by the caller, for one search): stop once the stop_left
+     * nodes marked in stop are settled; nodes settled later have keys above
+     * all of them (see sp_dijkstra_to) */
+    const unsigned char *stop;
+    int stop_left;
 } sp_work;
 
 int sp_work_init(sp_work *w, int n);
@@ -33,8 +38,12 @@ int sp_work_candidates(sp_work *w, int m);
  * increasing key; may be NULL). Returns the number of settled nodes. */
 int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops, int *order, sp_work *w);
 
-/* Reverse BFS by link count with the same centroid rule; order = BFS order. */
-int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue);
+/* Reverse BFS by link count with the same centroid rule; order = BFS order.
+ * With stop (NULL: none), it ends once the stop_left nodes marked there are
+ * dequeued and returns the nodes dequeued (the others queued keep their hops,
+ * none below a returned node's). */
+int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue, const unsigned char *stop,
+              int stop_left);
 
 /* A link (u,v) may be used on the way to dest: u is not dest and v may be
  * entered (v is dest or not a centroid); the rule is dsk_link_usable. */
