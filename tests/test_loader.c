@@ -432,10 +432,10 @@ static void check_conservation(const char *name, const char *rel)
 
 /* DSP DAG per destination: every link goes down the topological order, an
  * independent Kahn sort succeeds, and every origin with a path in the network
- * keeps one inside the DAG. The DAG holds the paper's mask on every node a
- * route from an origin can reach, and no node farther from the destination
- * than its farthest origin (the search stops there); the relax mask of the
- * full graph keeps the whole set. */
+ * keeps one inside the DAG. The DAG's nodes are exactly those a route from
+ * an origin reaches over the paper's set (none farther from the destination
+ * than its farthest origin: the search stops there), its links the set's
+ * links out of them; the relax mask of the full graph keeps the whole set. */
 static void check_dsp_structure(const char *name, const char *rel)
 {
     char tn[128];
@@ -447,7 +447,7 @@ static void check_dsp_structure(const char *name, const char *rel)
     ds_loader *full = ds_loader_create(net, &cp, DS_FILTER_FULL, 0.1, 2, 50, 1e-13, NULL);
     TC_CHECK(ld != NULL && full != NULL, "create");
     TC_CHECK(full && ds_loader_set_relax(full, 0.5) == 0, "relax mask");
-    int n = net->n_nodes, beyond = 0;
+    int n = net->n_nodes, off_route = 0;
     int *indeg = malloc(sizeof(int) * n), *q = malloc(sizeof(int) * n), *inD = malloc(sizeof(int) * n);
     unsigned char *reach = malloc(n);
     int *radj_start = malloc(sizeof(int) * (n + 1)), *radj = malloc(sizeof(int) * (net->n_links + 1));
@@ -491,27 +491,33 @@ static void check_dsp_structure(const char *name, const char *rel)
          * shortest-path links (needed to keep origins connected) */
         {
             double *dist = malloc(sizeof(double) * n), dmax = 0;
+            int *hp = malloc(sizeof(int) * n);
             unsigned char *kept = malloc(net->n_links), *route = calloc(n, 1);
             const unsigned char *rbits = full ? full->relax_dag + (size_t)di * full->relax_stride : NULL;
-            ds_sp_to_dest(net, ld->tff, d, dist, NULL, NULL);
+            ds_sp_to_dest(net, ld->tff, d, dist, hp, NULL);
             memset(kept, 0, net->n_links);
             for (int k = 0; k < g->n_links; k++) kept[g->link[k]] = 1;
-            /* the nodes of routes from the origins over the paper's set,
-             * found forward from every origin (the same test as below) */
+                /* the paper's set: dFF(v) < dFF(u), or a zero-cost tie going
+             * down in hops (the rule loader.c states, written out again) */
+#define IN_SET(e, u, v)                                                                                                \
+    (isfinite(dist[u]) && isfinite(dist[v]) && sp_link_usable(net, e, d) &&                                            \
+     (dist[v] < dist[u] - LD_TIE_REL * fmax(1.0, fabs(dist[u])) ||                                                     \
+      (fabs(dist[v] - dist[u]) <= LD_TIE_REL * fmax(1.0, fabs(dist[u])) &&                                             \
+       ld->tff[e] <= LD_TIE_REL * fmax(1.0, fabs(dist[u])) && hp[v] < hp[u] && dist[v] <= dist[u])))
+            /* the nodes of routes from the origins over that set, found
+             * forward from every origin */
             int rq = 0;
+            route[d] = 1;
             for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
                 int o = net->od_orig[k];
                 if (isfinite(dist[o]) && dist[o] > dmax) dmax = dist[o];
-                if (!route[o]) route[o] = 1, q[rq++] = o;
+                if (!route[o] && isfinite(dist[o])) route[o] = 1, q[rq++] = o;
             }
             for (int h = 0; h < rq; h++) {
                 int u = q[h];
-                if (u == d || !isfinite(dist[u])) continue;
-                double eps = LD_TIE_REL * fmax(1.0, fabs(dist[u]));
                 for (int k = net->out_start[u]; k < net->out_start[u + 1]; k++) {
                     int e = net->out_link[k], v = net->head[e];
-                    if (!route[v] && isfinite(dist[v]) && sp_link_usable(net, e, d) && dist[v] < dist[u] - eps)
-                        route[v] = 1, q[rq++] = v;
+                    if (!route[v] && IN_SET(e, u, v)) route[v] = 1, q[rq++] = v;
                 }
             }
             for (int e = 0; e < net->n_links; e++) {
@@ -520,29 +526,32 @@ static void check_dsp_structure(const char *name, const char *rel)
                     TC_CHECK(!kept[e], "dest %d: link %d kept but unusable or unreachable", d + 1, e);
                     continue;
                 }
-                double eps = LD_TIE_REL * fmax(1.0, fabs(dist[u]));
-                int tight_tie = fabs(dist[v] - dist[u]) <= eps && ld->tff[e] <= eps;
-                if (dist[v] < dist[u] - eps) {
-                    if (route[u])
-                        TC_CHECK(kept[e],
-                                 "dest %d: link %d-%d has dFF(v) < dFF(u) (beyond the tie tolerance) and a route "
-                                 "reaches it, but it is not in the mask",
-                                 d + 1, u + 1, v + 1);
-                    if (rbits)
-                        TC_CHECK((rbits[e >> 3] >> (e & 7)) & 1, "dest %d: link %d-%d missing from the relax mask",
-                                 d + 1, u + 1, v + 1);
-                } else if (!tight_tie)
-                    TC_CHECK(!kept[e], "dest %d: link %d-%d kept with dFF(v) >= dFF(u) and not a zero-cost tie", d + 1,
+                int in_set = u != d && IN_SET(e, u, v);
+                if (in_set && route[u])
+                    TC_CHECK(kept[e], "dest %d: link %d-%d is in the paper's set and on a route, but not in the mask",
+                             d + 1, u + 1, v + 1);
+                else
+                    TC_CHECK(!kept[e], "dest %d: link %d-%d kept, but %s", d + 1, u + 1, v + 1,
+                             in_set ? "no route from an origin reaches it"
+                                    : "dFF(v) >= dFF(u) and not a zero-cost tie");
+                if (in_set && rbits)
+                    TC_CHECK((rbits[e >> 3] >> (e & 7)) & 1, "dest %d: link %d-%d missing from the relax mask", d + 1,
                              u + 1, v + 1);
             }
-            /* nothing beyond the farthest origin (ties: within the tolerance) */
+#undef IN_SET
+            /* the DAG's nodes are the routes' nodes, none beyond the farthest origin */
+            int on_route = 0;
+            for (int u = 0; u < n; u++) on_route += route[u];
+            TC_CHECK(g->n == on_route, "dest %d: the DAG has %d nodes, the routes %d", d + 1, g->n, on_route);
             for (int i = 0; i < g->n; i++) {
                 int u = g->node[i];
+                TC_CHECK(route[u], "dest %d: node %d in the DAG but on no route", d + 1, u + 1);
                 TC_CHECK(dist[u] <= dmax + LD_TIE_REL * fmax(1.0, dmax),
                          "dest %d: node %d (dFF %g) beyond the farthest origin (%g)", d + 1, u + 1, dist[u], dmax);
             }
-            for (int u = 0; u < n; u++) beyond += isfinite(dist[u]) && dist[u] > dmax + LD_TIE_REL * fmax(1.0, dmax);
+            for (int u = 0; u < n; u++) off_route += isfinite(dist[u]) && !route[u];
             free(dist);
+            free(hp);
             free(kept);
             free(route);
         }
@@ -572,9 +581,9 @@ static void check_dsp_structure(const char *name, const char *rel)
         int lost_od;
         double lost;
         ds_loader_lost_demand(ld, &lost_od, &lost);
-        printf("# %s: %d destinations, %d OD pairs without any path (demand %g); %d node-destination pairs beyond "
-               "the farthest origin, left out\n",
-               name, ld->n_dest, lost_od, lost, beyond);
+        printf("# %s: %d destinations, %d OD pairs without any path (demand %g); %d reached node-destination pairs "
+               "on no route, left out\n",
+               name, ld->n_dest, lost_od, lost, off_route);
     }
     ds_loader_free(full);
     tc_end();

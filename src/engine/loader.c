@@ -37,6 +37,46 @@ static void dag_free(ld_dag *g)
     memset(g, 0, sizeof *g);
 }
 
+/* Keep only the nodes a route from an origin reaches (the destination, the
+ * origins, and the heads of every kept node's links, found farthest first)
+ * and their links, in the same order: nodes nearer the destination than its
+ * farthest origin but off every route (side streets no origin's route goes
+ * down, the far side of the destination) carry no flow, and nothing a kept
+ * node computes reads them (its links' heads are kept), so the flows keep
+ * their bits. Compacts g (n, node, lstart, n_links, n_multi), heads[] and
+ * links[] in place and leaves pos[] the kept nodes' new positions; live[]
+ * (at least R bytes, zero) is left zero. */
+static int dag_keep_routes(const ds_network *net, int di, ld_dag *g, const int *hops, int *pos, int *heads, int *links,
+                           unsigned char *live)
+{
+    int R = g->n, nr = 0, nc = 0;
+    live[0] = 1;
+    for (int q = net->dest_od_start[di]; q < net->dest_od_start[di + 1]; q++)
+        if (hops[net->od_orig[q]] >= 0) live[pos[net->od_orig[q]]] = 1;
+    for (int i = R - 1; i >= 1; i--)
+        if (live[i])
+            for (int k = g->lstart[i]; k < g->lstart[i + 1]; k++) live[pos[heads[k]]] = 1;
+    g->n_multi = 0;
+    for (int i = 0; i < R; i++) {
+        int a = g->lstart[i], b = g->lstart[i + 1]; /* (read before nr <= i overwrites) */
+        if (!live[i]) continue;
+        live[i] = 0;
+        g->node[nr] = g->node[i];
+        pos[g->node[nr]] = nr; /* heads come first: theirs are new already */
+        g->lstart[nr] = nc;
+        for (int k = a; k < b; k++) heads[nc] = heads[k], links[nc++] = links[k];
+        if (b - a > 1) g->n_multi += b - a;
+        nr++;
+    }
+    g->lstart[nr] = nc;
+    g->n = nr;
+    g->n_links = nc;
+    int *p = realloc(g->node, sizeof(int) * (size_t)nr), *l = realloc(g->lstart, sizeof(int) * (size_t)(nr + 1));
+    if (p) g->node = p; /* (a failed shrink keeps the larger block) */
+    if (l) g->lstart = l;
+    return 0;
+}
+
 /* Per-destination DAG of usable links (u,v) going strictly down the search's
  * key: distance (dsp at free-flow costs, edsp at current costs), with ties in
  * distance broken by hops only along zero-cost shortest-path links; hop count
@@ -132,12 +172,14 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     /* heads and origins as positions in the node order: the passes then
      * read and write their own node's entries in sequence */
     int nq = q1 - q0, *pos = s->rank;
+    for (int i = 0; i < R; i++) pos[g->node[i]] = i; /* (read only for nodes the search reached) */
+    if (!ld->dag_whole && dag_keep_routes(net, di, g, hops, pos, head_tmp, s->link_tmp, s->stop) != 0) return -1;
+    cnt = g->n_links;
     g->link = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
     g->hpos = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
     g->opos = malloc(sizeof(int) * (size_t)(nq > 0 ? nq : 1));
     if (!g->link || !g->hpos || !g->opos) return -1;
     memcpy(g->link, s->link_tmp, sizeof(int) * (size_t)cnt);
-    for (int i = 0; i < R; i++) pos[g->node[i]] = i; /* (read only for nodes the search reached) */
     for (int k = 0; k < cnt; k++) g->hpos[k] = pos[head_tmp[k]];
     for (int q = 0; q < nq; q++) {
         int o = net->od_orig[q0 + q];

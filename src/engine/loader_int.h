@@ -19,7 +19,7 @@
 #define LD_TIE_REL 1e-12
 
 typedef struct ld_dag {
-    int n;       /* reachable nodes, topological (increasing key), dest first */
+    int n;       /* nodes on routes from the origins, topological (increasing key), dest first */
     int *node;   /* [n] */
     int *lstart; /* [n+1] links of node[i] are link[lstart[i] .. lstart[i+1]) */
     int *link;   /* link ids */
