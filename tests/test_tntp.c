@@ -723,8 +723,67 @@ static void test_real_files(void)
     tc_end();
 }
 
+/* ds_parse_double gives strtod's bits on every decimal it accepts (its fast
+ * path is Clinger's; the rest goes to strtod) and refuses what is not a whole
+ * decimal. Random strings of the shapes data files write, and the edges of
+ * the fast path (2^53, 10^22, -0, no digits). */
+static void test_parse_double(void)
+{
+    char buf[64];
+    long differ = 0, n = 0;
+    unsigned long long r = 88172645463325252ULL;
+    tc_begin("tntp numbers: ds_parse_double equals strtod bit for bit");
+    for (long i = 0; i < 400000; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17; /* xorshift64 */
+        double u = (double)(r >> 11) / 9007199254740992.0;
+        int a = (int)(r % 1000), b = (int)((r >> 20) % 100000), k = (int)((r >> 40) % 40);
+        switch (i % 6) {
+        case 0: snprintf(buf, sizeof buf, "%.*f", k % 12, u * pow(10, k % 12)); break;
+        case 1: snprintf(buf, sizeof buf, "%.*e", k % 17, (u - 0.5) * pow(10, k - 20)); break;
+        case 2: snprintf(buf, sizeof buf, "%.17g", u * pow(10, k - 15)); break;
+        case 3: snprintf(buf, sizeof buf, "%d.%0*d", b, k % 9 + 1, a); break;
+        case 4: snprintf(buf, sizeof buf, "-%d.%dE%+d", a, b, k - 20); break;
+        default: snprintf(buf, sizeof buf, "%llu", r >> (k % 40)); break;
+        }
+        double got = 12345, want = strtod(buf, NULL);
+        n++;
+        if (ds_parse_double(buf, &got) != 0 || memcmp(&got, &want, sizeof got) != 0) {
+            if (!differ++) TC_CHECK(0, "'%s': %.17g, strtod %.17g", buf, got, want);
+        }
+    }
+    const char *ok[] = {"0",
+                        "-0",
+                        "+0",
+                        ".5",
+                        "5.",
+                        "1e22",
+                        "1e23",
+                        "1e-22",
+                        "9007199254740992",
+                        "9007199254740993",
+                        "123456789012345678",
+                        "-.0e5",
+                        "00012.500",
+                        "4.9e-324",
+                        "2.2250738585072011e-308",
+                        "1E+2"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        double got = 12345, want = strtod(ok[i], NULL);
+        TC_CHECK(ds_parse_double(ok[i], &got) == 0 && memcmp(&got, &want, sizeof got) == 0, "'%s': %.17g, strtod %.17g",
+                 ok[i], got, want);
+    }
+    const char *bad[] = {"", "1e", "e5", ".", "-", "1.2.3", "1e+", "0x10", "1,5", "1 ", "12a"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        double got = 0;
+        TC_CHECK(ds_parse_double(bad[i], &got) == -1, "'%s' accepted", bad[i]);
+    }
+    printf("# %ld random decimals, %ld differ from strtod\n", n, differ);
+    tc_end();
+}
+
 int main(void)
 {
+    test_parse_double();
     test_corpus();
     test_valid_small();
     test_quirks();

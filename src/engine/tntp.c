@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Far beyond any real road network; stops a corrupt header from asking for
  * gigabytes before the first row is read. */
@@ -90,7 +93,42 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
         len -= 3;
         s += 3;
     }
-    for (i = 0; i < len; i++) {
+    /* A branch-free pass first (it vectorises): the newlines, whether any
+     * byte is visible, whether any is a control byte or not ASCII. Only a
+     * file with one of those (UTF-8 text, binary data) takes the byte-by-byte
+     * pass below, which names the offending byte or checks the UTF-8; the
+     * branchy pass alone was a fifth of the time to read Berlin-Center. */
+    size_t nl = 0;
+    unsigned odd = 0, vis = 0;
+    i = 0;
+#if defined(__SSE2__)
+    {
+        const __m128i newline = _mm_set1_epi8('\n'), space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t' - 1),
+                      cr = _mm_set1_epi8('\r' + 1);
+        for (; i + 16 <= len; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+            /* signed bytes: from 0x80 they are negative, so below ' ' too */
+            __m128i ctl = _mm_cmplt_epi8(x, space);
+            __m128i ws = _mm_and_si128(_mm_cmpgt_epi8(x, tab), _mm_cmplt_epi8(x, cr)); /* \t \n \v \f \r */
+            nl += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, newline)));
+            odd |= (unsigned)_mm_movemask_epi8(_mm_andnot_si128(ws, ctl));
+            vis |= (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, space));
+        }
+    }
+#endif
+    for (; i < len; i++) {
+        unsigned c = s[i];
+        nl += c == '\n';
+        odd |= (c >= 0x80) | ((c < 0x20) & (c != '\n') & (c != '\t') & (c != '\r') & (c != '\f') & (c != '\v'));
+        vis |= (c > 0x20) & (c < 0x80);
+    }
+    if (!odd) {
+        line += (long)nl;
+        any = (int)vis;
+        i = len;
+    } else
+        i = 0;
+    for (; i < len; i++) {
         unsigned c = s[i];
         if (c == '\n') {
             line++;
@@ -626,11 +664,31 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sorts v[0..n) and drops repeats; returns the new count. */
+/* Sorts v[0..n) and drops repeats; returns the new count. Ids of real files
+ * span little more than their count (a trips file names each zone once per
+ * origin block: Berlin-Center 0.74 million ids of 862 zones), so a bitmap
+ * over min..max does it in one pass where it is at most n bytes; qsort's
+ * comparisons were a tenth of the time to read Berlin-Center. */
 static size_t sort_unique(int *v, size_t n)
 {
     size_t i, k = 0;
-    if (n > 1) qsort(v, n, sizeof *v, cmp_int);
+    if (n > 1) {
+        int lo = v[0], hi = v[0];
+        for (i = 1; i < n; i++) lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+        size_t span = (size_t)((long long)hi - lo) + 1;
+        unsigned char *bit = span / 8 <= n ? calloc(span / 8 + 1, 1) : NULL;
+        if (bit) {
+            for (i = 0; i < n; i++) {
+                size_t o = (size_t)((long long)v[i] - lo);
+                bit[o >> 3] |= (unsigned char)(1u << (o & 7));
+            }
+            for (size_t o = 0; o < span; o++)
+                if (bit[o >> 3] >> (o & 7) & 1) v[k++] = (int)((long long)lo + (long long)o);
+            free(bit);
+            return k;
+        }
+        qsort(v, n, sizeof *v, cmp_int);
+    }
     for (i = 0; i < n; i++)
         if (k == 0 || v[i] != v[k - 1]) v[k++] = v[i];
     return k;
