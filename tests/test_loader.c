@@ -644,6 +644,71 @@ static double jv_fd_error(ds_loader *ld, const double *x, const double *v, int m
 }
 
 /* J v against central finite differences. */
+/* BFS DAG per destination, against a BFS written out here: its nodes are
+ * exactly those a route from an origin reaches going down in hop count
+ * (links into a centroid other than the destination excluded), its links
+ * every such link out of them, in the loader's order (increasing hops). */
+static void check_bfs_structure(const char *name, const char *rel)
+{
+    char tn[128];
+    snprintf(tn, sizeof tn, "bfs_routes_only_%s", name);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_BFS, 0.1, 2, 50, 1e-13, NULL);
+    TC_CHECK(ld != NULL, "create");
+    int n = net->n_nodes, m = net->n_links, dropped = 0;
+    int *hop = malloc(sizeof(int) * n), *q = malloc(sizeof(int) * n);
+    unsigned char *route = malloc(n), *kept = malloc(m + 1);
+    for (int di = 0; ld && di < ld->n_dest; di++) {
+        const ld_dag *g = &ld->dag[di];
+        int d = net->dest_node[di], qh = 0, qt = 0;
+        for (int i = 0; i < n; i++) hop[i] = -1;
+        hop[d] = 0, q[qt++] = d;
+        while (qh < qt) { /* hops to d over usable links */
+            int v = q[qh++];
+            if (v != d && v < net->first_thru - 1) continue; /* a centroid is not passed through */
+            for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
+                int u = net->tail[net->in_link[k]];
+                if (hop[u] < 0 && u != d) hop[u] = hop[v] + 1, q[qt++] = u;
+            }
+        }
+        memset(route, 0, n);
+        route[d] = 1, qt = 0;
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++) {
+            int o = net->od_orig[k];
+            if (hop[o] > 0 && !route[o]) route[o] = 1, q[qt++] = o;
+        }
+        for (int h = 0; h < qt; h++)
+            for (int k = net->out_start[q[h]]; k < net->out_start[q[h] + 1]; k++) {
+                int e = net->out_link[k], v = net->head[e];
+                if (hop[v] >= 0 && hop[v] < hop[q[h]] && sp_link_usable(net, e, d) && !route[v])
+                    route[v] = 1, q[qt++] = v;
+            }
+        int on = 0;
+        for (int u = 0; u < n; u++) on += route[u], dropped += hop[u] >= 0 && !route[u];
+        TC_CHECK(g->n == on, "dest %d: the DAG has %d nodes, the routes %d", d + 1, g->n, on);
+        memset(kept, 0, m + 1);
+        for (int i = 0; i < g->n; i++) {
+            TC_CHECK(route[g->node[i]], "dest %d: node %d in the DAG but on no route", d + 1, g->node[i] + 1);
+            TC_CHECK(i == 0 || hop[g->node[i]] >= hop[g->node[i - 1]], "dest %d: the order is not by hops", d + 1);
+            for (int k = g->lstart[i]; k < g->lstart[i + 1]; k++) kept[g->link[k]] = 1;
+        }
+        for (int e = 0; e < m; e++) {
+            int u = net->tail[e], v = net->head[e];
+            int want = route[u] && u != d && hop[v] >= 0 && hop[v] < hop[u] && sp_link_usable(net, e, d);
+            TC_CHECK(kept[e] == want, "dest %d: link %d-%d %s", d + 1, u + 1, v + 1,
+                     want ? "goes down in hops from a route's node but is not in the DAG"
+                          : "in the DAG, but should not be");
+        }
+    }
+    printf("# %s: %d reached node-destination pairs on no BFS route, left out\n", name, dropped);
+    tc_end();
+    free(hop), free(q), free(route), free(kept);
+    ds_loader_free(ld);
+    ds_network_free(net);
+}
+
 static void check_jv(const char *name, const char *rel, ds_filter filt, double tau, ds_inner inner)
 {
     char tn[128];
@@ -1115,6 +1180,7 @@ int main(void)
                               {"ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp"},
                               {"BerlinCenter", "Berlin-Center/berlin-center_net.tntp"}};
     for (int i = 0; i < 8; i++) check_dsp_structure(nets[i][0], nets[i][1]);
+    for (int i = 0; i < 8; i++) check_bfs_structure(nets[i][0], nets[i][1]);
     check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_PASSES);
     check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     check_determinism("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
