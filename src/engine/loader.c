@@ -490,7 +490,7 @@ static void eval_block_fn(void *ctx, int worker, int b)
     double *flow = ld->partial + (size_t)b * (size_t)ld->net->n_links;
     int d0 = b * ld->blk, d1 = d0 + ld->blk;
     if (d1 > ld->n_dest) d1 = ld->n_dest;
-    memset(flow, 0, sizeof(double) * (size_t)ld->net->n_links);
+    ld_block_clear(ld, b, flow);
     for (int di = d0; di < d1; di++) {
         if (ld->dag)
             eval_dag(ld, di, s, flow);
@@ -513,11 +513,82 @@ static void reduce_fn(void *ctx, int worker, int c)
     int m = ld->net->n_links, e0 = c * LD_REDUCE_CHUNK, e1 = e0 + LD_REDUCE_CHUNK;
     (void)worker;
     if (e1 > m) e1 = m;
+    if (ld->lnk_start) {
+        /* the blocks holding the link, in block order: the others hold +0,
+         * and a sum that starts at +0 never becomes -0, so adding their +0
+         * would not change a bit */
+        for (int e = e0; e < e1; e++) {
+            double acc = 0;
+            for (int k = ld->lnk_start[e]; k < ld->lnk_start[e + 1]; k++)
+                acc += ld->partial[(size_t)ld->lnk_blk[k] * (size_t)m + (size_t)e];
+            j->f[e] = acc;
+        }
+        return;
+    }
     for (int e = e0; e < e1; e++) {
         double acc = 0;
         for (int b = 0; b < ld->n_blocks; b++) acc += ld->partial[(size_t)b * (size_t)m + (size_t)e];
         j->f[e] = acc;
     }
+}
+
+void ld_block_clear(ds_loader *ld, int b, double *buf)
+{
+    if (!ld->blk_start) {
+        memset(buf, 0, sizeof(double) * (size_t)ld->net->n_links);
+        return;
+    }
+    for (int k = ld->blk_start[b]; k < ld->blk_start[b + 1]; k++) buf[ld->blk_link[k]] = 0;
+}
+
+/* A DAG filter's block touches only its destinations' DAG links (Berlin-Center
+ * dsp: 7.8 % of the links a block, Austin-SDB 36 %), so clearing and summing
+ * every link of every block buffer was most of their 9 % of the run. */
+int ld_touch_index(ds_loader *ld)
+{
+    int m = ld->net->n_links, nb = ld->n_blocks, cnt = 0;
+    free(ld->blk_start), free(ld->blk_link), free(ld->lnk_start), free(ld->lnk_blk);
+    ld->blk_start = ld->blk_link = ld->lnk_start = ld->lnk_blk = NULL;
+    memset(ld->partial, 0, sizeof(double) * (size_t)nb * (size_t)m);
+    if (!ld->dag) return 0;
+    int *mark = malloc(sizeof(int) * (size_t)(m + 1)), *bs = calloc((size_t)nb + 2, sizeof(int));
+    int *ls = calloc((size_t)m + 2, sizeof(int)), *bl = NULL, *lb = NULL;
+    if (!mark || !bs || !ls) goto oom;
+    for (int e = 0; e < m; e++) mark[e] = -1;
+    /* count (block, link) pairs, then list each link's blocks in block order */
+    for (int pass = 0; pass < 2; pass++)
+        for (int b = 0; b < nb; b++) {
+            int d1 = (b + 1) * ld->blk < ld->n_dest ? (b + 1) * ld->blk : ld->n_dest;
+            for (int di = b * ld->blk; di < d1; di++)
+                for (int k = 0; k < ld->dag[di].n_links; k++) {
+                    int e = ld->dag[di].link[k];
+                    if (mark[e] == b + pass * nb) continue;
+                    mark[e] = b + pass * nb;
+                    if (pass == 0)
+                        ls[e + 1]++, bs[b + 1]++, cnt++;
+                    else
+                        lb[ls[e]++] = b;
+                }
+            if (pass == 0 && b == nb - 1) {
+                for (int e = 0; e < m; e++) ls[e + 1] += ls[e];
+                for (int i = 0; i < nb; i++) bs[i + 1] += bs[i];
+                bl = malloc(sizeof(int) * (size_t)(cnt + 1));
+                lb = malloc(sizeof(int) * (size_t)(cnt + 1));
+                if (!bl || !lb) goto oom;
+            }
+        }
+    for (int e = m; e > 0; e--) ls[e] = ls[e - 1]; /* (the fill left ls[e] at e's end) */
+    ls[0] = 0;
+    /* each block's links, ascending: walk the links in order */
+    for (int b = 0; b < nb; b++) mark[b] = bs[b];
+    for (int e = 0; e < m; e++)
+        for (int k = ls[e]; k < ls[e + 1]; k++) bl[mark[lb[k]]++] = e;
+    free(mark);
+    ld->blk_start = bs, ld->blk_link = bl, ld->lnk_start = ls, ld->lnk_blk = lb;
+    return 0;
+oom:
+    free(mark), free(bs), free(ls), free(bl), free(lb);
+    return -1;
 }
 
 /* f = sum of the block buffers, in block order, links in parallel. */
@@ -832,6 +903,7 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     } else {
         ld->dag = calloc((size_t)ld->n_dest, sizeof(ld_dag));
         if (!ld->dag || ld_dag_rebuild(ld, ld->tff, ld->dag) != 0) goto oom;
+        ld_touch_index(ld); /* (out of memory: every link, as without) */
     }
     find_lost_demand(ld, filter == DS_FILTER_FULL); /* full: the trees are needed anyway */
     if (filter == DS_FILTER_DSP || filter == DS_FILTER_EDSP) ld->have_ffcost = 1;
@@ -854,6 +926,7 @@ void ds_loader_free(ds_loader *ld)
     ld_dags_free(ld, ld->dag);
     ld_keep_free(ld);
     free(ld->partial);
+    free(ld->blk_start), free(ld->blk_link), free(ld->lnk_start), free(ld->lnk_blk);
     free(ld->tbuf);
     free(ld->tff);
     free(ld->reach_ok);

@@ -65,7 +65,12 @@ struct ds_loader {
     int n_dest, blk, n_blocks;
     ds_pool *pool;
     ld_scratch *scr;
-    double *partial;         /* [n_blocks * m] */
+    double *partial; /* [n_blocks * m] */
+    /* DAG filters: the links each block's DAGs hold (blk_link[blk_start[b] ..
+     * blk_start[b+1]), ascending) and, per link, the blocks holding it
+     * (lnk_blk[lnk_start[e] .. lnk_start[e+1]), ascending): a block clears
+     * and the reduction reads only those (ld_touch_index). NULL: every link. */
+    int *blk_start, *blk_link, *lnk_start, *lnk_blk;
     double *tbuf, *tff;      /* current and free-flow costs */
     const double *t;         /* costs of the eval in progress */
     double *V;               /* full: warm-start values [n_dest * n] */
@@ -117,6 +122,11 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f);
  * -log(relax_lambda)/mu on the links outside its DSP DAG (in s->trelax). */
 const double *ld_dest_costs(ds_loader *ld, int di, ld_scratch *s, const double *t);
 void ld_reduce(ds_loader *ld, double *f);
+/* The block buffer b cleared for a pass: the block's links, or all. */
+void ld_block_clear(ds_loader *ld, int b, double *buf);
+/* (Re)builds the touch index from ld->dag and clears every block buffer;
+ * 0, or -1 out of memory (the index is then dropped: every link). */
+int ld_touch_index(ds_loader *ld);
 int ld_dag_rebuild(ds_loader *ld, const double *t, ld_dag *out);
 void ld_dags_free(ds_loader *ld, ld_dag *dags);
 /* Copy one destination's converged state: processing order, link ranges,

@@ -261,7 +261,7 @@ static void jv_block_fn(void *ctx, int worker, int b)
     double *out = ld->partial + (size_t)b * (size_t)ld->net->n_links;
     int d0 = b * ld->blk, d1 = d0 + ld->blk;
     if (d1 > ld->n_dest) d1 = ld->n_dest;
-    memset(out, 0, sizeof(double) * (size_t)ld->net->n_links);
+    ld_block_clear(ld, b, out);
     int grp[JV_GROUP], k = 0;
     for (int di = d0; di < d1; di++) {
         if (ld->direct && !ld->jv_group_off && ld_direct_jv_shared(ld, di)) {
@@ -660,6 +660,7 @@ int ds_loader_refresh_mask(ds_loader *ld, const double *t, long *added, long *re
     ld_dags_free(ld, ld->dag);
     ld->dag = fresh;
     ld->kept_valid = 0;
+    ld_touch_index(ld); /* (out of memory: every link, as without) */
     if (added) *added = add;
     if (removed) *removed = rem;
     if (signature) *signature = sig;
