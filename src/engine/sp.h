@@ -35,7 +35,9 @@ int sp_work_candidates(sp_work *w, int m);
 /* Reverse Dijkstra from dest with lexicographic key (dist, hops): a route never
  * passes through a centroid other than dest. Fills dist (+INF unreachable),
  * hops (-1 unreachable; may be NULL) and order (settled nodes, dest first, in
- * increasing key; may be NULL). Returns the number of settled nodes. */
+ * increasing key; may be NULL). Returns the number of settled nodes. With
+ * w->stop, a node not settled when the search stops may hold a tentative
+ * distance and hops: only the settled ones (order) are final. */
 int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops, int *order, sp_work *w);
 
 /* Reverse BFS by link count with the same centroid rule; order = BFS order.
