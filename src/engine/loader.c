@@ -46,8 +46,8 @@ static void dag_free(ld_dag *g)
  * their bits. Compacts g (n, node, lstart, n_links, n_multi), heads[] and
  * links[] in place and leaves pos[] the kept nodes' new positions; live[]
  * (at least R bytes, zero) is left zero. */
-static int dag_keep_routes(const ds_network *net, int di, ld_dag *g, const int *hops, int *pos, int *heads, int *links,
-                           unsigned char *live)
+static void dag_keep_routes(const ds_network *net, int di, ld_dag *g, const int *hops, int *pos, int *heads, int *links,
+                            unsigned char *live)
 {
     int R = g->n, nr = 0, nc = 0;
     live[0] = 1;
@@ -74,7 +74,6 @@ static int dag_keep_routes(const ds_network *net, int di, ld_dag *g, const int *
     int *p = realloc(g->node, sizeof(int) * (size_t)nr), *l = realloc(g->lstart, sizeof(int) * (size_t)(nr + 1));
     if (p) g->node = p; /* (a failed shrink keeps the larger block) */
     if (l) g->lstart = l;
-    return 0;
 }
 
 /* Per-destination DAG of usable links (u,v) going strictly down the search's
@@ -173,7 +172,7 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
      * read and write their own node's entries in sequence */
     int nq = q1 - q0, *pos = s->rank;
     for (int i = 0; i < R; i++) pos[g->node[i]] = i; /* (read only for nodes the search reached) */
-    if (!ld->dag_whole && dag_keep_routes(net, di, g, hops, pos, head_tmp, s->link_tmp, s->stop) != 0) return -1;
+    if (!ld->dag_whole) dag_keep_routes(net, di, g, hops, pos, head_tmp, s->link_tmp, s->stop);
     cnt = g->n_links;
     g->link = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
     g->hpos = malloc(sizeof(int) * (size_t)(cnt > 0 ? cnt : 1));
