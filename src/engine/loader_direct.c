@@ -138,6 +138,32 @@ out:
     return rc;
 }
 
+/* KLU's row scaling (its default, scale 2) divides row i by its largest
+ * magnitude. Every matrix here has a unit diagonal, and its off-diagonals are
+ * minus weights that rarely exceed 1 (only parallel links or rounding could):
+ * then every row's scale factor is exactly 1, dividing by it changes no bit,
+ * and the scaling pass is a tenth of a small network's evaluation (Sioux Falls
+ * full). So scaling is asked for only where some factor would differ from 1. */
+static void set_scaling(const struct ld_direct_all *a, const double *Ax, klu_common *c)
+{
+    int unit = 1;
+    for (int j = 0; unit && j < a->n; j++) unit = Ax[a->dpos[j]] == 1.0;
+    for (int k = 0; unit && k < a->nnz; k++) unit = fabs(Ax[k]) <= 1.0;
+    c->scale = unit ? -1 : 2; /* -1: no scaling (and no pattern check: the pattern is ours) */
+}
+
+static klu_numeric *lu_factor(const struct ld_direct_all *a, double *Ax, klu_common *c)
+{
+    set_scaling(a, Ax, c);
+    return klu_factor(a->Ap, a->Ai, Ax, a->sym, c);
+}
+
+static int lu_refactor(const struct ld_direct_all *a, double *Ax, klu_numeric *num, klu_common *c)
+{
+    set_scaling(a, Ax, c);
+    return klu_refactor(a->Ap, a->Ai, Ax, a->sym, num, c);
+}
+
 /* Bytes of a numeric object: its LU blocks, workspace, permutations and
  * off-diagonal blocks (singleton blocks have no LU block; KLU leaves their
  * LUsize unset). */
@@ -288,7 +314,7 @@ static klu_numeric *diag_factor(struct ld_direct_all *a, klu_common *c)
         int cnt = a->Ap[j + 1] - a->Ap[j] - 1;
         for (int k = a->Ap[j]; k < a->Ap[j + 1]; k++) Sx[k] = k == a->dpos[j] ? 1.0 : -0.5 / cnt;
     }
-    klu_numeric *num = klu_factor(a->Ap, a->Ai, Sx, a->sym, c);
+    klu_numeric *num = lu_factor(a, Sx, c);
     free(Sx);
     return num;
 }
@@ -324,12 +350,11 @@ static int solve_values(const dsys *q, klu_common *c, double *Ax, double *z, dou
     *resid = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         int refactored = 0;
-        if (num && attempt == 0 && klu_refactor(a->Ap, a->Ai, Ax, a->sym, num, c) && klu_rcond(a->sym, num, c) &&
-            c->rcond > 1e-8) {
+        if (num && attempt == 0 && lu_refactor(a, Ax, num, c) && klu_rcond(a->sym, num, c) && c->rcond > 1e-8) {
             refactored = 1;
         } else {
             if (num && num != tmpl) klu_free_numeric(&num, c);
-            num = klu_factor(a->Ap, a->Ai, Ax, a->sym, c);
+            num = lu_factor(a, Ax, c);
         }
         rhs(q, z);
         ok = num != NULL && klu_solve(a->sym, num, n, 1, z, c);
@@ -478,7 +503,7 @@ static klu_numeric *sh_factor(struct ld_direct_all *a, int w)
     if (a->sh_gen[w] != a->gen) {
         klu_common *c = &a->common[w];
         if (a->sh_num[w]) klu_free_numeric(&a->sh_num[w], c);
-        a->sh_num[w] = klu_factor(a->Ap, a->Ai, a->sh_Ax, a->sym, c);
+        a->sh_num[w] = lu_factor(a, a->sh_Ax, c);
         a->sh_gen[w] = a->gen;
     }
     return a->sh_num[w];
@@ -511,15 +536,15 @@ static klu_numeric *own_factor(ds_loader *ld, int di, int worker, const double *
     if (!num) {
         /* its own factors with the template's diagonal pivots, refactored */
         num = diag_factor(a, c);
-        if (num && klu_refactor(a->Ap, a->Ai, (double *)Ax, a->sym, num, c) && klu_rcond(a->sym, num, c) &&
-            c->rcond > 1e-8 && keepable(a, di, num)) {
+        if (num && lu_refactor(a, (double *)Ax, num, c) && klu_rcond(a->sym, num, c) && c->rcond > 1e-8 &&
+            keepable(a, di, num)) {
             *fresh = 1;
             return g->num = num;
         }
         if (num) klu_free_numeric(&num, c);
     }
     if (!num) {
-        num = klu_factor(a->Ap, a->Ai, (double *)Ax, a->sym, c);
+        num = lu_factor(a, (double *)Ax, c);
         if (!keepable(a, di, num)) {
             if (num) klu_free_numeric(&num, c);
             return NULL; /* (the reduced LU decides, without keeping them) */
@@ -527,8 +552,7 @@ static klu_numeric *own_factor(ds_loader *ld, int di, int worker, const double *
         *fresh = 1;
         return g->num = num;
     }
-    if (!klu_refactor(a->Ap, a->Ai, (double *)Ax, a->sym, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8))
-        return NULL;
+    if (!lu_refactor(a, (double *)Ax, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8)) return NULL;
     return num;
 }
 
@@ -550,6 +574,9 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
     int d = net->dest_node[di], n = a->n, m = net->n_links, ft = net->first_thru, n_tiny = 0, fresh = 0;
     const double *t = shared ? ld->t : ld_dest_costs(ld, di, s, ld->t);
     const unsigned char *r = ld->reach_node + (size_t)di * ld->reach_stride;
+    /* at the evaluation's own costs the weights are the shared ones (the same
+     * exp(-mu t) bits): computed once, not once per destination */
+    int same_w = a->sh_on && t == ld->t;
     klu_numeric *num;
     /* weights of the links d's problem uses; b = those into d */
     for (int j = 0; j < n; j++) z[j] = 0;
@@ -561,7 +588,7 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
             n_tiny++;
             continue;
         }
-        w[e] = shared ? a->sh_w[e] : exp(-ld->mu * t[e]);
+        w[e] = same_w ? a->sh_w[e] : exp(-ld->mu * t[e]);
         if (v == d) z[u] += w[e];
     }
     if (shared) {
@@ -746,8 +773,8 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
         for (int e = 0; e < m; e++)
             if (P[e] > 0 && net->head[e] != d) Ax[a->pos[e]] -= P[e] * z[net->tail[e]] / z[net->head[e]];
         num = tm_factor(a, worker);
-        if (!num || !klu_refactor(a->Ap, a->Ai, Ax, a->sym, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8))
-            num = klu_factor(a->Ap, a->Ai, Ax, a->sym, c);
+        if (!num || !lu_refactor(a, Ax, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8))
+            num = lu_factor(a, Ax, c);
         if (!num) {
             ld->jv_failed = 1; /* only ever set to 1; read after the pool joined */
             return;
