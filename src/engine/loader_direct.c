@@ -67,6 +67,7 @@ struct ld_direct_all {
     klu_numeric **sh_num; /* per worker */
     unsigned *sh_gen;     /* per worker: the generation sh_num[w] factorises (0 none) */
     double **gY, **gQ;    /* per worker, J v of a group (ld_direct_jv_group): [JV_GROUP n], [JV_GROUP n_links] */
+    int **act;            /* per worker [n_links]: unreduced_eval's links with a weight */
 };
 
 static int cmp_int(const void *x, const void *y)
@@ -138,6 +139,10 @@ out:
     return rc;
 }
 
+/* fmax(acc, q) for an acc that is never NaN: a NaN q leaves acc as fmax
+ * does, without fmax's call (it is not inlined where NaNs must be honoured) */
+static inline double max_ignoring_nan(double acc, double q) { return q > acc ? q : acc; }
+
 /* KLU's row scaling (its default, scale 2) divides row i by its largest
  * magnitude. Every matrix here has a unit diagonal, and its off-diagonals are
  * minus weights that rarely exceed 1 (only parallel links or rounding could):
@@ -206,7 +211,9 @@ int ld_direct_init(ds_loader *ld)
     a->tm = calloc((size_t)W, sizeof(klu_numeric *));
     a->gY = calloc((size_t)W, sizeof(double *));
     a->gQ = calloc((size_t)W, sizeof(double *));
-    if (!ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen || !a->gY || !a->gQ) return -1;
+    a->act = calloc((size_t)W, sizeof(int *));
+    if (!a->act || !ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen || !a->gY || !a->gQ)
+        return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
         a->b[w] = malloc(sizeof(double) * (size_t)(n + 1));
@@ -214,7 +221,8 @@ int ld_direct_init(ds_loader *ld)
         a->w[w] = malloc(sizeof(double) * (size_t)(m + 1));
         a->gY[w] = malloc(sizeof(double) * ((size_t)JV_GROUP * (size_t)n + 1));
         a->gQ[w] = malloc(sizeof(double) * ((size_t)JV_GROUP * (size_t)m + 1));
-        if (!a->Ax[w] || !a->b[w] || !a->y[w] || !a->w[w] || !a->gY[w] || !a->gQ[w]) return -1;
+        a->act[w] = malloc(sizeof(int) * (size_t)(m + 1));
+        if (!a->act[w] || !a->Ax[w] || !a->b[w] || !a->y[w] || !a->w[w] || !a->gY[w] || !a->gQ[w]) return -1;
     }
     /* Refactoring with the previous pivot order skips the pivot search (the
      * numeric LU is most of an evaluation), and J v reuses the factors of the
@@ -267,8 +275,9 @@ void ld_direct_free(ds_loader *ld)
         if (a->w) free(a->w[w]);
         if (a->gY) free(a->gY[w]);
         if (a->gQ) free(a->gQ[w]);
+        if (a->act) free(a->act[w]);
     }
-    free(a->gY), free(a->gQ);
+    free(a->gY), free(a->gQ), free(a->act);
     free(a->keep_num);
     free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
@@ -371,7 +380,7 @@ static int solve_values(const dsys *q, klu_common *c, double *Ax, double *z, dou
                 if (q->w[e] > 0) y[net->tail[e]] += q->w[e] * z[net->head[e]];
             y[d] = 0;
             for (int j = 0; j < n; j++)
-                if (z[j] > 0) *resid = fmax(*resid, fabs(y[j]) / z[j]);
+                if (z[j] > 0) *resid = max_ignoring_nan(*resid, fabs(y[j]) / z[j]);
             if (*resid <= 1e-10 || refine == 2 || !refactored) break;
             if (!klu_solve(a->sym, num, n, 1, y, c)) break;
             for (int j = 0; j < n; j++) z[j] += y[j];
@@ -578,7 +587,15 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
      * exp(-mu t) bits): computed once, not once per destination */
     int same_w = a->sh_on && t == ld->t;
     klu_numeric *num;
-    /* weights of the links d's problem uses; b = those into d */
+    double *Ax = shared ? NULL : a->Ax[worker];
+    int *act = a->act[worker], n_act = 0; /* the links with a weight, in link order */
+    if (Ax) {
+        for (int j = 0; j < a->nnz; j++) Ax[j] = 0;
+        for (int j = 0; j < n; j++) Ax[a->dpos[j]] = 1;
+    }
+    /* weights of the links d's problem uses; b = those into d; with its own
+     * matrix, I - W_d built in the same pass (each entry's subtractions in
+     * link order, as a pass of its own would make them) */
     for (int j = 0; j < n; j++) z[j] = 0;
     for (int e = 0; e < m; e++) {
         int u = net->tail[e], v = net->head[e];
@@ -588,19 +605,17 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
             n_tiny++;
             continue;
         }
-        w[e] = same_w ? a->sh_w[e] : exp(-ld->mu * t[e]);
-        if (v == d) z[u] += w[e];
+        w[e] = same_w ? a->sh_w[e] : exp(-ld->mu * t[e]); /* > 0: mu t <= 700 */
+        act[n_act++] = e;
+        if (v == d)
+            z[u] += w[e];
+        else if (Ax)
+            Ax[a->pos[e]] -= w[e];
     }
-    if (shared) {
+    if (shared)
         num = sh_factor(a, worker);
-    } else {
-        double *Ax = a->Ax[worker];
-        for (int j = 0; j < a->nnz; j++) Ax[j] = 0;
-        for (int j = 0; j < n; j++) Ax[a->dpos[j]] = 1;
-        for (int e = 0; e < m; e++)
-            if (w[e] > 0 && net->head[e] != d) Ax[a->pos[e]] -= w[e];
+    else
         num = own_factor(ld, di, worker, Ax, &fresh);
-    }
     if (!num || !klu_solve(a->sym, num, n, 1, z, c)) return -1;
     int kind = shared ? 4 : fresh ? 1 : 2;
     double resid = 0;
@@ -627,12 +642,14 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
         /* residual b - (I - W) z relative to z, as max |dV| */
         double *res = y;
         for (int j = 0; j < n; j++) res[j] = -z[j];
-        for (int e = 0; e < m; e++)
-            if (w[e] > 0) res[net->tail[e]] += w[e] * z[net->head[e]];
+        for (int k = 0; k < n_act; k++) {
+            int e = act[k];
+            res[net->tail[e]] += w[e] * z[net->head[e]];
+        }
         res[d] = 0;
         resid = 0;
         for (int j = 0; j < n; j++)
-            if (z[j] > 0) resid = fmax(resid, fabs(res[j]) / z[j]);
+            if (z[j] > 0) resid = max_ignoring_nan(resid, fabs(res[j]) / z[j]);
         if (resid <= 1e-10) break;
         if (refine == 2) return -1;
         for (int j = 0; j < n; j++)
