@@ -479,6 +479,17 @@ typedef struct ds_loader ds_loader;
 /* A loading map for a network, variant and mu, with its worker pool. */
 ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu, int threads,
                             int inner_max, double inner_tol, ds_error *err);
+/* Progress of the per-destination part of a loader's set-up (`what` is
+ * "filter DAGs" or "reachability": a shortest-path search a destination),
+ * called on the creating thread between groups of destinations with `done`
+ * of `total` finished. A nonzero return stops the set-up: the creation then
+ * fails and err says "cancelled". */
+typedef int (*ds_loader_progress_fn)(void *ctx, const char *what, int done, int total);
+/* ds_loader_create with progress (and a way to stop) on large networks; the
+ * loader is the same, bit for bit. */
+ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu,
+                                    int threads, int inner_max, double inner_tol, ds_loader_progress_fn progress,
+                                    void *progress_ctx, ds_error *err);
 void ds_loader_free(ds_loader *ld);
 /* f = f(x). Returns 0, or 1 if f(x) does not exist (Bellman diverges: the
  * weight matrix at these costs has spectral radius >= 1) or cannot be trusted

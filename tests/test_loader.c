@@ -1162,6 +1162,66 @@ static void check_solve(const char *name, const char *rel, ds_filter filt, ds_so
     ds_network_free(net);
 }
 
+/* ds_loader_create_watched: reports between groups of destinations, in
+ * order, ending at all of them; builds the same loader (the same flows, bit
+ * for bit); a stop asked for after the first group ends the creation with
+ * "cancelled". Chicago-Sketch: 387 destinations, several groups. */
+struct watch_log {
+    int calls, last_done, total, monotone, stop_after;
+    char what[32];
+};
+
+static int watch_fn(void *ctx, const char *what, int done, int total)
+{
+    struct watch_log *w = ctx;
+    if (done <= w->last_done || done > total) w->monotone = 0;
+    w->last_done = done;
+    w->total = total;
+    snprintf(w->what, sizeof w->what, "%s", what);
+    return ++w->calls == w->stop_after;
+}
+
+static void check_watched_create(const char *name, const char *rel, ds_filter filt)
+{
+    char tn[96];
+    snprintf(tn, sizeof tn, "loader_watched_create_%s_%s", name, ds_filter_name(filt));
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    int m = net->n_links;
+    double *x = calloc((size_t)m + 1, sizeof(double)), *f1 = calloc((size_t)m + 1, sizeof(double));
+    double *f2 = calloc((size_t)m + 1, sizeof(double));
+    for (int e = 0; e < m; e++) x[e] = 0.5 * net->capacity[e];
+    struct watch_log w = {0, 0, 0, 1, 0, ""};
+    ds_error err;
+    ds_loader *plain = ds_loader_create(net, &cp, filt, 0.2, 2, 50, 1e-13, NULL);
+    ds_loader *watched = ds_loader_create_watched(net, &cp, filt, 0.2, 2, 50, 1e-13, watch_fn, &w, &err);
+    TC_CHECK(plain && watched, "create failed");
+    TC_CHECK(w.calls >= 2 && w.monotone && w.last_done == net->n_dest && w.total == net->n_dest,
+             "progress: %d calls, monotone %d, last %d of %d (%d destinations)", w.calls, w.monotone, w.last_done,
+             w.total, net->n_dest);
+    TC_CHECK(strcmp(w.what, filt == DS_FILTER_FULL ? "reachability" : "filter DAGs") == 0, "what '%s'", w.what);
+    if (plain && watched) {
+        int r1 = ds_loader_eval(plain, x, f1), r2 = ds_loader_eval(watched, x, f2);
+        TC_CHECK(r1 == r2 && memcmp(f1, f2, sizeof(double) * (size_t)m) == 0, "flows differ (rc %d / %d)", r1, r2);
+        int od1, od2;
+        double l1, l2, c1 = ds_loader_cbar(plain), c2 = ds_loader_cbar(watched);
+        ds_loader_lost_demand(plain, &od1, &l1);
+        ds_loader_lost_demand(watched, &od2, &l2);
+        TC_CHECK(od1 == od2 && l1 == l2 && c1 == c2, "lost %d / %d OD pairs, cbar %.17g / %.17g", od1, od2, c1, c2);
+    }
+    ds_loader_free(plain);
+    ds_loader_free(watched);
+    struct watch_log s = {0, 0, 0, 1, 1, ""};
+    ds_loader *stopped = ds_loader_create_watched(net, &cp, filt, 0.2, 2, 50, 1e-13, watch_fn, &s, &err);
+    TC_CHECK(!stopped && s.calls == 1 && strstr(err.msg, "cancelled"), "stop: loader %p, %d calls, err '%s'",
+             (void *)stopped, s.calls, err.msg);
+    ds_loader_free(stopped);
+    free(x), free(f1), free(f2);
+    ds_network_free(net);
+    tc_end();
+}
+
 int main(void)
 {
     test_junction();
@@ -1216,5 +1276,7 @@ int main(void)
     check_solve("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_FULL, DS_SOLVER_NEWTON, 10, 100);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, DS_SOLVER_ANDERSON, 10, 10000);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_EDSP, DS_SOLVER_NEWTON, 10, 10000);
+    check_watched_create("ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp", DS_FILTER_DSP);
+    check_watched_create("ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp", DS_FILTER_FULL);
     return tc_exit();
 }

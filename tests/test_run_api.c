@@ -201,6 +201,33 @@ static void test_emulation_is_config(const ds_network *net)
     tc_end();
 }
 
+/* A cancel asked for at the first set-up event is honoured inside the
+ * loader's per-destination set-up, between groups of destinations, not after
+ * it (Chicago-Sketch dsp: 387 destinations' DAGs in several groups). */
+static void test_cancel_in_loader(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    char reason[512];
+    int left = 1;
+    ds_config_default(&cfg);
+    cfg.filter = DS_FILTER_DSP;
+    cfg.tau = 10;
+    tc_begin("run_api_cancel_inside_loader_setup");
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    if (run) {
+        ds_run_add_monitor(run, cancel_on_setup, &left);
+        ds_status st = ds_run_execute(run);
+        ds_run_reason(run, reason, sizeof reason);
+        TC_CHECK(st == DS_STATUS_CANCELLED && strstr(reason, "in: filter DAGs") != NULL, "status %s, reason '%s'",
+                 ds_status_name(st), reason);
+        TC_CHECK(ds_run_history_count(run) == 0, "%d records", (int)ds_run_history_count(run));
+        ds_run_free(run);
+    }
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -228,6 +255,14 @@ int main(void)
     } else {
         tc_skip("run_api_siouxfalls", "SiouxFalls/SiouxFalls_net.tntp not found (set DILLSUE_TNTP_DIR)");
     }
+    const char *cs = tc_tntp("Chicago-Sketch/ChicagoSketch_net.tntp");
+    ds_network *chi = cs ? ds_network_load(cs, NULL, NULL, NULL, &err) : NULL;
+    if (chi)
+        test_cancel_in_loader(chi);
+    else
+        tc_skip("run_api_cancel_inside_loader_setup",
+                "Chicago-Sketch/ChicagoSketch_net.tntp not found (set DILLSUE_TNTP_DIR)");
+    ds_network_free(chi);
     ds_network_free(ring);
     return tc_failed_ ? 1 : 0;
 }

@@ -187,6 +187,42 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
     return 0;
 }
 
+/* fn over the destinations, all at once, or (while a progress function
+ * watches the set-up) in about ten groups of at least 64 with a report after
+ * each: the same calls, each destination's work its own, so the same result.
+ * Returns -1 if the progress function asked to stop. */
+struct dest_chunk {
+    ds_pool_fn fn;
+    void *ctx;
+    int first;
+};
+
+static void dest_chunk_fn(void *ctx, int worker, int i)
+{
+    struct dest_chunk *c = ctx;
+    c->fn(c->ctx, worker, c->first + i);
+}
+
+static int run_dests(ds_loader *ld, const char *what, ds_pool_fn fn, void *ctx)
+{
+    int nd = ld->n_dest, step = (nd + 9) / 10;
+    if (!ld->progress) {
+        ds_pool_run(ld->pool, nd, fn, ctx);
+        return 0;
+    }
+    if (step < 64) step = 64;
+    for (int d0 = 0; d0 < nd; d0 += step) {
+        struct dest_chunk c = {fn, ctx, d0};
+        int k = nd - d0 < step ? nd - d0 : step;
+        ds_pool_run(ld->pool, k, dest_chunk_fn, &c);
+        if (ld->progress(ld->progress_ctx, what, d0 + k, nd)) {
+            ld->stopped = 1;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 struct dag_job {
     ds_loader *ld;
     const double *t;
@@ -203,7 +239,7 @@ static void dag_job_fn(void *ctx, int worker, int di)
 int ld_dag_rebuild(ds_loader *ld, const double *t, ld_dag *out)
 {
     struct dag_job j = {ld, t, out, 0};
-    ds_pool_run(ld->pool, ld->n_dest, dag_job_fn, &j);
+    if (run_dests(ld, "filter DAGs", dag_job_fn, &j) != 0) return -1;
     return j.failed ? -1 : 0;
 }
 
@@ -761,11 +797,15 @@ static void reach_fn(void *ctx, int worker, int di)
     }
 }
 
-static void find_lost_demand(ds_loader *ld, int want_cost)
+static int find_lost_demand(ds_loader *ld, int want_cost)
 {
     const ds_network *net = ld->net;
     struct reach_job j = {ld, want_cost};
-    ds_pool_run(ld->pool, ld->n_dest, reach_fn, &j);
+    /* (watched where it searches: without want_cost it only reads the DAGs) */
+    if (!want_cost)
+        ds_pool_run(ld->pool, ld->n_dest, reach_fn, &j);
+    else if (run_dests(ld, "reachability", reach_fn, &j) != 0)
+        return -1;
     if (want_cost) ld->have_ffcost = 1;
     ld->lost_od = 0;
     ld->lost_demand = 0;
@@ -774,6 +814,7 @@ static void find_lost_demand(ds_loader *ld, int want_cost)
             ld->lost_od++;
             ld->lost_demand += net->od_demand[k];
         }
+    return 0;
 }
 
 /* cbar as ds_network_cbar computes it (same trees, same summation order). */
@@ -835,6 +876,13 @@ void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived)
 ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu, int threads,
                             int inner_max, double inner_tol, ds_error *err)
 {
+    return ds_loader_create_watched(net, cp, filter, mu, threads, inner_max, inner_tol, NULL, NULL, err);
+}
+
+ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu,
+                                    int threads, int inner_max, double inner_tol, ds_loader_progress_fn progress,
+                                    void *progress_ctx, ds_error *err)
+{
     ds_loader *ld;
     int m = net->n_links, n = net->n_nodes;
     if (!(mu > 0) || !isfinite(mu)) {
@@ -848,6 +896,8 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
     ld = calloc(1, sizeof *ld);
     if (!ld) goto oom;
     ld->net = net;
+    ld->progress = progress;
+    ld->progress_ctx = progress_ctx;
     ld->cp = *cp;
     ld->filter = filter;
     ld->mu = mu;
@@ -904,10 +954,17 @@ ds_loader *ds_loader_create(const ds_network *net, const ds_cost_params *cp, ds_
         if (!ld->dag || ld_dag_rebuild(ld, ld->tff, ld->dag) != 0) goto oom;
         ld_touch_index(ld); /* (out of memory: every link, as without) */
     }
-    find_lost_demand(ld, filter == DS_FILTER_FULL); /* full: the trees are needed anyway */
+    /* full: the trees are needed anyway */
+    if (find_lost_demand(ld, filter == DS_FILTER_FULL) != 0) goto oom;
     if (filter == DS_FILTER_DSP || filter == DS_FILTER_EDSP) ld->have_ffcost = 1;
+    ld->progress = NULL; /* (a later DAG rebuild, the eDSP refresh, is not watched) */
     return ld;
 oom:
+    if (ld && ld->stopped) {
+        ds_error_set(err, NULL, 0, "cancelled");
+        ds_loader_free(ld);
+        return NULL;
+    }
     ds_error_set(err, NULL, 0, "out of memory setting up the loading map (%d nodes, %d links, %d destinations)", n, m,
                  net->n_dest);
     ds_loader_free(ld);

@@ -57,6 +57,9 @@ typedef struct ld_keep {
 
 struct ds_loader {
     const ds_network *net;
+    ds_loader_progress_fn progress; /* during ds_loader_create_watched only */
+    void *progress_ctx;
+    int stopped; /* the progress function asked to stop */
     ds_cost_params cp;
     ds_filter filter;
     double mu;

@@ -1055,6 +1055,23 @@ static void finish(ds_run *run, ds_status st)
 /* Set-up before the start point: the loader, mu, the ill-posedness proofs,
  * the inner solver, the backend, the first eDSP mask. Returns DS_STATUS_RUNNING
  * to go on, else the final status (reason filled). */
+
+/* The loader's per-destination set-up, as set-up steps: a line each second
+ * at most (a large network's DAGs take seconds; a small one's none), and a
+ * cancel honoured between groups of destinations. */
+static int loader_progress(void *ctx, const char *what, int done, int total)
+{
+    ds_run *run = ctx;
+    double now = run_now();
+    if (done < total && now - run->t_progress >= 1.0) {
+        char buf[96];
+        run->t_progress = now;
+        snprintf(buf, sizeof buf, "%s: %d of %d destinations", what, done, total);
+        run_setup_step(run, 0.2 * done / total, buf);
+    }
+    return run_cancelled(run);
+}
+
 static ds_status run_setup(ds_run *run, edsp_state *es)
 {
     ds_error err = {{0}, 0, {0}};
@@ -1074,10 +1091,14 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         run_setup_step(run, p, label);                                                                                 \
     } while (0)
     run_setup_step(run, 0.0, full ? "reachability" : "filter DAGs");
+    run->t_progress = run_now();
     /* mu is needed by the evaluations only, so the loader is built first and
      * its free-flow trees give cbar when mu is derived from tau */
-    run->ld = ds_loader_create(run->net, &run->cfg.cost, lf, run->cfg.mu > 0 ? run->cfg.mu : 1.0, run->cfg.threads,
-                               run->cfg.inner_max, run->cfg.inner_tol, &err);
+    run->ld =
+        ds_loader_create_watched(run->net, &run->cfg.cost, lf, run->cfg.mu > 0 ? run->cfg.mu : 1.0, run->cfg.threads,
+                                 run->cfg.inner_max, run->cfg.inner_tol, loader_progress, run, &err);
+    if (!run->ld && run_cancelled(run))
+        FAIL_WITH(DS_STATUS_CANCELLED, "cancelled during set-up, in: %s", full ? "reachability" : "filter DAGs");
     if (!run->ld) {
         ds_error_format(&err, run->reason, sizeof run->reason);
         return DS_STATUS_ERROR;

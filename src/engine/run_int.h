@@ -53,6 +53,7 @@ struct ds_run {
     void *mon_ctx[RUN_MAX_MONITORS];
     int n_mon;
     double t_start, t_iter0;
+    double t_progress; /* the last loader progress line (set-up) */
     /* the engine's clock (see ds_run_times): guarded by pause_mu */
     double t_setup_end, t_end, t_paused, t_pause_began, t_tol;
     atomic_int phase;      /* 0 not started, 1 setting up, 2 iterating, 3 done */
