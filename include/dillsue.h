@@ -472,8 +472,11 @@ long ds_run_history_column(const ds_run *run, const char *name, double *out, siz
 /* cbar: demand-weighted mean over OD pairs of the free-flow shortest-path cost
  * (centroids honoured). */
 double ds_network_cbar(const ds_network *net, const ds_cost_params *cp);
+/* The same with `threads` workers (0 = all cores): the same value, bit for bit. */
+double ds_network_cbar_threads(const ds_network *net, const ds_cost_params *cp, int threads);
 /* Hop diameter: max over reachable (node, dest) pairs of the fewest-link count. */
 int ds_network_hop_diameter(const ds_network *net);
+int ds_network_hop_diameter_threads(const ds_network *net, int threads);
 
 typedef struct ds_loader ds_loader;
 /* A loading map for a network, variant and mu, with its worker pool. */

@@ -1222,6 +1222,73 @@ static void check_watched_create(const char *name, const char *rel, ds_filter fi
     tc_end();
 }
 
+/* cbar and the hop diameter on a pool: the same value on 1, 2 and all cores,
+ * bit for bit, and the same as the loader's cbar (same trees, same summation
+ * order); cbar within round-off of, and the hop diameter equal to, a plain
+ * search written here (the engine's cbar searches stop at the last origin). */
+static double ref_cbar(const ds_network *net, const double *t, int *hop_diam)
+{
+    int n = net->n_nodes, ft = net->first_thru, diam = 0;
+    double *dist = malloc(sizeof(double) * (size_t)n), num = 0, den = 0;
+    int *done = malloc(sizeof(int) * (size_t)n), *hops = malloc(sizeof(int) * (size_t)n);
+    int *queue = malloc(sizeof(int) * (size_t)n);
+    for (int di = 0; di < net->n_dest; di++) {
+        int d = net->dest_node[di], qh = 0, qt = 0;
+        for (int i = 0; i < n; i++) dist[i] = INFINITY, done[i] = 0, hops[i] = -1;
+        dist[d] = 0;
+        for (;;) { /* O(n^2) Dijkstra: settle the nearest unsettled node */
+            int v = -1;
+            for (int i = 0; i < n; i++)
+                if (!done[i] && isfinite(dist[i]) && (v < 0 || dist[i] < dist[v])) v = i;
+            if (v < 0) break;
+            done[v] = 1;
+            for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
+                int e = net->in_link[k], u = net->tail[e];
+                if (dsk_link_usable(u, v, d, ft) && dist[v] + t[e] < dist[u]) dist[u] = dist[v] + t[e];
+            }
+        }
+        for (int k = net->dest_od_start[di]; k < net->dest_od_start[di + 1]; k++)
+            if (isfinite(dist[net->od_orig[k]]))
+                num += net->od_demand[k] * dist[net->od_orig[k]], den += net->od_demand[k];
+        hops[d] = 0, queue[qt++] = d;
+        while (qh < qt) {
+            int v = queue[qh++];
+            if (hops[v] > diam) diam = hops[v];
+            for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
+                int e = net->in_link[k], u = net->tail[e];
+                if (dsk_link_usable(u, v, d, ft) && hops[u] < 0) hops[u] = hops[v] + 1, queue[qt++] = u;
+            }
+        }
+    }
+    free(dist), free(done), free(hops), free(queue);
+    *hop_diam = diam;
+    return num / den;
+}
+
+static void check_netstats(const char *name, const char *rel)
+{
+    char tn[96];
+    snprintf(tn, sizeof tn, "netstats_threads_%s", name);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    int m = net->n_links, ref_diam;
+    double *t = malloc(sizeof(double) * (size_t)(m + 1)), *zero = calloc((size_t)m + 1, sizeof(double));
+    ds_costs_eval(net, &cp, zero, t);
+    double c1 = ds_network_cbar(net, &cp), c2 = ds_network_cbar_threads(net, &cp, 2);
+    double c0 = ds_network_cbar_threads(net, &cp, 0), ref = ref_cbar(net, t, &ref_diam);
+    ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, 0.1, 2, 50, 1e-13, NULL);
+    double cl = ld ? ds_loader_cbar(ld) : NAN;
+    TC_CHECK(c1 == c2 && c1 == c0 && c1 == cl, "cbar %.17g (1) %.17g (2) %.17g (all) %.17g (loader)", c1, c2, c0, cl);
+    TC_CHECK(fabs(c1 - ref) <= 1e-12 * ref, "cbar %.17g, plain search %.17g", c1, ref);
+    int h1 = ds_network_hop_diameter(net), h2 = ds_network_hop_diameter_threads(net, 2);
+    TC_CHECK(h1 == h2 && h1 == ref_diam, "hop diameter %d (1) %d (2) %d (plain BFS)", h1, h2, ref_diam);
+    ds_loader_free(ld);
+    free(t), free(zero);
+    ds_network_free(net);
+    tc_end();
+}
+
 int main(void)
 {
     test_junction();
@@ -1277,6 +1344,9 @@ int main(void)
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, DS_SOLVER_ANDERSON, 10, 10000);
     check_solve("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_EDSP, DS_SOLVER_NEWTON, 10, 10000);
     check_watched_create("ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp", DS_FILTER_DSP);
+    check_netstats("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp");
+    check_netstats("Anaheim", "Anaheim/Anaheim_net.tntp");
+    check_netstats("ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp");
     check_watched_create("ChicagoSketch", "Chicago-Sketch/ChicagoSketch_net.tntp", DS_FILTER_FULL);
     return tc_exit();
 }

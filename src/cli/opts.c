@@ -79,7 +79,7 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_TOL] = {NUM("tol", CLI_SOLVE | CLI_SWEEP, "tol", "X", 0, "stop when gap_rel < X")},
     [OPT_MAX_ITER] = {NUM("max-iter", CLI_SOLVE | CLI_UE | CLI_SWEEP, "max_iter", "N", 0,
                           "at most N outer iterations")},
-    [OPT_THREADS] = {NUM("threads", CLI_SOLVE | CLI_UE | CLI_LOAD | CLI_TUI | CLI_SWEEP, "threads", "N", 0,
+    [OPT_THREADS] = {NUM("threads", CLI_SOLVE | CLI_UE | CLI_INFO | CLI_LOAD | CLI_TUI | CLI_SWEEP, "threads", "N", 0,
                          "worker threads, 0 = all cores")},
     [OPT_BACKEND] = {CHOICE("backend", CLI_SOLVE, backend, "B", 0, "where the loading map runs")},
     [OPT_CAP] = {NUM("cap", CLI_SOLVE | CLI_UE | CLI_INFO | CLI_LOAD | CLI_SWEEP, "cap", "C", 0,
