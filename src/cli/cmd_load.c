@@ -97,7 +97,7 @@ int cmd_load(int argc, char **argv)
     }
     ds_loader *ld = NULL;
     if ((rc = cli_check_costs(net, &cp))) goto done;
-    double cbar = ds_network_cbar(net, &cp);
+    double cbar = ds_network_cbar_threads(net, &cp, threads); /* (the same value on any count) */
     if (mu <= 0) mu = tau / cbar;
     ld = ds_loader_create(net, &cp, (ds_filter)filter, mu, threads, inner_max, 1e-13, &err);
     if (!ld || ds_loader_set_inner(ld, (ds_inner)inner) != 0) {
