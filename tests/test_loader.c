@@ -643,7 +643,6 @@ static double jv_fd_error(ds_loader *ld, const double *x, const double *v, int m
     return err;
 }
 
-/* J v against central finite differences. */
 /* BFS DAG per destination, against a BFS written out here: its nodes are
  * exactly those a route from an origin reaches going down in hop count
  * (links into a centroid other than the destination excluded), its links
@@ -709,6 +708,7 @@ static void check_bfs_structure(const char *name, const char *rel)
     ds_network_free(net);
 }
 
+/* J v against central finite differences. */
 static void check_jv(const char *name, const char *rel, ds_filter filt, double tau, ds_inner inner)
 {
     char tn[128];
