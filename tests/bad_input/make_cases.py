@@ -188,6 +188,17 @@ case("trips_entry_before_origin", BASE_NET, text(TRIPS[:4] + [TRIPS[5]] + TRIPS[
      "trips_entry_before_origin.trips.tntp:5: demand entry before the first 'Origin' line")
 case("trips_total_mismatch", BASE_NET, trips_with(2, "<TOTAL OD FLOW>\t\t999"),
      "trips_total_mismatch.trips.tntp:2: <TOTAL OD FLOW> 999 does not match the sum of the entries, 600")
+# A total printed with fewer digits than the sum (%g: Terrassa-Asymmetric's
+# 2.52257e+007 for 25,225,746.76) holds when the sum rounds to it, to at most
+# half a unit in the sixth significant digit (%g drops trailing zeros: "1e+05"
+# is 100000 to six digits): 100000.4 is accepted, 100000.6 is not.
+def trips_summing(total, last):
+    return trips_with(lines=[TRIPS[0], "<TOTAL OD FLOW> " + total] + TRIPS[2:9]
+                      + ["    1 : %10s;     2 :    120.0;     3 :      0.0;" % last])
+
+
+case("trips_total_beyond_printed", BASE_NET, trips_summing("1e+05", "99480.6"),
+     "trips_total_beyond_printed.trips.tntp:2: <TOTAL OD FLOW> 100000 does not match the sum of the entries, 100000.6")
 case("trips_truncated", BASE_NET, text(TRIPS[:9]) + "    1 :     80.0;     2 :",
      "trips_truncated.trips.tntp:10: missing demand after '2 :'")
 case("trips_origin_without_zone", BASE_NET, trips_with(7, "Origin"),
@@ -227,6 +238,7 @@ ACCEPTED["meta_missing_zones"] = (net_with(meta=NET_META[1:]), None, "")
 ACCEPTED["sparse_ids"] = (text([NET_META[0], NET_META[1], NET_META[3], NET_META[4], NET_META[5], NET_META[6]]
                                + [sparse_row(l) for l in LINKS]), sparse_trips(), "")
 ACCEPTED["bom"] = ("\ufeff" + BASE_NET, "\ufeff" + BASE_TRIPS, "")
+ACCEPTED["total_printed_g"] = (BASE_NET, trips_summing("1e+05", "99480.4"), "")
 case("sparse_trips_not_node", ACCEPTED["sparse_ids"][0], sparse_trips().replace("Origin 1003", "Origin 1007"),
      "sparse_trips_not_node.trips.tntp:9: origin 1007 is not a node of the network")
 case("sparse_too_many_ids", text([NET_META[0], NET_META[1], NET_META[3], NET_META[4]]
