@@ -140,6 +140,40 @@ static void test_globalise(const ds_network *net, const char *name, ds_filter fi
     tc_end();
 }
 
+/* A cliff of the merit: at tau 100 the merit along the Newton direction
+ * follows its model to some l* and then rises many times over, the search's
+ * quadratic falls below the 0.1 safeguard and the step found is a tenth of the
+ * one available; the search bisects towards the failed trial (solver_newton.c
+ * extend). Sioux Falls bfs and dsp tau 100: 41 and 30 iterations without,
+ * 22 and 24 with; every accepted step still meets its sufficient decrease, and
+ * the flows are those of a solve to a thousand times the accuracy. */
+static void test_merit_cliff(const ds_network *net, ds_filter filter, int max_iter)
+{
+    char tname[96];
+    ds_config c;
+    result r;
+    ds_config_default(&c);
+    c.filter = filter;
+    c.tau = 100;
+    snprintf(tname, sizeof tname, "newton_merit_cliff_siouxfalls_%s_tau100", ds_filter_name(filter));
+    tc_begin(tname);
+    run_one(net, &c, &r);
+    TC_CHECK(r.st == DS_STATUS_CONVERGED, "%s (%s)", ds_status_name(r.st), r.reason);
+    check_line_search(&r, "ptc");
+    TC_CHECK(last_iter(&r) <= max_iter, "%d iterations, want <= %d", last_iter(&r), max_iter);
+    /* the same fixed point as a solve to a tolerance a thousand times tighter */
+    result t;
+    c.tol = r.st == DS_STATUS_CONVERGED ? c.tol * 1e-3 : c.tol;
+    run_one(net, &c, &t);
+    if (r.x && t.x) {
+        double d = rel_diff(r.x, t.x, net->n_links);
+        TC_CHECK(d < 1e-6, "flows differ from the tighter solve's by %.3g (relative 2-norm)", d);
+    }
+    result_free(&t);
+    result_free(&r);
+    tc_end();
+}
+
 /* Anaheim's full graph, where f(0) does not exist: the line search meets the
  * existence boundary, ptc regularises, and over tau 1, 3 and 10 it spends no
  * more loading evaluations and J v than the plain line search. */
@@ -291,6 +325,8 @@ int main(void)
         if (net) {
             test_globalise(net, "siouxfalls", DS_FILTER_FULL, 10, 15, 15);
             test_globalise(net, "siouxfalls", DS_FILTER_DSP, 30, 25, 25);
+            test_merit_cliff(net, DS_FILTER_BFS, 28);
+            test_merit_cliff(net, DS_FILTER_DSP, 27);
             test_start(net, "siouxfalls", 10);
             test_start_relax(net, "siouxfalls", 1); /* f(0) does not exist at tau 1 */
             test_relax_fallback(net);

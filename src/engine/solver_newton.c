@@ -187,11 +187,22 @@ static int step_paper(ds_run *run, nt_state *s, const gmres_result *gr, ds_iter_
  * when *l gave at least half the decrease of the linear model, i.e. the merit
  * was still falling steeply there. Full graph, Sioux Falls tau 1, 10, 100,
  * Anaheim and EMA tau 1, 3, 10, 30: Anaheim tau 3 23 -> 14 iterations, EMA
- * tau 1 37 -> 26; evaluations + J v over the 11 cells 1,296 -> 1,282 (docs/model.md). */
-static int extend(ds_run *run, nt_state *s, double rho, double *l, double l_undef, double *W)
+ * tau 1 37 -> 26; evaluations + J v over the 11 cells 1,296 -> 1,282 (docs/model.md).
+ * The same holds short of a cliff of the merit itself: on congested networks
+ * W(l) follows the model (1 - l)^2 up to some l* and then rises a hundredfold
+ * (a small change of cost flips much of the flow), the quadratic through
+ * W(0), W'(0) and W(1) puts the next trial at its floor 0.1, and that step is
+ * accepted with a tenth of the decrease available. So the bisection also runs
+ * towards the last failed trial when that trial's quadratic put the next one
+ * below the 0.1 safeguard (the merit rose far faster than any parabola; a
+ * milder rise is left alone: bisecting there lengthened Austin-SDB dsp from 15
+ * to 17 iterations). Hessen-Asym dsp tau 10 53 -> 25 iterations; evaluations
+ * + J v over 125 cells of 12 networks -22 %, 5 cells worse (docs/results.md
+ * "Networks outside ../shared"). */
+static int extend(ds_run *run, nt_state *s, double rho, double *l, double l_out, double *W)
 {
     double rn = sqrt(run->merit);
-    double la = *l, lb = l_undef, Wa = *W, Wm;
+    double la = *l, lb = l_out, Wa = *W, Wm;
     int last_is_best = 1; /* run->xt, run->ft (and the loader's state) are the best point's */
     for (int k = 0; k < NT_EXTEND && lb - la > 0.02 * lb; k++) {
         double lm = 0.5 * (la + lb);
@@ -222,6 +233,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
 {
     double W0 = run->merit, rn = sqrt(W0), l = 1.0, W;
     double rho = gr->rel_resid, l_undef = 0; /* shortest trial length where f did not exist */
+    double l_fail = 0; /* the last failed trial, where its quadratic fell below the 0.1 safeguard */
     int rc;
     s->hit_boundary = 0;
     if (gr->status >= 0 && rho < 1) {
@@ -231,8 +243,9 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
             rc = trial(run, s->delta, l, &W);
             if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
             if (rc == EV_OK && sqrt(W) <= (1 - NT_ARMIJO * (1 - eta_l)) * rn) {
-                if (l_undef > l && W <= W0 + 0.5 * slope * l) {
-                    rc = extend(run, s, rho, &l, l_undef, &W);
+                double l_out = l_undef > l ? l_undef : l_fail;
+                if (l_out > l && W <= W0 + 0.5 * slope * l) {
+                    rc = extend(run, s, rho, &l, l_out, &W);
                     if (rc != EV_OK) return rc;
                     eta_l = 1 - l * (1 - rho);
                 }
@@ -255,6 +268,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
                 if (rc == EV_UNDEFINED) l_undef = l, s->hit_boundary = 1;
                 ln = 0.25 * l; /* f does not exist there: back off faster */
             }
+            l_fail = ln < 0.1 * l ? l : 0;
             if (ln < 0.1 * l) ln = 0.1 * l; /* Dennis & Schnabel's safeguards */
             if (ln > 0.5 * l) ln = 0.5 * l;
             l = ln;
