@@ -201,6 +201,21 @@ if [ $rc1 -ne 0 ] || [ $rc -ne 0 ]; then fail cli_scenario "exit $rc1 / $rc: $(t
 elif ! cmp -s "$tmp/s1.csv" "$tmp/s2.csv"; then fail cli_scenario "same scenario, different flows"
 elif cmp -s "$tmp/s1.csv" "$tmp/a.csv"; then fail cli_scenario "scenario 3 equals the base network"
 else pass cli_scenario; fi
+# The spread of free-flow times, or the one value of a network whose every
+# link has the same (Hessen- and Terrassa-Asymmetric are published so).
+run "$D" info --net "$SF"
+if [ $rc -eq 0 ] && grep -q '^free-flow time: *min 2, median 4, max 10 (over the 76 positive)$' "$tmp/out"; then
+    pass cli_info_free_flow_spread
+else fail cli_info_free_flow_spread "rc $rc: $(grep free-flow "$tmp/out") $(cat "$tmp/err")"; fi
+{
+    printf '<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 3\n<NUMBER OF LINKS> 6\n<END OF METADATA>\n'
+    for l in "1 3" "3 1" "2 4" "4 2" "3 4" "4 3"; do printf '\t%s\t900\t1\t0.75\t0.15\t4\t50\t0\t1\t;\n' "$l"; done
+} >"$tmp/u_net.tntp"
+printf '<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 300\n<END OF METADATA>\nOrigin 1\n 2 : 100;\nOrigin 2\n 1 : 200;\n' >"$tmp/u_trips.tntp"
+run "$D" info --net "$tmp/u_net.tntp"
+if [ $rc -eq 0 ] && grep -q '^free-flow time: *0.75 on every link (free-flow shortest paths are the fewest links' "$tmp/out"; then
+    pass cli_info_free_flow_uniform
+else fail cli_info_free_flow_uniform "rc $rc: $(grep free-flow "$tmp/out") $(cat "$tmp/err")"; fi
 run "$D" info --net "$SF" --scenario 3 --seed 7
 if [ $rc -eq 0 ] && grep -q '^scenario: *3 seed 7' "$tmp/out"; then pass cli_info_scenario
 else fail cli_info_scenario "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi

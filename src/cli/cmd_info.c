@@ -38,9 +38,44 @@ static int print_help(void)
     printf("Usage: dillsue info [--net NET] [OPTIONS]\n"
            "Describe a network: nodes, links, zones, demand, cbar and mu at tau = 1, hop\n"
            "diameter, links whose cost does not depend on flow, zero free-flow-time links,\n"
-           "parallel links, and the GPU available.\n"
+           "the spread of free-flow times, parallel links, and the GPU available.\n"
            "\n");
     return cli_help_options(CMD, help_sections, help_note, stdout) ? 2 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The positive free-flow times: min, median, max; or, when every link has the
+ * same one, that: with no free links, tolls or distance in the cost the
+ * free-flow shortest paths are then the fewest links, the dsp filter ranks
+ * nodes as the bfs filter does (two public networks, Hessen- and
+ * Terrassa-Asymmetric, are published so: their dsp and bfs solves agree). */
+static void print_free_flow(const ds_network *net, const ds_cost_params *cp)
+{
+    double *t = malloc(sizeof(double) * (size_t)(net->n_links + 1));
+    int n = 0;
+    if (!t) return;
+    for (int e = 0; e < net->n_links; e++)
+        if (net->t0[e] > 0) t[n++] = net->t0[e];
+    if (n == 0) {
+        printf("free-flow time:     none positive\n");
+    } else {
+        qsort(t, (size_t)n, sizeof(double), cmp_double);
+        if (t[0] == t[n - 1] && n == net->n_links && cp->toll_factor == 0 && cp->distance_factor == 0)
+            printf("free-flow time:     %.10g on every link (free-flow shortest paths are the fewest links, as "
+                   "the bfs filter counts them)\n",
+                   t[0]);
+        else if (t[0] == t[n - 1])
+            printf("free-flow time:     %.10g on every link with a positive one\n", t[0]);
+        else
+            printf("free-flow time:     min %.6g, median %.6g, max %.6g (over the %d positive)\n", t[0], t[n / 2],
+                   t[n - 1], n);
+    }
+    free(t);
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -154,6 +189,7 @@ int cmd_info(int argc, char **argv)
     printf("hop diameter:       %d\n", ds_network_hop_diameter_threads(net, threads));
     printf("flow-independent:   %d links (b = 0 or power = 0: their equilibrium flows are not unique)\n", fixed);
     printf("zero free-flow time: %d links\n", zero_t0);
+    print_free_flow(net, &cp);
     printf("parallel link pairs: %ld\n", parallel_pairs(net));
     {
         char gpu[512];
