@@ -3,6 +3,7 @@
  * SUE flows non-unique or the full-graph model delicate. */
 #include "cli.h"
 #include "ds_scenario.h"
+#include "sweep_data.h" /* sweep_percentile: the one percentile of the project */
 
 #include <limits.h>
 #include <stdio.h>
@@ -43,12 +44,6 @@ static int print_help(void)
     return cli_help_options(CMD, help_sections, help_note, stdout) ? 2 : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The positive free-flow times: min, median, max; or, when every link has the
  * same one, that: with no free links, tolls or distance in the cost the
  * free-flow shortest paths are then the fewest links, the dsp filter ranks
@@ -64,7 +59,7 @@ static void print_free_flow(const ds_network *net, const ds_cost_params *cp)
     if (n == 0) {
         printf("free-flow time:     none positive\n");
     } else {
-        qsort(t, (size_t)n, sizeof(double), cmp_double);
+        double median = sweep_percentile(t, n, 50); /* (sorts t) */
         if (t[0] == t[n - 1] && n == net->n_links && cp->toll_factor == 0 && cp->distance_factor == 0)
             printf("free-flow time:     %.10g on every link (free-flow shortest paths are the fewest links, as "
                    "the bfs filter counts them)\n",
@@ -72,7 +67,7 @@ static void print_free_flow(const ds_network *net, const ds_cost_params *cp)
         else if (t[0] == t[n - 1])
             printf("free-flow time:     %.10g on every link with a positive one\n", t[0]);
         else
-            printf("free-flow time:     min %.6g, median %.6g, max %.6g (over the %d positive)\n", t[0], t[n / 2],
+            printf("free-flow time:     min %.6g, median %.6g, max %.6g (over the %d positive)\n", t[0], median,
                    t[n - 1], n);
     }
     free(t);

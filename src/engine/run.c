@@ -1052,10 +1052,6 @@ static void finish(ds_run *run, ds_status st)
     emit(run, &ev);
 }
 
-/* Set-up before the start point: the loader, mu, the ill-posedness proofs,
- * the inner solver, the backend, the first eDSP mask. Returns DS_STATUS_RUNNING
- * to go on, else the final status (reason filled). */
-
 /* The loader's per-destination set-up, as set-up steps: a line each second
  * at most (a large network's DAGs take seconds; a small one's none), and a
  * cancel honoured between groups of destinations. */
@@ -1072,6 +1068,9 @@ static int loader_progress(void *ctx, const char *what, int done, int total)
     return run_cancelled(run);
 }
 
+/* Set-up before the start point: the loader, mu, the ill-posedness proofs,
+ * the inner solver, the backend, the first eDSP mask. Returns DS_STATUS_RUNNING
+ * to go on, else the final status (reason filled). */
 static ds_status run_setup(ds_run *run, edsp_state *es)
 {
     ds_error err = {{0}, 0, {0}};
