@@ -3,7 +3,7 @@ CC       ?= gcc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
-LDLIBS   := -lklu -lcsv -lopenblas -lm -lpthread
+LDLIBS   := -lklu -lcsv -lm -lpthread
 TUILIBS  := -lncursesw
 B        ?= build
 
@@ -23,6 +23,14 @@ all: $(B)/dillsue $(TEST_BIN) $(BENCH_BIN)
 $(B)/obj/%.o: %.c $(wildcard include/*.h src/engine/*.h src/tui/*.h src/cli/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# OpenBLAS (LAPACK dposv, Anderson's normal equations) is not linked: the first
+# Anderson run opens it (src/engine/lapack.c), so that no other command pays its
+# constructor at start. Its soname is the one of the OpenBLAS this build finds.
+OPENBLAS_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libopenblas.so)" 2>/dev/null | awk '/SONAME/ {print $$2}')
+ifneq ($(OPENBLAS_SONAME),)
+$(B)/obj/src/engine/lapack.o $(B)/pic/src/engine/lapack.o: override CFLAGS += -DDS_OPENBLAS_SONAME='"$(OPENBLAS_SONAME)"'
+endif
 
 # The default network is compiled into the binary so that `dillsue` works anywhere.
 $(B)/gen/default_net.c: data/ringcity.net.tntp data/ringcity.trips.tntp tools/embed.sh

@@ -234,6 +234,29 @@ else
     skip cli_ill_posed "$BCN not found"
 fi
 
+# OpenBLAS is opened by the first Anderson run only (src/engine/lapack.c): the
+# program does not link it, a Newton run never loads it, an Anderson run does,
+# and one that cannot exits 2 naming the library it tried.
+if readelf -d "$D" 2>/dev/null | grep NEEDED | grep -q openblas; then
+    fail cli_openblas_lazy "$D links OpenBLAS: $(readelf -d "$D" | grep openblas)"
+else
+    LD_DEBUG=files "$D" solve --solver newton --quiet >"$tmp/out" 2>"$tmp/err"; rc1=$?
+    LD_DEBUG=files "$D" solve --solver anderson --quiet >"$tmp/out2" 2>"$tmp/err2"; rc2=$?
+    if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then fail cli_openblas_lazy "rc $rc1 / $rc2: $(cat "$tmp/out" "$tmp/out2")"
+    elif grep -q 'file=libopenblas' "$tmp/err"; then fail cli_openblas_lazy "a Newton run loaded OpenBLAS"
+    elif ! grep -q 'file=libopenblas.*dynamically loaded' "$tmp/err2"; then
+        fail cli_openblas_lazy "an Anderson run did not load OpenBLAS: $(grep -c file= "$tmp/err2") files"
+    else pass cli_openblas_lazy; fi
+fi
+DILLSUE_OPENBLAS=/nonexistent/libopenblas.so.0 "$D" solve --solver anderson --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -ne 2 ]; then fail cli_openblas_missing "exit $rc, want 2: $(cat "$tmp/out" "$tmp/err")"
+elif ! grep -q "^error .*Anderson solver needs LAPACK's dposv from OpenBLAS: cannot load OpenBLAS (/nonexistent/libopenblas.so.0, from DILLSUE_OPENBLAS)" "$tmp/out"; then
+    fail cli_openblas_missing "summary: $(cat "$tmp/out")"
+else
+    DILLSUE_OPENBLAS=/nonexistent/libopenblas.so.0 "$D" solve --solver newton --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -eq 0 ]; then pass cli_openblas_missing; else fail cli_openblas_missing "newton without OpenBLAS: rc $rc"; fi
+fi
+
 # SIGTERM stops the run after the current iteration; outputs written, exit 4.
 $S --quiet --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/c.csv" --history "$tmp/ch.csv" \
     >"$tmp/out" 2>"$tmp/err" &

@@ -65,7 +65,7 @@ typedef struct cli_stop_watch cli_stop_watch;
 cli_stop_watch *cli_stop_watch_begin(void (*on_stop)(int sig, void *ctx), void *ctx);
 void cli_stop_watch_end(cli_stop_watch *w);
 
-/* OpenBLAS asked for one thread and its idle servers stopped (blas_threads.c). */
+/* OpenBLAS asked, through its environment, for one thread (blas_threads.c). */
 void cli_blas_single_thread(void);
 /* 1 if DILLSUE_CUDA_EMULATE=1 (env.c): for ds_config.cuda_emulate. */
 int cli_cuda_emulate(void);

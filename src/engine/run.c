@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "gpu.h"
+#include "lapack.h"
 #include "run_int.h"
 
 double run_now(void) { return ds_clock_now(); }
@@ -1113,6 +1114,12 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
                       "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
                       run->cfg.tau, run->cbar, ds_filter_name(run->cfg.filter));
         ds_loader_set_mu(run->ld, run->mu);
+    }
+    /* OpenBLAS is opened here, by the first Anderson run (lapack.c) */
+    if (run->cfg.solver == DS_SOLVER_ANDERSON) {
+        char why[512];
+        if (ds_lapack_load(why, sizeof why) != 0)
+            FAIL_WITH(DS_STATUS_ERROR, "the Anderson solver needs LAPACK's dposv from OpenBLAS: %s", why);
     }
     if (full) STEP(0.3, "ill-posedness bound");
     if (full && check_ill_posed(run, 0)) return DS_STATUS_ILL_POSED;

@@ -2,7 +2,7 @@
  *
  * gamma = argmin ||r - dR gamma|| from Tikhonov-regularised normal equations
  * (dR^T dR + lambda I) gamma = dR^T r, lambda = aa_reg * trace(dR^T dR) / k,
- * solved by Cholesky (LAPACK dposv, from OpenBLAS); candidate x + r - (dX + dR) gamma,
+ * solved by Cholesky (LAPACK dposv, from OpenBLAS: lapack.c); candidate x + r - (dX + dR) gamma,
  * projected onto x >= 0, accepted only if it lowers W, else the SRA step.
  */
 #include <math.h>
@@ -10,16 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lapack.h"
 #include "run_int.h"
 #include "vec.h"
-
-/* LAPACK's Cholesky solve, from OpenBLAS (which carries LAPACK); the trailing
- * argument is the length of the Fortran string uplo (gfortran's convention).
- * Called directly, not through LAPACKE (the same dposv_, the same bits):
- * LAPACKE brought liblapacke, liblapack, libtmglib and libblas into every
- * process, 2.5 ms of its start (`dillsue --version` 10.3 -> 7.8 ms). */
-extern void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda, double *b,
-                   const int *ldb, int *info, size_t uplo_len);
 
 typedef struct aa_state {
     int m, k, head;  /* window, columns held, next slot */
@@ -82,9 +75,8 @@ static int aa_candidate(ds_run *run, aa_state *s, ds_iter_record *rec)
     double lam = run->cfg.aa_reg * (tr > 0 ? tr / k : 1.0);
     for (int j = 0; j < k; j++) G[j * k + j] += lam;
     rec->aa_reg = lam;
-    int nrhs = 1, info = 0;
-    dposv_("U", &k, &nrhs, G, &k, rhs, &k, &info, (size_t)1);
-    if (info != 0) return -1;
+    /* LAPACK dposv (OpenBLAS, opened when the first Anderson run sets up: lapack.c) */
+    if (ds_lapack_dposv(k, G, rhs) != 0) return -1;
     /* xt -= (dX + dR) gamma */
     for (int j = 0; j < k; j++) {
         vec_axpy(n, -rhs[j], s->dX + (size_t)j * n, run->xt);
