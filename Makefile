@@ -197,12 +197,13 @@ install: $(B)/dillsue lib
 	install -m 644 docs/dillsue.1 $(DESTDIR)$(MANDIR)/man1/dillsue.1
 	install -m 644 tools/dillsue.bash-completion $(DESTDIR)$(BASHCOMPDIR)/dillsue
 	if [ -f $(B)/libdillsue_cuda.so ]; then install -m 755 $(B)/libdillsue_cuda.so $(DESTDIR)$(LIBDIR)/dillsue/; fi
+	if [ -f $(B)/libdillsue_mpi.so ]; then install -m 755 $(B)/libdillsue_mpi.so $(DESTDIR)$(LIBDIR)/dillsue/; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/dillsue $(DESTDIR)$(LIBDIR)/libdillsue.so.$(VERSION) \
 	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdillsue.so $(DESTDIR)$(LIBDIR)/libdillsue.a \
 	  $(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc $(DESTDIR)$(MANDIR)/man1/dillsue.1 $(DESTDIR)$(BASHCOMPDIR)/dillsue \
-	  $(DESTDIR)$(LIBDIR)/dillsue/libdillsue_cuda.so
+	  $(DESTDIR)$(LIBDIR)/dillsue/libdillsue_cuda.so $(DESTDIR)$(LIBDIR)/dillsue/libdillsue_mpi.so
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/dillsue/,$(notdir $(PUBLIC_HDR)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/dillsue $(DESTDIR)$(LIBDIR)/dillsue 2>/dev/null
 # --- end install ---
@@ -238,22 +239,22 @@ fuzz-run: fuzz
 
 # --- MPI (issue 13: `mpirun -np R dillsue sweep`) ---
 # Where mpicc exists (Debian: libopenmpi-dev openmpi-bin), src/mpi/sweep_mpi.c
-# joins the program, cmd_sweep.c is compiled with DS_HAVE_MPI and the program
-# links the MPI library; elsewhere `dillsue sweep` runs locally only.
-# `make MPICC=` builds without MPI.
-$(B)/obj/src/cli/cmd_sweep.o $(B)/obj/src/mpi/sweep_mpi.o: src/cli/sweep.h
+# becomes the module libdillsue_mpi.so (linked with Open MPI), cmd_sweep.c is
+# compiled with DS_HAVE_MPI, and a sweep that mpirun started opens the module
+# (src/cli/sweep_mpi_load.c): the program itself does not link Open MPI.
+# Elsewhere `dillsue sweep` runs locally only. `make MPICC=` builds without MPI.
+$(B)/obj/src/cli/cmd_sweep.o $(B)/obj/src/cli/sweep_mpi_load.o: src/cli/sweep.h
 ifeq ($(origin MPICC),undefined)
 MPICC := $(shell command -v mpicc 2>/dev/null)
 endif
 ifneq ($(MPICC),)
 MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
 MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -link_info 2>/dev/null | cut -d' ' -f2-)
-MPI_OBJ    := $(B)/obj/src/mpi/sweep_mpi.o
 $(B)/obj/src/cli/cmd_sweep.o: override CFLAGS += -DDS_HAVE_MPI
-$(MPI_OBJ): override CFLAGS += -DDS_HAVE_MPI $(MPI_CFLAGS)
-$(B)/dillsue: $(MPI_OBJ)
-$(B)/dillsue: APP_OBJ += $(MPI_OBJ)
-$(B)/dillsue: TUILIBS += $(MPI_LIBS)
+$(B)/libdillsue_mpi.so: src/mpi/sweep_mpi.c src/cli/sweep.h $(wildcard include/*.h src/engine/*.h)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DDS_HAVE_MPI $(MPI_CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(MPI_LIBS)
+all: $(B)/libdillsue_mpi.so
+$(B)/dillsue: | $(B)/libdillsue_mpi.so
 else
 $(info note: mpicc not found: building without MPI (dillsue sweep runs on one machine))
 endif

@@ -27,6 +27,18 @@ if [ -f "$BUILD/libdillsue_cuda.so" ]; then
     if grep -q "not found" "$tmp/gpu"; then fail install_cuda_module_found "$(cat "$tmp/gpu")"
     else pass install_cuda_module_found; fi
 else skip install_cuda_module "built without nvcc"; fi
+if [ -f "$BUILD/libdillsue_mpi.so" ]; then
+    [ -f "$L/dillsue/libdillsue_mpi.so" ] && pass install_mpi_module || fail install_mpi_module "not in /usr/lib/dillsue"
+    # the installed program finds the installed module under mpirun and deals the cells
+    if command -v mpirun > /dev/null 2>&1 && [ -r "$TNTP/SiouxFalls/SiouxFalls_net.tntp" ]; then
+        env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 mpirun --oversubscribe --allow-run-as-root -np 2 \
+            "$stage/usr/bin/dillsue" sweep --net "$TNTP/SiouxFalls/SiouxFalls_net.tntp" --scenarios 2 --seed 1 \
+            --tau 10 --filter dsp --out "$tmp/isw" --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+        if [ $rc -eq 0 ] && grep -q '^mode=mpi' "$tmp/isw/progress" 2>/dev/null; then
+            pass install_mpi_module_found
+        else fail install_mpi_module_found "rc $rc: $(tail -3 "$tmp/err")"; fi
+    else skip install_mpi_module_found "mpirun or Sioux Falls not here"; fi
+else skip install_mpi_module "built without mpicc"; fi
 
 soname=$(readelf -d "$L/libdillsue.so" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = libdillsue.so.0 ] && pass install_soname || fail install_soname "soname '$soname'"

@@ -186,6 +186,21 @@ else
     # a 3-rank sweep deals cells to more than one rank
     ranks=$(tail -n +2 "$tmp/mpi3/cells.csv" | awk -F, '{ print $(NF-1) }' | sort -u | wc -l)
     if [ "$ranks" -ge 2 ]; then pass sweep_mpi_dealt; else fail sweep_mpi_dealt "only $ranks rank(s) solved cells"; fi
+    # Open MPI is in the module (libdillsue_mpi.so), not in the program: a
+    # local sweep never loads it, and a sweep under mpirun that cannot open the
+    # module stops with exit 2 and says why
+    if readelf -d "$D" | grep NEEDED | grep -q libmpi; then fail sweep_mpi_module "$D links libmpi"
+    else
+        LD_DEBUG=files "$D" sweep --net "$SF" --scenarios 1 --seed 1 --tau 10 --filter dsp --out "$tmp/nompi" --quiet \
+            > "$tmp/out" 2> "$tmp/err"; rc=$?
+        if [ $rc -ne 0 ]; then fail sweep_mpi_module "local sweep: rc $rc"
+        elif grep -q 'file=libmpi' "$tmp/err"; then fail sweep_mpi_module "a local sweep loaded libmpi"
+        else pass sweep_mpi_module; fi
+    fi
+    run $MPIRUN -np 2 -x DILLSUE_MPI_LIB=/nonexistent/libdillsue_mpi.so "$D" sweep $GRID --out "$tmp/nomod" --quiet
+    if [ $rc -eq 2 ] && grep -q "started by mpirun, but the MPI module cannot be opened: DILLSUE_MPI_LIB=/nonexistent/libdillsue_mpi.so does not exist" "$tmp/err"; then
+        pass sweep_mpi_module_missing
+    else fail sweep_mpi_module_missing "rc $rc: $(tail -3 "$tmp/err")"; fi
 fi
 
 # --- stopped midway (SIGTERM), then --resume

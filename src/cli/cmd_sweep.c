@@ -1031,9 +1031,10 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
     return 0;
 }
 
-/* This process's MPI rank, when mpirun started it. */
+/* This process's MPI rank, when mpirun started it, and the module's table. */
 typedef struct ranks {
     int rank, size, use_mpi;
+    const sweep_mpi_ops *mpi;
 } ranks;
 
 /* MPI started when mpirun launched us; rank 0 sets DIR up (setup_conf) and
@@ -1041,10 +1042,15 @@ typedef struct ranks {
 static int start_ranks(sweep_opts *o, ranks *r)
 {
     int rc = 0;
-    r->rank = 0, r->size = 1, r->use_mpi = 0;
+    r->rank = 0, r->size = 1, r->use_mpi = 0, r->mpi = NULL;
 #ifdef DS_HAVE_MPI
     if (sweep_mpi_launched()) {
-        if (sweep_mpi_init(&r->rank, &r->size) != 0) return 2;
+        char why[600];
+        if (!(r->mpi = sweep_mpi_load(why, sizeof why))) {
+            fprintf(stderr, "dillsue sweep: started by mpirun, but the MPI module cannot be opened: %s\n", why);
+            return 2;
+        }
+        if (r->mpi->init(&r->rank, &r->size) != 0) return 2;
         r->use_mpi = 1;
     }
 #endif
@@ -1054,7 +1060,7 @@ static int start_ranks(sweep_opts *o, ranks *r)
         char text[8192] = "";
         int ok = rc == 0;
         if (r->rank == 0 && ok) sweep_grid_format(&o->g, text, sizeof text);
-        if (!sweep_mpi_bcast_setup(text, sizeof text, ok)) return rc ? rc : 2;
+        if (!r->mpi->bcast_setup(text, sizeof text, ok)) return rc ? rc : 2;
         if (r->rank != 0) {
             ds_error err = {{0}, 0, {0}};
             if (sweep_grid_parse(text, "<rank 0's grid>", &o->g, &err) != 0) rc = cli_input_error(&err);
@@ -1067,7 +1073,7 @@ static int start_ranks(sweep_opts *o, ranks *r)
 static void end_ranks(const ranks *r)
 {
 #ifdef DS_HAVE_MPI
-    if (r->use_mpi) sweep_mpi_finalize();
+    if (r->use_mpi) r->mpi->finalize();
 #else
     (void)r;
 #endif
@@ -1088,12 +1094,12 @@ static int run_cells(sweep *sw, const sweep_opts *o, const ranks *r, int rc)
 #ifdef DS_HAVE_MPI
     /* every rank learns whether rank 0 could set up; workers' own errors
      * (a network they cannot load) stop the whole job */
-    if (!sweep_mpi_all_ok(rc == 0)) return rc ? rc : 2;
+    if (!r->mpi->all_ok(rc == 0)) return rc ? rc : 2;
     if (r->rank == 0) {
-        sweep_mpi_master(sw, r->size);
+        r->mpi->master(sw, r->size);
     } else {
         cli_stop_watch *w = cli_stop_watch_begin(stop_sweep, sw);
-        sweep_mpi_worker(sw, r->rank);
+        r->mpi->worker(sw, r->rank);
         cli_stop_watch_end(w);
     }
 #endif

@@ -69,23 +69,55 @@ void sweep_block_signals(void);
  * stderr progress line when due. */
 void sweep_tick(sweep *sw);
 
-#ifdef DS_HAVE_MPI
-/* src/mpi/sweep_mpi.c. Whether this process was started by mpirun (the
- * environment says so); MPI itself is initialised only then. */
+/* ------------------------------------------------------------ MPI ranks */
+
+/* The MPI part (src/mpi/sweep_mpi.c) is a module, libdillsue_mpi.so, built
+ * where mpicc exists and opened only by a sweep that mpirun started
+ * (sweep_mpi_load.c): no other process loads Open MPI. It calls the sweep
+ * through this table, and the sweep calls it through sweep_mpi_ops. */
+typedef struct sweep_calls {
+    int (*take)(sweep *sw, sweep_job *job);
+    int (*record)(sweep *sw, const sweep_job *job, const sweep_result *r, const double *flows, const double *costs);
+    void (*release)(sweep *sw, const sweep_job *job);
+    void (*request_stop)(sweep *sw);
+    const ds_network *(*base)(const sweep *sw);
+    int (*wants_flows)(const sweep *sw);
+    void (*set_alive)(sweep *sw, int alive, int total);
+    void (*work)(sweep *sw, int rank, int worker);
+    void (*compute)(sweep *sw, const sweep_job *job, int rank, int worker, ds_network **cache, int *cache_k,
+                    sweep_result *r, double *flows, double *costs, int *have_flows);
+    void (*block_signals)(void);
+    void (*tick)(sweep *sw);
+    void (*network_free)(ds_network *net);
+} sweep_calls;
+
+typedef struct sweep_mpi_ops {
+    int (*init)(int *rank, int *size);
+    void (*finalize)(void);
+    /* Rank 0: deal jobs to ranks 1..size-1 while a thread of this rank
+     * computes too; returns when every job is done or the sweep stopped.
+     * Other ranks: ask for jobs, compute, send results back. */
+    void (*master)(sweep *sw, int size);
+    void (*worker)(sweep *sw, int rank);
+    /* Rank 0 sends the others the grid (sweep.conf text, NUL-terminated, at
+     * most n bytes) and whether to go on (its ok): every rank then runs the
+     * same grid. Returns rank 0's ok. */
+    int (*bcast_setup)(char *text, int n, int ok);
+    /* 1 if ok is nonzero on every rank. */
+    int (*all_ok)(int ok);
+} sweep_mpi_ops;
+
+/* Records travel between ranks as bytes, so the module must be of this
+ * build: its entry checks the layouts it was compiled with. */
+#define SWEEP_MPI_ABI (2 * 1000000 + (int)(sizeof(sweep_result) * 64 + sizeof(sweep_job)))
+#define SWEEP_MPI_SYMBOL "dillsue_sweep_mpi"
+#define SWEEP_MPI_LIB "libdillsue_mpi.so"
+typedef const sweep_mpi_ops *(*sweep_mpi_entry)(int abi, const sweep_calls *calls);
+
+/* Whether this process was started by mpirun (the environment says so). */
 int sweep_mpi_launched(void);
-int sweep_mpi_init(int *rank, int *size);
-void sweep_mpi_finalize(void);
-/* Rank 0: deal jobs to ranks 1..size-1 while a thread of this rank computes
- * too; returns when every job is done or the sweep stopped. Other ranks:
- * ask for jobs, compute, send results back. */
-void sweep_mpi_master(sweep *sw, int size);
-void sweep_mpi_worker(sweep *sw, int rank);
-/* Rank 0 sends the others the grid (sweep.conf text, NUL-terminated, at most
- * n bytes) and whether to go on (its ok): every rank then runs the same grid.
- * Returns rank 0's ok. */
-int sweep_mpi_bcast_setup(char *text, int n, int ok);
-/* 1 if ok is nonzero on every rank. */
-int sweep_mpi_all_ok(int ok);
-#endif
+/* The module's table ($DILLSUE_MPI_LIB, else next to the program), or NULL
+ * with why. */
+const sweep_mpi_ops *sweep_mpi_load(char *why, size_t n);
 
 #endif

@@ -38,6 +38,7 @@
 #include "../../cuda/dsg_ops.h"
 #include "gpu.h"
 #include "loader_int.h"
+#include "module.h"
 
 #define DSG_CHECK 4   /* Jacobi passes between convergence checks */
 #define DSG_KCHECK 4  /* BiCGSTAB iterations between true-residual checks */
@@ -69,59 +70,23 @@ static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 static const dsg_ops *lib_ops;
 static char lib_why[512];
 
-static int try_open(const char *path, int *found_one)
+/* A module is ours if its entry symbol gives a table of this ABI. */
+static int accept_cuda(void *h, const char *path, void *ctx, char *why, size_t n)
 {
-    void *h;
     dsg_cuda_ops_fn fn;
-    if (strchr(path, '/') && access(path, F_OK) != 0) return -1;
-    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        /* keep the first real failure (e.g. a missing libcudart), not "not found" */
-        if (!*found_one && strchr(path, '/')) {
-            snprintf(lib_why, sizeof lib_why, "cannot load %s: %s", path, dlerror());
-            *found_one = 1;
-        }
-        return -1;
-    }
+    (void)ctx;
     *(void **)(&fn) = dlsym(h, DSG_CUDA_SYMBOL);
     lib_ops = fn ? fn(DSG_ABI) : NULL;
-    if (!lib_ops) {
-        snprintf(lib_why, sizeof lib_why, "%s is from another build (no matching %s)", path, DSG_CUDA_SYMBOL);
-        *found_one = 1;
-        dlclose(h);
-        return -1;
-    }
-    return 0; /* stays loaded for the life of the process */
+    if (lib_ops) return 0;
+    snprintf(why, n, "%s is from another build (no matching %s)", path, DSG_CUDA_SYMBOL);
+    return -1;
 }
 
-/* Where to look: $DILLSUE_CUDA_LIB if set; else next to the executable and
- * one directory up (tests live in build/tests), then the loader's path. */
+/* $DILLSUE_CUDA_LIB, else next to the program (module.c) */
 static void lib_load(void)
 {
-    const char *env = getenv("DILLSUE_CUDA_LIB");
-    char exe[1024], path[1200];
-    int found = 0;
-    ssize_t len;
-    if (env && *env) {
-        if (try_open(env, &found) != 0 && !found)
-            snprintf(lib_why, sizeof lib_why, "DILLSUE_CUDA_LIB=%s does not exist", env);
-        return;
-    }
-    len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        char *slash;
-        exe[len] = 0;
-        slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(path, sizeof path, "%s/%s", exe, LIB_NAME);
-            if (try_open(path, &found) == 0) return;
-            snprintf(path, sizeof path, "%s/../%s", exe, LIB_NAME);
-            if (try_open(path, &found) == 0) return;
-        }
-    }
-    if (try_open(LIB_NAME, &found) == 0) return;
-    if (!found) snprintf(lib_why, sizeof lib_why, "%s not found next to the program: built without nvcc", LIB_NAME);
+    ds_module_open(LIB_NAME, "DILLSUE_CUDA_LIB", RTLD_NOW | RTLD_LOCAL, accept_cuda, NULL, "built without nvcc",
+                   lib_why, sizeof lib_why);
 }
 
 static const dsg_ops *cuda_ops(void)

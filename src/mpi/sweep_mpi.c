@@ -1,7 +1,9 @@
 /* sweep_mpi.c - `mpirun -np R dillsue sweep ...`: rank 0 deals jobs (cells
  * and UE references) on request and gathers the results; the other ranks ask,
- * compute and send back. Compiled only where the Makefile finds mpicc (it
- * then defines DS_HAVE_MPI for cmd_sweep.c); the program works without it.
+ * compute and send back. Built as the module libdillsue_mpi.so where the
+ * Makefile finds mpicc (it then defines DS_HAVE_MPI for cmd_sweep.c) and
+ * opened only by a sweep that mpirun started (sweep_mpi_load.c); it reaches
+ * the sweep through the sweep_calls table C, never by symbol.
  *
  * Protocol (all on MPI_COMM_WORLD, fixed-size messages):
  *   worker -> 0  TAG_RESULT  sweep_msg: the job just done (type NONE on the
@@ -32,18 +34,15 @@
 enum { TAG_RESULT = 101, TAG_FLOWS, TAG_JOB };
 enum { PREFETCH = 2 }; /* jobs a rank holds: the one it computes and the next */
 
+static const sweep_calls *C; /* the sweep's functions, from the program */
+
 typedef struct sweep_msg {
     sweep_job job;
     sweep_result r;
     int have_flows;
 } sweep_msg;
 
-int sweep_mpi_launched(void)
-{
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
-}
-
-int sweep_mpi_init(int *rank, int *size)
+static int mpi_init(int *rank, int *size)
 {
     int provided = 0;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
@@ -60,9 +59,9 @@ int sweep_mpi_init(int *rank, int *size)
     return 0;
 }
 
-void sweep_mpi_finalize(void) { MPI_Finalize(); }
+static void mpi_finalize(void) { MPI_Finalize(); }
 
-int sweep_mpi_bcast_setup(char *text, int n, int ok)
+static int mpi_bcast_setup(char *text, int n, int ok)
 {
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (ok && text) {
@@ -72,7 +71,7 @@ int sweep_mpi_bcast_setup(char *text, int n, int ok)
     return ok;
 }
 
-int sweep_mpi_all_ok(int ok)
+static int mpi_all_ok(int ok)
 {
     int all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -87,15 +86,15 @@ typedef struct local_arg {
 static void *local_main(void *arg)
 {
     local_arg *a = arg;
-    sweep_block_signals();
-    sweep_work(a->sw, 0, 0);
+    C->block_signals();
+    C->work(a->sw, 0, 0);
     atomic_store(&a->done, 1);
     return NULL;
 }
 
-void sweep_mpi_master(sweep *sw, int size)
+static void mpi_master(sweep *sw, int size)
 {
-    int n = sweep_base(sw)->n_links;
+    int n = C->base(sw)->n_links;
     double *buf = malloc(sizeof(double) * 2 * (size_t)(n ? n : 1));
     local_arg la = {sw, 0};
     pthread_t th;
@@ -111,8 +110,8 @@ void sweep_mpi_master(sweep *sw, int size)
     }
     const struct timespec poll_nap = {0, 500 * 1000}, idle_nap = {0, 20 * 1000 * 1000};
     while (active > 0 || !atomic_load(&la.done)) {
-        sweep_set_alive(sw, active + !atomic_load(&la.done), size);
-        sweep_tick(sw);
+        C->set_alive(sw, active + !atomic_load(&la.done), size);
+        C->tick(sw);
         if (active > 0) {
             int flag = 0;
             MPI_Status st;
@@ -125,9 +124,9 @@ void sweep_mpi_master(sweep *sw, int size)
                 if (m.job.type != SWEEP_JOB_NONE) {
                     /* a rank stops only when interrupted: stop the sweep */
                     if (m.r.status == DS_STATUS_CANCELLED)
-                        sweep_release(sw, &m.job), sweep_request_stop(sw);
+                        C->release(sw, &m.job), C->request_stop(sw);
                     else
-                        sweep_record(sw, &m.job, &m.r, m.have_flows ? buf : NULL, m.have_flows ? buf + n : NULL);
+                        C->record(sw, &m.job, &m.r, m.have_flows ? buf : NULL, m.have_flows ? buf + n : NULL);
                 }
                 /* keep PREFETCH jobs at each rank: the next one is there when a
                  * cell ends, so no rank waits for this loop to wake up */
@@ -135,7 +134,7 @@ void sweep_mpi_master(sweep *sw, int size)
                 int want = m.job.type == SWEEP_JOB_NONE ? PREFETCH : 1;
                 for (int j = 0; j < want; j++) {
                     sweep_job next;
-                    if (sweep_take(sw, &next) != 0) break;
+                    if (C->take(sw, &next) != 0) break;
                     MPI_Send(&next, (int)sizeof next, MPI_BYTE, src, TAG_JOB, MPI_COMM_WORLD);
                     outstanding[src]++;
                 }
@@ -150,14 +149,14 @@ void sweep_mpi_master(sweep *sw, int size)
         nanosleep(active > 0 ? &poll_nap : &idle_nap, NULL);
     }
     if (atomic_load(&la.done) != 2) pthread_join(th, NULL);
-    sweep_set_alive(sw, 0, size);
+    C->set_alive(sw, 0, size);
     free(outstanding);
     free(buf);
 }
 
-void sweep_mpi_worker(sweep *sw, int rank)
+static void mpi_worker(sweep *sw, int rank)
 {
-    int n = sweep_base(sw)->n_links;
+    int n = C->base(sw)->n_links;
     double *buf = malloc(sizeof(double) * 2 * (size_t)(n ? n : 1));
     ds_network *cache = NULL;
     int cache_k = -1;
@@ -174,14 +173,30 @@ void sweep_mpi_worker(sweep *sw, int rank)
         memset(&m, 0, sizeof m);
         m.job = job;
         if (buf) {
-            sweep_compute(sw, &job, rank, 0, &cache, &cache_k, &m.r, buf, buf + n, &have);
+            C->compute(sw, &job, rank, 0, &cache, &cache_k, &m.r, buf, buf + n, &have);
         } else {
             m.r.cell = job.index;
             m.r.status = DS_STATUS_ERROR;
             snprintf(m.r.reason, sizeof m.r.reason, "out of memory on rank %d", rank);
         }
-        m.have_flows = have && (job.type == SWEEP_JOB_UE || sweep_wants_flows(sw));
+        m.have_flows = have && (job.type == SWEEP_JOB_UE || C->wants_flows(sw));
     }
-    ds_network_free(cache);
+    C->network_free(cache);
     free(buf);
+}
+
+/* The entry the program looks up: this module's table, if it was built with
+ * the same record layouts (they travel as bytes). */
+const sweep_mpi_ops *dillsue_sweep_mpi(int abi, const sweep_calls *calls);
+const sweep_mpi_ops *dillsue_sweep_mpi(int abi, const sweep_calls *calls)
+{
+    static const sweep_mpi_ops ops = {.init = mpi_init,
+                                      .finalize = mpi_finalize,
+                                      .master = mpi_master,
+                                      .worker = mpi_worker,
+                                      .bcast_setup = mpi_bcast_setup,
+                                      .all_ok = mpi_all_ok};
+    if (abi != SWEEP_MPI_ABI || !calls) return NULL;
+    C = calls;
+    return &ops;
 }
