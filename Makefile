@@ -151,6 +151,9 @@ SONAME      := libdillsue.so.$(SOVERSION)
 # that any PREFIX or DESTDIR works without relinking
 RPATH_CUDA  := -Wl,-rpath,'$$ORIGIN/../$(patsubst $(PREFIX)/%,%,$(LIBDIR))/dillsue'
 RPATH_LIB   := -Wl,-rpath,'$$ORIGIN/dillsue'
+# the same folder for src/engine/module.c, which also looks there itself
+$(B)/obj/src/engine/module.o $(B)/pic/src/engine/module.o: override CFLAGS += \
+  -DDS_MODULE_DIR='"../$(patsubst $(PREFIX)/%,%,$(LIBDIR))/dillsue"'
 PUBLIC_HDR  := include/dillsue.h include/ds_csv.h include/ds_metrics.h include/ds_scenario.h include/ds_ue.h
 
 # the git revision `dillsue --version` names, rewritten only when it changes

@@ -11,6 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The installed modules' folder relative to the program's (the Makefile
+ * passes it: LIBDIR/dillsue seen from BINDIR). */
+#ifndef DS_MODULE_DIR
+#define DS_MODULE_DIR "../lib/dillsue"
+#endif
+
 static void *try_open(const char *path, int mode, ds_module_accept accept, void *ctx, int *found_one, char *why,
                       size_t n)
 {
@@ -59,6 +65,11 @@ void *ds_module_open(const char *name, const char *env, int mode, ds_module_acce
             snprintf(path, sizeof path, "%s/%s", exe, name);
             if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
             snprintf(path, sizeof path, "%s/../%s", exe, name);
+            if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
+            /* where `make install` puts it, spelled out: the program's RUNPATH
+             * says the same, but a sanitizer's dlopen interceptor calls the real
+             * dlopen from its own library, whose RUNPATH is not ours */
+            snprintf(path, sizeof path, "%s/%s/%s", exe, DS_MODULE_DIR, name);
             if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
         }
     }

@@ -11,8 +11,9 @@ typedef int (*ds_module_accept)(void *handle, const char *path, void *ctx, char 
 
 /* Open the shared object `name` (dlopen mode `mode`): the path in $env if
  * that is set; else next to the executable, one directory up (tests live in
- * build/tests), then the dynamic loader's path (the program's RUNPATH holds
- * PREFIX/lib/dillsue). Returns the handle, or NULL with why: the first real
+ * build/tests), the installed folder (LIBDIR/dillsue, relative to the
+ * program), then the dynamic loader's path (the program's RUNPATH, or the
+ * library's where libdillsue.so is the caller). Returns the handle, or NULL with why: the first real
  * failure (a library it needs is missing, another build), else "NAME not
  * found next to the program: MISSING". The handle stays open for the life
  * of the process. */
