@@ -31,14 +31,19 @@ typedef struct aa_state {
     double *dX, *dR; /* n x m, column j at j*n */
     double *xprev, *rprev;
     int have_prev;
-    double beta; /* mixing: Anderson on the damped map x + beta r */
+    double beta;  /* mixing: Anderson on the damped map x + beta r */
+    int adaptive; /* ds_config.aa_mixing not in (0, 1]: beta follows the steps */
 } aa_state;
 
-/* ds_config.aa_mixing as a fixed mixing in (0, 1], or 0: adaptive. */
-static double aa_fixed(const ds_run *run)
+/* After an iteration: an accepted candidate doubles beta (at most 1), an SRA
+ * step (the candidate rejected or not formed) sets it to that step. */
+static void aa_mix(aa_state *s, const ds_iter_record *rec)
 {
-    double b = run->cfg.aa_mixing;
-    return b > 0 && b <= 1 ? b : 0;
+    if (!s->adaptive) return;
+    if (rec->kind == DS_STEP_ANDERSON_OK)
+        s->beta = s->beta < 0.5 ? 2 * s->beta : 1;
+    else
+        s->beta = rec->step;
 }
 
 static int aa_init(ds_run *run, void **state)
@@ -56,7 +61,8 @@ static int aa_init(ds_run *run, void **state)
         free(s->dX), free(s->dR), free(s->xprev), free(s->rprev), free(s);
         return -1;
     }
-    s->beta = aa_fixed(run) > 0 ? aa_fixed(run) : 1;
+    s->adaptive = !(run->cfg.aa_mixing > 0 && run->cfg.aa_mixing <= 1);
+    s->beta = s->adaptive ? 1 : run->cfg.aa_mixing;
     *state = s;
     return 0;
 }
@@ -142,7 +148,7 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
         rc = solver_sra_step(run, rec);
         if (rc != EV_OK) return rc;
         rec->kind = DS_STEP_ANDERSON_REJ;
-        if (!(aa_fixed(run) > 0)) s->beta = rec->step;
+        aa_mix(s, rec);
         aa_push(run, s);
         return rc;
     }
@@ -154,7 +160,6 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
         rec->kind = DS_STEP_ANDERSON_OK;
         rec->step = s->beta;
         run_accept(run, run->xt, run->ft, W);
-        if (!(aa_fixed(run) > 0)) s->beta = s->beta < 0.5 ? 2 * s->beta : 1;
     } else {
         int h_aa = rec->aa_used;
         double reg = rec->aa_reg;
@@ -163,8 +168,8 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
         rec->aa_used = h_aa;
         rec->aa_reg = reg;
         rec->kind = DS_STEP_ANDERSON_REJ;
-        if (!(aa_fixed(run) > 0)) s->beta = rec->step;
     }
+    aa_mix(s, rec);
     aa_push(run, s);
     return EV_OK;
 }
