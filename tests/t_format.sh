@@ -11,6 +11,6 @@ files=$(ls include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h bench/*.c)
 if clang-format --dry-run --Werror $files >"$tmp/out" 2>&1; then
     pass format_clean
 else
-    fail format_clean "$(grep -c 'warning:' "$tmp/out") places differ from clang-format, first: $(grep -m1 'warning:' "$tmp/out")"
+    fail format_clean "$(grep -cE 'warning:|error:' "$tmp/out") places differ from clang-format, first: $(grep -m1 -E 'warning:|error:' "$tmp/out")"
 fi
 exit 0

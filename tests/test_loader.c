@@ -851,6 +851,78 @@ static void check_shared(const char *name, const char *rel, double tau, int expe
     ds_network_free(net);
 }
 
+/* Unreduced values out of range (congested costs at a large tau): the
+ * destination's next evaluations skip the unreduced attempt, 1, 2, 4, ...
+ * of them, and go straight to the reduced LU, with the bits of an attempt
+ * that failed (the same pivot order, refactored); on 1 and 2 threads the
+ * same bits; where the values come back in range (x = 0) the attempts
+ * resume within UR_SKIP_MAX + 1 evaluations and succeed. */
+static void check_unreduced_skip(const char *name, const char *rel, double tau)
+{
+    char tn[128];
+    snprintf(tn, sizeof tn, "unreduced_skip_%s_tau%g", name, tau);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    int m = net->n_links, nd = net->n_dest;
+    double mu = tau / ds_network_cbar(net, &cp);
+    double *x = calloc((size_t)m, sizeof(double)), *f[6], *fo = malloc(sizeof(double) * m),
+           *f1 = malloc(sizeof(double) * m);
+    ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 2, 50, 1e-13, NULL);
+    ds_loader *one = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 50, 1e-13, NULL);
+    ds_loader *own = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 2, 50, 1e-13, NULL);
+    TC_CHECK(ld && one && own, "loaders");
+    ds_loader_set_inner(ld, DS_INNER_DIRECT);
+    ds_loader_set_inner(one, DS_INNER_DIRECT);
+    ds_loader_set_inner(own, DS_INNER_DIRECT);
+    ds_loader_set_shared_lu(own, 0); /* the reduced LU alone */
+    for (int e = 0; e < m; e++) x[e] = 3 * net->capacity[e];
+    long tries[7], ranged[7], skips[7];
+    ld_direct_ur_counts(ld, &tries[0], &ranged[0], &skips[0]);
+    for (int k = 0; k < 6; k++) {
+        f[k] = malloc(sizeof(double) * m);
+        TC_CHECK(ds_loader_eval(ld, x, f[k]) == 0, "eval %d", k + 1);
+        ld_direct_ur_counts(ld, &tries[k + 1], &ranged[k + 1], &skips[k + 1]);
+        TC_CHECK(ds_loader_eval(one, x, f1) == 0 && memcmp(f1, f[k], sizeof(double) * m) == 0,
+                 "eval %d: 1 and 2 threads differ (%.3g)", k + 1, max_rel_diff(f1, f[k], m));
+    }
+    long r1 = ranged[1];
+    printf("# %s: %ld of %d destinations out of range; after 6 evaluations %ld tries, %ld out of range, %ld "
+           "skipped\n",
+           tn, r1, nd, tries[6], ranged[6], skips[6]);
+    TC_CHECK(r1 > 0 && tries[1] == nd && skips[1] == 0, "first evaluation: %ld tries, %ld out of range", tries[1], r1);
+    /* the same costs every time: the same destinations fail at every attempt,
+     * attempts at evaluations 1, 3, 6 (skips of 1 and 2 between them) */
+    TC_CHECK(skips[2] == r1 && tries[2] == tries[1] + nd - r1 && ranged[2] == r1, "evaluation 2: %ld skipped",
+             skips[2]);
+    TC_CHECK(ranged[3] == 2 * r1 && skips[3] == r1, "evaluation 3: %ld out of range, %ld skipped", ranged[3], skips[3]);
+    TC_CHECK(ranged[6] == 3 * r1 && skips[6] == 3 * r1, "evaluation 6: %ld out of range, %ld skipped", ranged[6],
+             skips[6]);
+    for (int k = 1; k < 6; k++)
+        TC_CHECK(memcmp(f[k], f[0], sizeof(double) * m) == 0, "evaluation %d differs from 1 (%.3g)", k + 1,
+                 max_rel_diff(f[k], f[0], m));
+    TC_CHECK(ds_loader_eval(own, x, fo) == 0, "reduced LU");
+    TC_CHECK(max_rel_diff(f[0], fo, m) < 1e-11, "against the reduced LU alone: %.3g", max_rel_diff(f[0], fo, m));
+    /* back in range: attempts resume and succeed */
+    for (int e = 0; e < m; e++) x[e] = 0;
+    int resumed = 0;
+    for (int k = 0; k < 40 && !resumed; k++) {
+        long t0, r0, s0, t2, r2, s2;
+        ld_direct_ur_counts(ld, &t0, &r0, &s0);
+        TC_CHECK(ds_loader_eval(ld, x, f1) == 0, "eval at x = 0");
+        ld_direct_ur_counts(ld, &t2, &r2, &s2);
+        if (t2 - t0 == nd && r2 == r0) resumed = k + 1;
+    }
+    printf("# %s: at x = 0 every destination solved unreduced again at evaluation %d\n", tn, resumed);
+    TC_CHECK(resumed > 0 && resumed <= 33, "attempts resumed at evaluation %d", resumed);
+    TC_CHECK(ds_loader_eval(own, x, fo) == 0 && max_rel_diff(f1, fo, m) < 1e-11, "x = 0 against the reduced LU");
+    for (int k = 0; k < 6; k++) free(f[k]);
+    free(x), free(fo), free(f1);
+    ds_loader_free(ld), ds_loader_free(one), ds_loader_free(own);
+    tc_end();
+    ds_network_free(net);
+}
+
 /* --factor-memory 0: no destination keeps its factors; each is refactored
  * into the worker's template (a diagonal pivot order) instead of factorised
  * afresh. Flows and J v against a loader that keeps every destination's own
@@ -1327,6 +1399,8 @@ int main(void)
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 1000, 0);
     check_shared("Barcelona", "Barcelona/Barcelona_net.tntp", 100, 1);
     check_shared("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10, 1);
+    check_unreduced_skip("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 100);
+    check_unreduced_skip("Anaheim", "Anaheim/Anaheim_net.tntp", 300);
     for (int u = 0; u < 2; u++) {
         check_factor_budget("Anaheim", "Anaheim/Anaheim_net.tntp", 10, u);
         check_factor_budget("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10, u);

@@ -27,8 +27,11 @@
 typedef struct ld_direct {
     /* kept for J v (and the factors for the next evaluation's refactor) */
     klu_numeric *num;
-    double *z, *phi, *P; /* [n] (z = 1 at the destination, 0 where d is not reached), [n], [n_links] */
-    int shared;          /* z, phi, P came from the shared factors (z unreduced) */
+    double *z, *phi, *P;  /* [n] (z = 1 at the destination, 0 where d is not reached), [n], [n_links] */
+    int shared;           /* z, phi, P came from the shared factors (z unreduced) */
+    int ur_wait, ur_skip; /* unreduced attempts still to skip, and the length of the last skip */
+    long ur_tries, ur_ranged,
+        ur_skips; /* unreduced attempts, those out of range, those skipped (ld_direct_ur_counts) */
 } ld_direct;
 
 /* One sparsity pattern and one symbolic analysis serve every destination.
@@ -479,6 +482,12 @@ static void keep_state(ds_loader *ld, ld_direct *g, const double *z, const doubl
  * nonnegative arithmetic below) solve their own unreduced matrix I - W_d with
  * the same checks (no Dijkstra either), the reduced LU again the fallback. */
 #define SH_Z_MIN 1e-290
+/* Unreduced values out of range at one evaluation are out of range at the
+ * next ones too, where the costs are congested (Sioux Falls' perturbed
+ * scenarios at tau 100: 98 % of SRA's attempts failed, and the failed attempt
+ * cost as much as the reduced LU after it). Per destination, so the choice
+ * does not depend on the threads; the attempt is retried after the skip. */
+#define UR_SKIP_MAX 32
 #define SH_TINY_EXP 700.0
 #define SH_TINY_PROB 1e-16
 
@@ -637,7 +646,15 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
                 s->t_bellman += ds_clock_now() - t0;
                 return 0;
             }
-            if (!(z[i] >= SH_Z_MIN && z[i] <= 1 / SH_Z_MIN)) return -1;
+            if (!(z[i] >= SH_Z_MIN && z[i] <= 1 / SH_Z_MIN)) {
+                /* out of range: the next evaluations (their costs are close)
+                 * go straight to the reduced LU, 1, 2, 4, ... UR_SKIP_MAX of
+                 * them while the attempts keep failing */
+                g->ur_skip = g->ur_skip ? (2 * g->ur_skip < UR_SKIP_MAX ? 2 * g->ur_skip : UR_SKIP_MAX) : 1;
+                g->ur_wait = g->ur_skip;
+                g->ur_ranged++;
+                return -1;
+            }
         }
         /* residual b - (I - W) z relative to z, as max |dV| */
         double *res = y;
@@ -668,6 +685,7 @@ static int unreduced_eval(ds_loader *ld, int di, int worker, double *flow, int s
     ld->st_lu[di] = kind;
     ld->st_bres[di] = resid;
     g->shared = shared;
+    g->ur_skip = 0;
     finish_dest(ld, di, worker, num, z, y, w, flow, t0);
     return 0;
 }
@@ -693,7 +711,11 @@ void ld_direct_eval(ds_loader *ld, int di, int worker, double *flow)
     ld->st_diverged[di] = 0;
     ld->st_loaded[di] = ld->st_arrived[di] = 0;
     if (n == 0) return;
-    if (!ld->shared_lu_off) {
+    if (g->ur_wait > 0) {
+        g->ur_wait--;
+        g->ur_skips++;
+    } else if (!ld->shared_lu_off) {
+        g->ur_tries++;
         /* unreduced first: shared factors where they apply, else its own */
         if (unreduced_eval(ld, di, worker, flow, a->sh_on && dsk_is_centroid(d, ft)) == 0) return;
         ld->st_loaded[di] = ld->st_arrived[di] = 0;
@@ -818,6 +840,15 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     for (int e = 0; e < m; e++)
         if (P[e] > 0) out[e] += P[e] * y[net->tail[e]];
     if (num != g->num && !g->shared && num != a->tm[worker]) klu_free_numeric(&num, c);
+}
+
+void ld_direct_ur_counts(const ds_loader *ld, long *tries, long *ranged, long *skips)
+{
+    *tries = *ranged = *skips = 0;
+    for (int di = 0; ld->direct && di < ld->n_dest; di++) {
+        const ld_direct *g = &ld->direct->d[di];
+        *tries += g->ur_tries, *ranged += g->ur_ranged, *skips += g->ur_skips;
+    }
 }
 
 int ld_direct_jv_shared(const ds_loader *ld, int di) { return ld->direct->d[di].shared && ld->direct->d[di].P; }

@@ -153,4 +153,7 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out);
 #define JV_GROUP 4
 int ld_direct_jv_shared(const ds_loader *ld, int di);
 void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double *out);
+/* Since the loader was made: unreduced attempts, those whose values were out
+ * of range, and attempts skipped after such a failure (UR_SKIP_MAX). */
+void ld_direct_ur_counts(const ds_loader *ld, long *tries, long *ranged, long *skips);
 #endif
