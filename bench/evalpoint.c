@@ -98,8 +98,8 @@ int main(int argc, char **argv)
         }
         tj[r] = bu_now() - t0;
     }
-    printf("threads %d tau %g lambda %g %s: first evaluation %.4f s, then %.4f s (median of %d; LU fresh %d, "
-           "reused %d, shared %d), J v %.4f s (median of %d)\n",
+    printf("threads %d tau %g lambda %g %s: first evaluation %.4g s, then %.4g s (median of %d; LU fresh %d, "
+           "reused %d, shared %d), J v %.4g s (median of %d)\n",
            threads, tau, lambda, reduced ? "reduced" : "unreduced", first, bu_median(te, reps), reps, st.lu_fresh,
            st.lu_reused, st.lu_shared, bu_median(tj, reps), reps);
     ds_loader_free(ld);
