@@ -62,15 +62,16 @@ struct ld_direct_all {
      * destination's matrix is the one I - W of every destination (below), so
      * one LU per evaluation serves them all. KLU's solve writes into its
      * numeric object, so each worker factorises its own copy (the same bits). */
-    int sh_on;            /* this evaluation solves centroid destinations with it */
-    unsigned gen;         /* evaluation generation */
-    double *sh_Ax;        /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
-    double *sh_w;         /* [n_links] W by link (0: underflow) */
-    klu_numeric **tm;     /* per worker: a diagonal pivot order (tm_factor) */
-    klu_numeric **sh_num; /* per worker */
-    unsigned *sh_gen;     /* per worker: the generation sh_num[w] factorises (0 none) */
-    double **gY, **gQ;    /* per worker, J v of a group (ld_direct_jv_group): [JV_GROUP n], [JV_GROUP n_links] */
-    int **act;            /* per worker [n_links]: unreduced_eval's links with a weight */
+    int sh_on;              /* this evaluation solves centroid destinations with it */
+    unsigned gen;           /* evaluation generation */
+    double *sh_Ax;          /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
+    double *sh_w;           /* [n_links] W by link (0: underflow) */
+    klu_numeric **tm;       /* per worker: a diagonal pivot order (tm_factor) */
+    klu_numeric **sh_num;   /* per worker */
+    unsigned *sh_gen;       /* per worker: the generation sh_num[w] factorises (0 none) */
+    unsigned char *sh_diag; /* per worker: sh_num[w] has the diagonal pivot order (refactor into it) */
+    double **gY, **gQ;      /* per worker, J v of a group (ld_direct_jv_group): [JV_GROUP n], [JV_GROUP n_links] */
+    int **act;              /* per worker [n_links]: unreduced_eval's links with a weight */
 };
 
 static int cmp_int(const void *x, const void *y)
@@ -211,11 +212,13 @@ int ld_direct_init(ds_loader *ld)
     a->sh_w = malloc(sizeof(double) * (size_t)(m + 1));
     a->sh_num = calloc((size_t)W, sizeof(klu_numeric *));
     a->sh_gen = calloc((size_t)W, sizeof(unsigned));
+    a->sh_diag = calloc((size_t)W, 1);
     a->tm = calloc((size_t)W, sizeof(klu_numeric *));
     a->gY = calloc((size_t)W, sizeof(double *));
     a->gQ = calloc((size_t)W, sizeof(double *));
     a->act = calloc((size_t)W, sizeof(int *));
-    if (!a->act || !ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen || !a->gY || !a->gQ)
+    if (!a->act || !ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen || !a->sh_diag ||
+        !a->gY || !a->gQ)
         return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
@@ -282,7 +285,7 @@ void ld_direct_free(ds_loader *ld)
     }
     free(a->gY), free(a->gQ), free(a->act);
     free(a->keep_num);
-    free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen);
+    free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen), free(a->sh_diag);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
     free(a->d), free(a->common), free(a->Ax), free(a->b), free(a->y), free(a->w);
     free(a);
@@ -515,13 +518,29 @@ void ld_direct_prepare(ds_loader *ld)
     a->sh_on = 1;
 }
 
-/* Worker w's copy of the shared factors of this evaluation (NULL: singular). */
+/* Worker w's copy of the shared factors of this evaluation (NULL: singular):
+ * I - W refactored into the diagonal pivot order (diag_factor's, the same on
+ * every worker and at every evaluation, so the bits depend on the values
+ * only), which is sound for the M-matrix I - W wherever f exists; where the
+ * pivots are not (crude rcond), a fresh pivoted LU, never refactored into.
+ * Both workers factorise at once, so this is the evaluation's serial time: a
+ * refactor is about half a fresh LU (Anaheim). */
 static klu_numeric *sh_factor(struct ld_direct_all *a, int w)
 {
     if (a->sh_gen[w] != a->gen) {
         klu_common *c = &a->common[w];
-        if (a->sh_num[w]) klu_free_numeric(&a->sh_num[w], c);
-        a->sh_num[w] = lu_factor(a, a->sh_Ax, c);
+        klu_numeric *num = a->sh_diag[w] ? a->sh_num[w] : NULL;
+        if (!num) {
+            if (a->sh_num[w]) klu_free_numeric(&a->sh_num[w], c);
+            num = diag_factor(a, c);
+        }
+        a->sh_diag[w] = num != NULL;
+        if (num && !(lu_refactor(a, a->sh_Ax, num, c) && klu_rcond(a->sym, num, c) && c->rcond > 1e-8)) {
+            klu_free_numeric(&num, c);
+            num = lu_factor(a, a->sh_Ax, c);
+            a->sh_diag[w] = 0;
+        }
+        a->sh_num[w] = num;
         a->sh_gen[w] = a->gen;
     }
     return a->sh_num[w];
