@@ -30,8 +30,8 @@ typedef struct ld_direct {
     double *z, *phi, *P;  /* [n] (z = 1 at the destination, 0 where d is not reached), [n], [n_links] */
     int shared;           /* z, phi, P came from the shared factors (z unreduced) */
     int ur_wait, ur_skip; /* unreduced attempts still to skip, and the length of the last skip */
-    long ur_tries, ur_ranged,
-        ur_skips; /* unreduced attempts, those out of range, those skipped (ld_direct_ur_counts) */
+    /* unreduced attempts, those out of range, those skipped (ld_direct_ur_counts) */
+    long ur_tries, ur_ranged, ur_skips;
 } ld_direct;
 
 /* One sparsity pattern and one symbolic analysis serve every destination.
@@ -524,7 +524,7 @@ void ld_direct_prepare(ds_loader *ld)
  * only), which is sound for the M-matrix I - W wherever f exists; where the
  * pivots are not (crude rcond), a fresh pivoted LU, never refactored into.
  * Both workers factorise at once, so this is the evaluation's serial time: a
- * refactor is about half a fresh LU (Anaheim). */
+ * refactor takes about a third of a fresh LU's instructions (Anaheim). */
 static klu_numeric *sh_factor(struct ld_direct_all *a, int w)
 {
     if (a->sh_gen[w] != a->gen) {
