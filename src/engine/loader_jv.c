@@ -478,7 +478,7 @@ struct rho_job {
     double *lb, *est;          /* [n_dest] */
     double **y, **y2, **ratio; /* per worker [n] */
     unsigned char **in;
-    int *todo;       /* destinations of this chunk to compute, -1 = skip */
+    int *todo;       /* destinations of this chunk to compute (compacted: no skips) */
     const double *t; /* the costs behind w */
     int class_di;    /* the centroid destination computed for all of them */
 };
@@ -487,7 +487,6 @@ static void rho_fn(void *ctx, int worker, int k)
 {
     struct rho_job *j = ctx;
     int di = j->todo[k];
-    if (di < 0) return;
     rho_dest(j->ld, j->w, di, j->bound, &j->lb[di], &j->est[di], j->y[worker], j->y2[worker], j->ratio[worker],
              j->in[worker], !j->bound && di == j->class_di ? j->t : NULL);
 }
@@ -501,7 +500,7 @@ static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, do
     double **y = calloc((size_t)W, sizeof(double *)), **y2 = calloc((size_t)W, sizeof(double *));
     double **ratio = calloc((size_t)W, sizeof(double *));
     unsigned char **in = calloc((size_t)W, sizeof(unsigned char *));
-    int todo[RHO_CHUNK], ok = w && lb && est && y && y2 && ratio && in;
+    int todo[RHO_CHUNK], run[RHO_CHUNK], ok = w && lb && est && y && y2 && ratio && in;
     int class_di = -1; /* the centroid destination computed for all of them */
     *lower = 0;
     *estimate = 0;
@@ -514,7 +513,7 @@ static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, do
         ok = y[k] && y2[k] && ratio[k] && in[k];
     }
     if (ok) {
-        struct rho_job j = {ld, w, bound, lb, est, y, y2, ratio, in, todo, t, -1};
+        struct rho_job j = {ld, w, bound, lb, est, y, y2, ratio, in, run, t, -1};
         rho_weights(ld, t, w);
         for (int c0 = 0; c0 < nd && (!bound || *lower < 1.0); c0 += RHO_CHUNK) {
             int cn = nd - c0 < RHO_CHUNK ? nd - c0 : RHO_CHUNK;
@@ -524,8 +523,14 @@ static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, do
                 if (centroid && class_di >= 0) todo[k] = -1;
                 if (centroid && class_di < 0) class_di = di;
             }
+            /* only the destinations to compute go to the pool: where that is
+             * one (every centroid destination is the class's), the caller
+             * computes it, not a worker it would first have to wake */
+            int nrun = 0;
+            for (int k = 0; k < cn; k++)
+                if (todo[k] >= 0) run[nrun++] = todo[k];
             j.class_di = class_di;
-            ds_pool_run(ld->pool, cn, rho_fn, &j);
+            ds_pool_run(ld->pool, nrun, rho_fn, &j);
             for (int k = 0; k < cn; k++) {
                 int di = c0 + k;
                 if (todo[k] < 0) {
