@@ -1,8 +1,10 @@
 /* test_pool.c - the worker pool hands out every item of every job exactly
  * once, whether the workers are still spinning when the next job comes (jobs
- * back to back) or asleep on the condition variable (a pause longer than the
- * spin between jobs), and a job's results are visible to the caller when
- * ds_pool_run returns. */
+ * back to back), spinning politely (yielding the core, a pause of 300 us) or
+ * asleep on the condition variable (a pause longer than the 1 ms spin between
+ * jobs), and a job's results are visible to the caller when ds_pool_run
+ * returns; the live-thread count that shortens the spin of oversubscribed
+ * pools follows creation and release. */
 #include <stdatomic.h>
 #include <time.h>
 
@@ -66,15 +68,37 @@ int main(void)
             TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
         }
         tc_end();
+        snprintf(name, sizeof name, "pool_after_yielding_%d_threads", threads[k]);
+        tc_begin(name);
+        if (p) {
+            /* 300 us pauses: past the busy spin, within the polite one */
+            long bad = stress(p, 400, 2, 300);
+            TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
+        }
+        tc_end();
         snprintf(name, sizeof name, "pool_after_sleeping_%d_threads", threads[k]);
         tc_begin(name);
         if (p) {
-            /* 300 us pauses: longer than the spin, so the workers sleep first */
-            long bad = stress(p, 400, 2, 300);
+            /* 2 ms pauses: longer than the spin, so the workers sleep first */
+            long bad = stress(p, 200, 2, 2000);
             TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
         }
         tc_end();
         ds_pool_free(p);
     }
+    tc_begin("pool_live_threads");
+    {
+        int base = ds_pool_live_threads();
+        ds_pool *a = ds_pool_create(2), *b = ds_pool_create(3);
+        TC_CHECK(a && b, "pools");
+        TC_CHECK(ds_pool_live_threads() == base + 5, "2 + 3 threads live: %d more", ds_pool_live_threads() - base);
+        ds_pool_free(a);
+        TC_CHECK(ds_pool_live_threads() == base + 3, "after one free: %d more", ds_pool_live_threads() - base);
+        /* oversubscribed (5 > 2 cores here): jobs still complete */
+        TC_CHECK(stress(b, 400, 2, 300) == 0, "oversubscribed pool lost items");
+        ds_pool_free(b);
+        TC_CHECK(ds_pool_live_threads() == base, "after both: %d more", ds_pool_live_threads() - base);
+    }
+    tc_end();
     return tc_exit();
 }

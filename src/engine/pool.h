@@ -14,4 +14,7 @@ void ds_pool_run(ds_pool *p, int n_items, ds_pool_fn fn, void *ctx);
 void ds_pool_free(ds_pool *p);
 /* Number of online cores. */
 int ds_ncores(void);
+/* Threads of all live pools of the process (each pool's workers and its
+ * caller): beyond ds_ncores() the pools spin only briefly between jobs. */
+int ds_pool_live_threads(void);
 #endif
