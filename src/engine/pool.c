@@ -32,14 +32,12 @@ struct ds_pool {
  * thousands of jobs with short serial gaps between them (farm-bench, 2 threads,
  * 50 us against none: Sioux Falls full 0.85x wall, EMA dsp 0.88x, Anaheim full
  * 0.96x). No spinning when the pool has more threads than there are cores.
- * After pool_spin_polite_s the spin yields the core at each round (cheap where
- * nothing else wants it, and another process's thread runs first where one
- * does; once a yield gives the core away it stops and sleeps, so that
- * oversubscribed processes, a sweep's workers with several threads each, do
- * not spin against each other): a Newton step's serial gaps (line search,
- * GMRES, costs) outlast 50 us,
- * and Anaheim full on 2 threads slept and woke a worker about 100 times a run
- * (futex calls: 196 -> 39 with 1 ms). */
+ * A Newton step's serial gaps (line search, GMRES, costs) outlast 50 us: with
+ * that spin Anaheim full on 2 threads slept and woke a worker about 100 times
+ * a run (196 futex calls; 33 with this one). So the spin lasts up to 1 ms, and
+ * after pool_spin_polite_s it yields the core at each round: cheap where
+ * nothing else wants it, and once a yield gives the core away (another
+ * process's thread ran) the spin stops and the thread sleeps. */
 static const double pool_spin_s = 1e-3;
 static const double pool_spin_polite_s = 50e-6;
 /* Threads of every live pool of the process (a sweep runs several cells at
