@@ -68,22 +68,22 @@ int main(void)
             TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
         }
         tc_end();
-        snprintf(name, sizeof name, "pool_after_yielding_%d_threads", threads[k]);
-        tc_begin(name);
-        if (p) {
-            /* 300 us pauses: past the busy spin, within the polite one */
-            long bad = stress(p, 400, 2, 300);
-            TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
+        /* 300 us pauses: past the busy spin, within the polite one; 2 ms:
+         * longer than the spin, so the workers sleep first */
+        static const struct {
+            const char *what;
+            int rounds;
+            long pause_us;
+        } pauses[] = {{"yielding", 400, 300}, {"sleeping", 200, 2000}};
+        for (size_t q = 0; q < sizeof pauses / sizeof pauses[0]; q++) {
+            snprintf(name, sizeof name, "pool_after_%s_%d_threads", pauses[q].what, threads[k]);
+            tc_begin(name);
+            if (p) {
+                long bad = stress(p, pauses[q].rounds, 2, pauses[q].pause_us);
+                TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
+            }
+            tc_end();
         }
-        tc_end();
-        snprintf(name, sizeof name, "pool_after_sleeping_%d_threads", threads[k]);
-        tc_begin(name);
-        if (p) {
-            /* 2 ms pauses: longer than the spin, so the workers sleep first */
-            long bad = stress(p, 200, 2, 2000);
-            TC_CHECK(bad == 0, "%ld items missed, repeated or not visible", bad);
-        }
-        tc_end();
         ds_pool_free(p);
     }
     tc_begin("pool_live_threads");

@@ -478,7 +478,7 @@ struct rho_job {
     double *lb, *est;          /* [n_dest] */
     double **y, **y2, **ratio; /* per worker [n] */
     unsigned char **in;
-    int *todo;       /* destinations of this chunk to compute (compacted: no skips) */
+    int *run;        /* the destinations of this chunk to compute, one per item */
     const double *t; /* the costs behind w */
     int class_di;    /* the centroid destination computed for all of them */
 };
@@ -486,7 +486,7 @@ struct rho_job {
 static void rho_fn(void *ctx, int worker, int k)
 {
     struct rho_job *j = ctx;
-    int di = j->todo[k];
+    int di = j->run[k];
     rho_dest(j->ld, j->w, di, j->bound, &j->lb[di], &j->est[di], j->y[worker], j->y2[worker], j->ratio[worker],
              j->in[worker], !j->bound && di == j->class_di ? j->t : NULL);
 }

@@ -135,8 +135,9 @@ ds_pool *ds_pool_create(int threads)
     if (!p) return NULL;
     if (threads < 1) threads = 1;
     p->threads = threads;
-    atomic_store_explicit(&pool_cores, ds_ncores(), memory_order_relaxed);
-    p->spin_s = threads <= atomic_load_explicit(&pool_cores, memory_order_relaxed) ? pool_spin_s : 0;
+    int cores = ds_ncores();
+    atomic_store_explicit(&pool_cores, cores, memory_order_relaxed);
+    p->spin_s = threads <= cores ? pool_spin_s : 0;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->go, NULL);
     pthread_cond_init(&p->done, NULL);
