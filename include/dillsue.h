@@ -115,6 +115,11 @@ int ds_node_index(const ds_network *net, long id);
  * On failure returns NULL and fills err with file, line and reason. */
 ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path, const char *flow_path,
                             ds_error *err);
+/* The network and trips files only, as ds_network_load reads them; no node or
+ * flow file is looked for. What uses neither coordinates nor reference flows
+ * (solving, loading, sweeps) reads this: it does not pay for files it would
+ * not use, and a damaged sibling it would not use does not stop it. */
+ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_path, ds_error *err);
 /* The sibling file of a net file: X_net.tntp -> X_<kind>.tntp, X.net.tntp ->
  * X.<kind>.tntp (kind "trips", "node", "flow"). 0 if the name follows neither
  * convention (or out is too small), 1 with out filled otherwise. */

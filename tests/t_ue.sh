@@ -12,6 +12,24 @@ else fail ue_missing_file_exit2 "rc $rc: $(cat "$tmp/err")"; fi
 run "$D" ue --gap abc
 if [ $rc -eq 2 ]; then pass ue_bad_option_exit2; else fail ue_bad_option_exit2 "rc $rc"; fi
 
+# A damaged reference beside the network: `ue` (which reports against it)
+# names its file and line; `solve` and `load`, which do not use it, do not read it.
+cp tests/bad_input/valid.net.tntp "$tmp/m.net.tntp"
+cp tests/bad_input/valid.trips.tntp "$tmp/m.trips.tntp"
+printf 'From To Volume Cost\n1 4 -10 1.1\n' >"$tmp/m.flow.tntp"
+run "$D" ue --net "$tmp/m.net.tntp" --quiet
+rc_ue=$rc
+grep -q "m.flow.tntp:2: .*volume must be non-negative" "$tmp/err"
+seen=$?
+run "$D" solve --net "$tmp/m.net.tntp" --quiet --max-iter 3
+rc_solve=$rc
+run "$D" load --net "$tmp/m.net.tntp" --out "$tmp/m.csv"
+if [ $rc_ue -eq 2 ] && [ $seen -eq 0 ] && { [ $rc_solve -eq 0 ] || [ $rc_solve -eq 1 ]; } && [ $rc -eq 0 ]; then
+    pass ue_reference_read_only_by_ue
+else
+    fail ue_reference_read_only_by_ue "ue rc $rc_ue (message seen: $seen), solve rc $rc_solve, load rc $rc: $(cat "$tmp/err")"
+fi
+
 if [ ! -f "$SF" ]; then
     skip ue_siouxfalls_best_known "SiouxFalls not found in $TNTP (set DILLSUE_TNTP_DIR)"
     exit 0

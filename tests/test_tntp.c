@@ -394,6 +394,17 @@ static void test_siblings_and_flows(void)
         n = ds_network_load(p[0], NULL, NULL, NULL, &e);
         TC_CHECK(n == NULL && e.line == 3 && strstr(e.msg, "Y must be finite"), "NaN coordinate: %s", e.msg);
         ds_network_free(n);
+        /* the net and trips alone: the damaged node file and a damaged flow
+         * file beside them are not read (solve, load, sweeps use neither) */
+        write_text(p[3], "From To Volume Cost\n1 4 -10 1.1\n");
+        n = ds_network_load(p[0], NULL, NULL, NULL, &e);
+        TC_CHECK(n == NULL, "the damaged siblings fail ds_network_load");
+        ds_network_free(n);
+        n = ds_network_load_net_trips(p[0], NULL, &e);
+        TC_CHECK(n != NULL && n->node_x == NULL && n->ref_flow == NULL && n->n_links == 8,
+                 "ds_network_load_net_trips reads neither sibling (%s)", n ? "" : e.msg);
+        ds_network_free(n);
+        remove(p[3]);
         n = NULL;
     } else {
         TC_CHECK(0, "reload failed: %s", e.msg);

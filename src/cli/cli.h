@@ -29,7 +29,9 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 /* Print "dillsue: file:line: msg" on stderr; returns 2. */
 int cli_input_error(const ds_error *err);
 /* Load NET (NULL = the embedded default) with TRIPS (NULL = sibling). */
-ds_network *cli_load_network(const char *net_path, const char *trips_path, ds_error *err);
+/* with_reference: also the node and flow files beside NET (only `ue` reports
+ * against the reference flows; other commands read what they use). */
+ds_network *cli_load_network(const char *net_path, const char *trips_path, int with_reference, ds_error *err);
 /* Usage error if the directory that would hold path is not writable, so that
  * a long solve does not end in an unwritable output. Returns 0 or 2. */
 int cli_check_writable(const char *cmd, const char *opt, const char *path);

@@ -56,7 +56,7 @@ int cmd_compare(int argc, char **argv)
 
     ds_error err = {0};
     ds_network *net = NULL;
-    if (net_path && !(net = ds_network_load(net_path, NULL, NULL, NULL, &err))) return cli_input_error(&err);
+    if (net_path && !(net = ds_network_load_net_trips(net_path, NULL, &err))) return cli_input_error(&err);
 
     int *ia = NULL, *ta = NULL, *ib = NULL, *tb = NULL, na = 0, nb = 0;
     double *fa = NULL, *fb = NULL;

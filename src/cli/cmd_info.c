@@ -118,7 +118,7 @@ int cmd_info(int argc, char **argv)
     if (have_k != have_seed) return cli_usage(CMD, "--scenario and --seed go together");
 
     ds_error err = {0};
-    ds_network *net = cli_load_network(net_path, trips, &err);
+    ds_network *net = cli_load_network(net_path, trips, 0, &err);
     if (!net) return cli_input_error(&err);
     ds_scenario_summary sum;
     if (have_k && ds_scenario_apply(net, k, (uint64_t)seed, &sum, &err) != 0) {

@@ -80,7 +80,7 @@ int cmd_load(int argc, char **argv)
         if ((rc = cli_check_io(CMD, io, (int)(sizeof io / sizeof *io)))) return rc;
     }
 
-    ds_network *net = cli_load_network(net_path, trips, &err);
+    ds_network *net = cli_load_network(net_path, trips, 0, &err);
     if (!net) return cli_input_error(&err);
     ds_cost_params cp = {cap, isnan(tollf) ? net->toll_factor : tollf, isnan(distf) ? net->distance_factor : distf};
     int m = net->n_links;

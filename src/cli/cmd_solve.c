@@ -295,7 +295,7 @@ int cmd_solve(int argc, char **argv)
     if (rc < 0) return 0; /* --help */
     if (rc) return rc;
 
-    ds_network *net = cli_load_network(o.net, o.trips, &err);
+    ds_network *net = cli_load_network(o.net, o.trips, 0, &err);
     if (!net) return cli_input_error(&err);
     if (o.have_scenario && ds_scenario_apply(net, o.scenario, (uint64_t)o.seed, NULL, &err) != 0) {
         ds_network_free(net);

@@ -971,7 +971,7 @@ static sweep *sweep_new(const sweep_opts *o, int rank0)
 static int load_base(sweep *sw)
 {
     ds_error err = {{0}, 0, {0}};
-    sw->base = ds_network_load(sw->g.net, sw->g.trips[0] ? sw->g.trips : NULL, NULL, NULL, &err);
+    sw->base = ds_network_load_net_trips(sw->g.net, sw->g.trips[0] ? sw->g.trips : NULL, &err);
     if (!sw->base) return cli_input_error(&err);
     return 0;
 }

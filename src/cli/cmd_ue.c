@@ -167,7 +167,7 @@ int cmd_ue(int argc, char **argv)
     if (rc) return rc < 0 ? 0 : rc;
     int quiet = v.have[OPT_QUIET];
 
-    ds_network *net = cli_load_network(v.str[OPT_NET], v.str[OPT_TRIPS], &err);
+    ds_network *net = cli_load_network(v.str[OPT_NET], v.str[OPT_TRIPS], 1, &err);
     if (!net) return cli_input_error(&err);
     cfg.cost.toll_factor = v.have[OPT_TOLL_FACTOR] ? v.num[OPT_TOLL_FACTOR] : net->toll_factor;
     cfg.cost.distance_factor = v.have[OPT_DIST_FACTOR] ? v.num[OPT_DIST_FACTOR] : net->distance_factor;

@@ -172,9 +172,11 @@ int cli_input_error(const ds_error *err)
     return 2;
 }
 
-ds_network *cli_load_network(const char *net_path, const char *trips_path, ds_error *err)
+ds_network *cli_load_network(const char *net_path, const char *trips_path, int with_reference, ds_error *err)
 {
-    ds_network *net = net_path ? ds_network_load(net_path, trips_path, NULL, NULL, err) : ds_network_load_default(err);
+    ds_network *net = !net_path        ? ds_network_load_default(err)
+                      : with_reference ? ds_network_load(net_path, trips_path, NULL, NULL, err)
+                                       : ds_network_load_net_trips(net_path, trips_path, err);
     if (!net) return NULL;
     /* What the reader dropped is said once, where the network is loaded. */
     for (int i = 0; i < net->n_loops; i++)

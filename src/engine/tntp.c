@@ -1496,8 +1496,7 @@ int ds_network_load_flows(ds_network *net, const char *flow_path, ds_error *err)
     return load_optional(net, flow_path, "flow file", 1, parse_flows, err);
 }
 
-ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path, const char *flow_path,
-                            ds_error *err)
+ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_path, ds_error *err)
 {
     char sib[1024];
     char *net_text = NULL, *trips_text = NULL;
@@ -1518,11 +1517,19 @@ ds_network *ds_network_load(const char *net_path, const char *trips_path, const 
         trips_path = sib;
     }
     net_text = read_file(net_path, "network file", &net_len, NULL, err);
-    if (!net_text) return NULL;
-    trips_text = read_file(trips_path, "trips file", &trips_len, NULL, err);
-    if (!trips_text) goto out;
-    net = ds_network_parse(net_text, net_len, net_path, trips_text, trips_len, trips_path, err);
-    if (!net) goto out;
+    if (net_text) trips_text = read_file(trips_path, "trips file", &trips_len, NULL, err);
+    if (trips_text) net = ds_network_parse(net_text, net_len, net_path, trips_text, trips_len, trips_path, err);
+    free(net_text);
+    free(trips_text);
+    return net;
+}
+
+ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path, const char *flow_path,
+                            ds_error *err)
+{
+    char sib[1024];
+    ds_network *net = ds_network_load_net_trips(net_path, trips_path, err);
+    if (!net) return NULL;
     if (node_path) {
         if (load_optional(net, node_path, "node file", 1, parse_nodes, err)) goto fail;
     } else if (ds_tntp_sibling(net_path, "node", sib, sizeof sib)) {
@@ -1533,14 +1540,10 @@ ds_network *ds_network_load(const char *net_path, const char *trips_path, const 
     } else if (ds_tntp_sibling(net_path, "flow", sib, sizeof sib)) {
         if (load_optional(net, sib, "flow file", 0, parse_flows, err)) goto fail;
     }
-    goto out;
+    return net;
 fail:
     ds_network_free(net);
-    net = NULL;
-out:
-    free(net_text);
-    free(trips_text);
-    return net;
+    return NULL;
 }
 
 extern const char ds_default_net[];

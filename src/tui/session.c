@@ -67,7 +67,7 @@ static int session_adopt(tui_session *s, ds_network *net, ds_error *err);
 
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err)
 {
-    ds_network *net = path ? ds_network_load(path, trips, NULL, NULL, err) : ds_network_load_default(err);
+    ds_network *net = path ? ds_network_load_net_trips(path, trips, err) : ds_network_load_default(err);
     if (!net) return -1;
     return session_adopt(s, net, err);
 }

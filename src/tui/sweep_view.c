@@ -94,7 +94,7 @@ static void *replay_main(void *arg)
     ds_error err = {{0}, 0, {0}};
     sweep_cell_id id = sweep_grid_cell(&rp->g, rp->cell);
     ds_config cfg;
-    rp->base = ds_network_load(rp->g.net, rp->g.trips[0] ? rp->g.trips : NULL, NULL, NULL, &err);
+    rp->base = ds_network_load_net_trips(rp->g.net, rp->g.trips[0] ? rp->g.trips : NULL, &err);
     if (rp->base) rp->net = sweep_scenario_network(rp->base, id.k, rp->g.seed, &err);
     ds_run *run = NULL;
     if (rp->net) {
