@@ -647,6 +647,34 @@ static double jv_fd_error(ds_loader *ld, const double *x, const double *v, int m
  * exactly those a route from an origin reaches going down in hop count
  * (links into a centroid other than the destination excluded), its links
  * every such link out of them, in the loader's order (increasing hops). */
+/* The loader's cbar (from its own free-flow searches: the DSP build's trees,
+ * or searches that stop at each destination's last origin, or for the full
+ * graph searches to the end) equals ds_network_cbar bit for bit under every
+ * filter, and again when asked twice (the searches' stop marks are cleared). */
+static void check_cbar(const char *name, const char *rel)
+{
+    char tn[128];
+    snprintf(tn, sizeof tn, "loader_cbar_every_filter_%s", name);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    double want = ds_network_cbar(net, &cp);
+    const ds_filter filters[] = {DS_FILTER_FULL, DS_FILTER_DSP, DS_FILTER_BFS, DS_FILTER_EDSP};
+    for (int v = 0; v < 4; v++)
+        for (int threads = 1; threads <= 2; threads++) {
+            ds_loader *ld = ds_loader_create(net, &cp, filters[v], 0.1, threads, 50, 1e-13, NULL);
+            TC_CHECK(ld != NULL, "create %s", ds_filter_name(filters[v]));
+            if (!ld) continue;
+            double a = ds_loader_cbar(ld), b = ds_loader_cbar(ld);
+            TC_CHECK(memcmp(&a, &want, sizeof a) == 0 && memcmp(&b, &want, sizeof b) == 0,
+                     "%s, %d threads: cbar %.17g then %.17g, ds_network_cbar %.17g", ds_filter_name(filters[v]),
+                     threads, a, b, want);
+            ds_loader_free(ld);
+        }
+    tc_end();
+    ds_network_free(net);
+}
+
 static void check_bfs_structure(const char *name, const char *rel)
 {
     char tn[128];
@@ -1380,6 +1408,7 @@ int main(void)
                               {"BerlinCenter", "Berlin-Center/berlin-center_net.tntp"}};
     for (int i = 0; i < 8; i++) check_dsp_structure(nets[i][0], nets[i][1]);
     for (int i = 0; i < 8; i++) check_bfs_structure(nets[i][0], nets[i][1]);
+    for (int i = 0; i < 7; i++) check_cbar(nets[i][0], nets[i][1]); /* (not Berlin: the set-ups take seconds) */
     check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_PASSES);
     check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     check_determinism("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
