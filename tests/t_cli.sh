@@ -279,4 +279,14 @@ else fail cli_tui_equals_form "$(cat "$tmp/err")"; fi
 rc=$?
 if [ $rc -eq 2 ] && grep -q "^dillsue tui: --tau must be a number > 0, got '-1'" "$tmp/err"; then pass cli_tui_bad_value
 else fail cli_tui_bad_value "rc $rc: $(cat "$tmp/err")"; fi
+# an unknown choice names the choices (from the same table the parser reads)
+run "$D" solve --filter foo
+rc1=$rc
+grep -q "^dillsue solve: unknown --filter 'foo' (one of: full, dsp, bfs, edsp)" "$tmp/err"
+seen1=$?
+run "$D" sweep --solver newton,foo
+if [ $rc1 -eq 2 ] && [ $seen1 -eq 0 ] && [ $rc -eq 2 ] &&
+    grep -q "unknown --solver 'foo' (item 2 of the list) (one of: msa, sra, anderson, newton)" "$tmp/err"; then
+    pass cli_unknown_choice_names_choices
+else fail cli_unknown_choice_names_choices "rc $rc1 / $rc: $(cat "$tmp/err")"; fi
 exit 0

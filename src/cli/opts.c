@@ -250,7 +250,13 @@ static int parse_one(const char *cmd, const cli_opt *o, const char *arg, int ite
         return 0;
     }
     int c = o->choice(arg);
-    if (c < 0) return cli_usage(cmd, "unknown --%s '%s'%s", o->name, arg, where);
+    if (c < 0) {
+        char names[160] = "";
+        size_t u = 0;
+        for (int k = 0; o->choice_name(k) && u < sizeof names; k++)
+            u += (size_t)snprintf(names + u, sizeof names - u, "%s%s", k ? ", " : "", o->choice_name(k));
+        return cli_usage(cmd, "unknown --%s '%s'%s (one of: %s)", o->name, arg, where, names);
+    }
     *out = c;
     return 0;
 }
