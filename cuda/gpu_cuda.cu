@@ -42,7 +42,18 @@ static int cuda_probe(char *info, size_t n)
     int count = 0, drv = 0, rt = 0;
     cudaError_t rc = cudaGetDeviceCount(&count);
     if (rc != cudaSuccess) {
-        snprintf(info, n, "GPU: none (%s)", cudaGetErrorString(rc));
+        /* The runtime says "driver version is insufficient" also where there
+         * is no driver at all (cudaDriverGetVersion then gives 0): say which. */
+        if (rc == cudaErrorInsufficientDriver && cudaDriverGetVersion(&drv) == cudaSuccess &&
+            cudaRuntimeGetVersion(&rt) == cudaSuccess) {
+            if (drv == 0)
+                snprintf(info, n, "GPU: none (no NVIDIA driver: libcuda.so.1 not found)");
+            else
+                snprintf(info, n, "GPU: none (the NVIDIA driver supports CUDA %d.%d, this build needs %d.%d)",
+                         drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10);
+        } else {
+            snprintf(info, n, "GPU: none (%s)", cudaGetErrorString(rc));
+        }
         return 0;
     }
     if (count == 0) {

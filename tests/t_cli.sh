@@ -187,6 +187,13 @@ if [ $rc -eq 0 ] && grep -q "^nodes: *$nnodes$" "$tmp/out" && grep -q "^links: *
     grep -q '^cbar: *[0-9]' "$tmp/out" && grep -q '^GPU: none (' "$tmp/out"; then
     pass cli_info_sf
 else fail cli_info_sf "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+# With the CUDA module built and no NVIDIA driver installed, the GPU line says
+# that (the runtime's own words, "driver version is insufficient", mislead)
+LDC=$(command -v ldconfig || echo /sbin/ldconfig)
+if [ ! -f "$BUILD/libdillsue_cuda.so" ]; then skip cli_info_no_driver "no CUDA module in $BUILD"
+elif ! [ -x "$LDC" ] || "$LDC" -p | grep -q 'libcuda\.so\.1'; then skip cli_info_no_driver "an NVIDIA driver is installed (or no ldconfig)"
+elif grep -q '^GPU: none (no NVIDIA driver: libcuda.so.1 not found)$' "$tmp/out"; then pass cli_info_no_driver
+else fail cli_info_no_driver "$(grep '^GPU' "$tmp/out")"; fi
 
 # Results must not depend on the thread count (DESIGN.md 2): bitwise-equal files.
 run $S --quiet --threads 3 --out "$tmp/t3.csv"
