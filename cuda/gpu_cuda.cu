@@ -47,7 +47,7 @@ static int cuda_probe(char *info, size_t n)
         if (rc == cudaErrorInsufficientDriver && cudaDriverGetVersion(&drv) == cudaSuccess &&
             cudaRuntimeGetVersion(&rt) == cudaSuccess) {
             if (drv == 0)
-                snprintf(info, n, "GPU: none (no NVIDIA driver: libcuda.so.1 not found)");
+                snprintf(info, n, "GPU: none (no NVIDIA driver installed: no libcuda.so.1)");
             else
                 snprintf(info, n, "GPU: none (the NVIDIA driver supports CUDA %d.%d, this build needs %d.%d)",
                          drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10);

@@ -255,7 +255,7 @@ static int parse_one(const char *cmd, const cli_opt *o, const char *arg, int ite
         size_t u = 0;
         for (int k = 0; o->choice_name(k) && u < sizeof names; k++)
             u += (size_t)snprintf(names + u, sizeof names - u, "%s%s", k ? ", " : "", o->choice_name(k));
-        return cli_usage(cmd, "unknown --%s '%s'%s (one of: %s)", o->name, arg, where, names);
+        return cli_usage(cmd, "unknown --%s '%s' (one of: %s)%s", o->name, arg, names, where);
     }
     *out = c;
     return 0;
