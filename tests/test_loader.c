@@ -647,6 +647,58 @@ static double jv_fd_error(ds_loader *ld, const double *x, const double *v, int m
  * exactly those a route from an origin reaches going down in hop count
  * (links into a centroid other than the destination excluded), its links
  * every such link out of them, in the loader's order (increasing hops). */
+/* The shortest-path search settles nodes in strictly increasing (dist, hops,
+ * node) (the DSP filter's topological order relies on it) with the distances
+ * and hop counts of a label-correcting reference, on costs 0, 1, 2 (exact
+ * sums, many ties, zero-cost links) and on the free-flow costs (order only). */
+static void check_settle_order(const char *name, ds_network *net)
+{
+    char tn[128];
+    snprintf(tn, sizeof tn, "sp_settle_order_%s", name);
+    tc_begin(tn);
+    int n = net->n_nodes, m = net->n_links, ft = net->first_thru, bad = 0;
+    double *t = malloc(sizeof(double) * m), *dist = malloc(sizeof(double) * n), *rd = malloc(sizeof(double) * n);
+    int *hops = malloc(sizeof(int) * n), *rh = malloc(sizeof(int) * n), *order = malloc(sizeof(int) * n);
+    sp_work w;
+    TC_CHECK(sp_work_init(&w, n) == 0, "workspace");
+    for (int pass = 0; pass < 2; pass++) {
+        for (int e = 0; e < m; e++) t[e] = pass == 0 ? (double)((e * 7919) % 3) : net->t0[e];
+        for (int di = 0; di < net->n_dest && bad < 5; di++) {
+            int d = net->dest_node[di], R = sp_dijkstra_to(net, t, d, dist, hops, order, &w);
+            for (int i = 1; i < R; i++) {
+                int a = order[i - 1], b = order[i];
+                int up =
+                    dist[a] < dist[b] || (dist[a] == dist[b] && (hops[a] < hops[b] || (hops[a] == hops[b] && a < b)));
+                if (!up && bad++ < 5)
+                    TC_CHECK(0, "pass %d dest %d: node %d settled after %d", pass, d + 1, b + 1, a + 1);
+            }
+            if (pass) continue;
+            for (int i = 0; i < n; i++) rd[i] = INFINITY, rh[i] = -1;
+            rd[d] = 0, rh[d] = 0;
+            for (int changed = 1; changed;) {
+                changed = 0;
+                for (int e = 0; e < m; e++) {
+                    int u = net->tail[e], v = net->head[e];
+                    if (u == d || rh[v] < 0 || !dsk_node_passable(v, d, ft)) continue;
+                    double nd = rd[v] + t[e];
+                    if (nd < rd[u] || (nd == rd[u] && rh[v] + 1 < rh[u])) rd[u] = nd, rh[u] = rh[v] + 1, changed = 1;
+                }
+            }
+            int reached = 0;
+            for (int i = 0; i < n; i++) {
+                reached += rh[i] >= 0;
+                if ((rd[i] != dist[i] || rh[i] != hops[i]) && bad++ < 5)
+                    TC_CHECK(0, "dest %d node %d: (%g, %d), reference (%g, %d)", d + 1, i + 1, dist[i], hops[i], rd[i],
+                             rh[i]);
+            }
+            if (reached != R && bad++ < 5) TC_CHECK(0, "dest %d: %d settled, %d reachable", d + 1, R, reached);
+        }
+    }
+    sp_work_free(&w);
+    free(t), free(dist), free(rd), free(hops), free(rh), free(order);
+    tc_end();
+}
+
 /* The loader's cbar (from its own free-flow searches: the DSP build's trees,
  * or searches that stop at each destination's last origin, or for the full
  * graph searches to the end) equals ds_network_cbar bit for bit under every
@@ -1408,6 +1460,20 @@ int main(void)
                               {"BerlinCenter", "Berlin-Center/berlin-center_net.tntp"}};
     for (int i = 0; i < 8; i++) check_dsp_structure(nets[i][0], nets[i][1]);
     for (int i = 0; i < 8; i++) check_bfs_structure(nets[i][0], nets[i][1]);
+    {
+        ds_error err;
+        ds_network *ring = ds_network_load_default(&err);
+        if (ring) check_settle_order("ringcity", ring);
+        ds_network_free(ring);
+        for (int i = 0; i < 7; i++) {
+            ds_network *net = load(nets[i][1]);
+            if (net)
+                check_settle_order(nets[i][0], net);
+            else
+                tc_skip("sp_settle_order", "network not found in DILLSUE_TNTP_DIR");
+            ds_network_free(net);
+        }
+    }
     for (int i = 0; i < 7; i++) check_cbar(nets[i][0], nets[i][1]); /* (not Berlin: the set-ups take seconds) */
     check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_PASSES);
     check_determinism("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);

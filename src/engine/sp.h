@@ -7,7 +7,7 @@
 /* Reusable heap workspace for one thread. */
 typedef struct sp_heap_item {
     double dist;
-    int hops, node;
+    int node, hops; /* (this order: see key_less in sp.c) */
 } sp_heap_item;
 
 typedef struct sp_work {
