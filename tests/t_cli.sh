@@ -286,6 +286,27 @@ else fail cli_tui_equals_form "$(cat "$tmp/err")"; fi
 rc=$?
 if [ $rc -eq 2 ] && grep -q "^dillsue tui: --tau must be a number > 0, got '-1'" "$tmp/err"; then pass cli_tui_bad_value
 else fail cli_tui_bad_value "rc $rc: $(cat "$tmp/err")"; fi
+# A negative toll factor (the file's own, or --toll-factor) that makes a
+# link's cost negative: every command refuses it, naming the link's line
+sed -e 's/^<END OF METADATA>/<TOLL FACTOR> -2\n<END OF METADATA>/' -e '9s/\t0\t1\t;$/\t1\t1\t;/' \
+    tests/bad_input/valid.net.tntp >"$tmp/neg.net.tntp"
+cp tests/bad_input/valid.trips.tntp "$tmp/neg.trips.tntp"
+ok=1
+for c in solve info ue load sweep; do
+    case $c in
+    load) extra="--out $tmp/neg.csv" ;;
+    sweep) extra="--scenarios 1 --seed 1 --out $tmp/negsw" ;;
+    *) extra= ;;
+    esac
+    run "$D" $c --net "$tmp/neg.net.tntp" $extra
+    [ $rc -eq 2 ] && grep -q "neg.net.tntp:10: link 4 -> 1: its cost at zero flow is -1 < 0" "$tmp/err" || {
+        ok=0
+        echo "# $c: rc $rc: $(head -c 300 "$tmp/err")"
+    }
+done
+run "$D" solve --net "$tmp/neg.net.tntp" --toll-factor 0 --quiet
+if [ $ok -eq 1 ] && [ $rc -eq 0 ]; then pass cli_negative_cost_refused
+else fail cli_negative_cost_refused "see above; with --toll-factor 0: rc $rc"; fi
 # an unknown choice names the choices (from the same table the parser reads)
 run "$D" solve --filter foo
 rc1=$rc

@@ -228,6 +228,39 @@ static void test_cancel_in_loader(const ds_network *net)
     tc_end();
 }
 
+/* A cost below 0 at zero flow (a negative toll factor on a toll) is refused
+ * where a run or a loader is made, naming the link's line; a cost of exactly
+ * 0 is not. */
+static void test_negative_cost(const ds_network *ring)
+{
+    tc_begin("run_api_negative_cost_refused");
+    ds_network *net = ds_network_clone(ring);
+    ds_error err = {{0}, 0, {0}};
+    TC_CHECK(net != NULL, "clone");
+    if (net) {
+        int e = 3;
+        net->toll[e] = 1;
+        ds_config cfg;
+        ds_config_default(&cfg);
+        cfg.cost.toll_factor = -(net->t0[e] + 0.5); /* cost -0.5 at zero flow */
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run == NULL && err.line == net->src_line[e] && strstr(err.msg, "its cost at zero flow is -0.5 < 0"),
+                 "run: %p, %s:%ld: %s", (void *)run, err.file, err.line, err.msg);
+        ds_run_free(run);
+        cfg.cost.distance_factor = 0; /* (a loader takes its factors as given, not NaN for the file's) */
+        ds_loader *ld = ds_loader_create(net, &cfg.cost, DS_FILTER_DSP, 1.0, 1, 50, 1e-13, &err);
+        TC_CHECK(ld == NULL && err.line == net->src_line[e] && strstr(err.msg, "cost at zero flow"), "loader: %s",
+                 err.msg);
+        ds_loader_free(ld);
+        cfg.cost.toll_factor = -net->t0[e]; /* exactly 0 */
+        run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run != NULL, "a zero cost refused: %s", err.msg);
+        ds_run_free(run);
+    }
+    ds_network_free(net);
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -242,6 +275,7 @@ int main(void)
     test_pause_excluded(ring);
     test_cancel_in_setup(ring);
     test_emulation_is_config(ring);
+    test_negative_cost(ring);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);

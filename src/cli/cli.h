@@ -43,8 +43,9 @@ typedef struct cli_file {
     int output;
 } cli_file;
 int cli_check_io(const char *cmd, const cli_file *files, int n);
-/* Free-flow costs finite and their sum too (so no path cost overflows);
- * otherwise says which link, with file and line, and returns 2. */
+/* Free-flow costs >= 0 (ds_costs_check) and finite, and their sum finite too
+ * (so no path cost overflows); otherwise says which link, with file and line,
+ * and returns 2. */
 int cli_check_costs(const ds_network *net, const ds_cost_params *cp);
 /* After a failed ds_run_create: names the first OD pair with no path at all
  * (centroids honoured) and how many there are, if any. */

@@ -973,7 +973,8 @@ static int load_base(sweep *sw)
     ds_error err = {{0}, 0, {0}};
     sw->base = ds_network_load_net_trips(sw->g.net, sw->g.trips[0] ? sw->g.trips : NULL, &err);
     if (!sw->base) return cli_input_error(&err);
-    return 0;
+    ds_cost_params cp = {sw->g.cap, sw->base->toll_factor, sw->base->distance_factor};
+    return cli_check_costs(sw->base, &cp); /* (a scenario's own costs are checked by its cells' runs) */
 }
 
 static int merge_only(const sweep_opts *o)

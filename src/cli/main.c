@@ -245,6 +245,11 @@ int cli_check_costs(const ds_network *net, const ds_cost_params *cp)
            *x = calloc((size_t)net->n_links + 1, sizeof(double));
     double sum = 0.0;
     int worst = -1, rc = 0;
+    ds_error err = {0};
+    if (ds_costs_check(net, cp, &err)) {
+        free(t), free(x);
+        return cli_input_error(&err);
+    }
     if (!t || !x) {
         free(t), free(x);
         return 0;

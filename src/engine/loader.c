@@ -907,6 +907,7 @@ ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params 
         ds_error_set(err, net->net_path, 0, "the network has no demand: nothing to assign");
         return NULL;
     }
+    if (ds_costs_check(net, cp, err)) return NULL;
     ld = calloc(1, sizeof *ld);
     if (!ld) goto oom;
     ld->net = net;

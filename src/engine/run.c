@@ -97,6 +97,10 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     if (isnan(run->cfg.cost.toll_factor)) run->cfg.cost.toll_factor = net->toll_factor;
     if (isnan(run->cfg.cost.distance_factor)) run->cfg.cost.distance_factor = net->distance_factor;
     if (run->cfg.threads <= 0) run->cfg.threads = 0;
+    if (ds_costs_check(net, &run->cfg.cost, err)) {
+        ds_run_free(run);
+        return NULL;
+    }
     run->n = n;
     run->x = calloc((size_t)n + 1, sizeof(double));
     run->fx = calloc((size_t)n + 1, sizeof(double));

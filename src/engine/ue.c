@@ -629,15 +629,7 @@ ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *fl
     const ds_cost_params *cp = &cfg->cost;
     memset(flows, 0, u.sz);
     ds_costs_eval(net, cp, flows, u.t);
-    for (int e = 0; e < u.n; e++)
-        if (!(u.t[e] >= 0.0) && !isnan(u.t[e])) {
-            ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
-                         "link %d->%d costs %g at free flow (toll factor %g, distance factor %g): "
-                         "shortest paths need costs >= 0",
-                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), u.t[e], cp->toll_factor,
-                         cp->distance_factor);
-            goto out;
-        }
+    if (ds_costs_check(net, cp, err)) goto out;
     if (costs_finite(net, cp, flows, u.t, err)) goto out;
     if ((ar = aon_load(&u.A, u.t, flows, &sptt))) goto aon_failed;
 
