@@ -1077,6 +1077,24 @@ static int loader_progress(void *ctx, const char *what, int done, int total)
 /* Set-up before the start point: the loader, mu, the ill-posedness proofs,
  * the inner solver, the backend, the first eDSP mask. Returns DS_STATUS_RUNNING
  * to go on, else the final status (reason filled). */
+/* Beside the factors (bounded by --factor-memory) the full graph keeps values
+ * per destination and node, and Newton's J v each destination's values, flows
+ * and link probabilities: said where it is large, since nothing bounds it
+ * (33,000 nodes and 3,300 zones: 5.5 GiB). */
+static void say_state_memory(ds_run *run)
+{
+    const ds_network *net = run->net;
+    double per = (double)net->n_nodes +
+                 (run->cfg.solver == DS_SOLVER_NEWTON ? 2.0 * net->n_nodes + net->n_links + 1.0 : 0.0),
+           gib = (double)net->n_dest * per * sizeof(double) / (1024.0 * 1024.0 * 1024.0);
+    if (gib >= 1.0)
+        run_message(run,
+                    "memory: the full graph keeps %.1f GiB of per-destination state (%d destinations x %d nodes, "
+                    "%d links)%s, besides the factors; the dsp filter keeps far less",
+                    gib, net->n_dest, net->n_nodes, net->n_links,
+                    run->cfg.solver == DS_SOLVER_NEWTON ? " for Newton's J v" : "");
+}
+
 static ds_status run_setup(ds_run *run, edsp_state *es)
 {
     ds_error err = {{0}, 0, {0}};
@@ -1144,20 +1162,7 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
             kept < total
                 ? "; the others are refactored in every evaluation and J v (none needed where the shared LU serves)"
                 : "");
-        /* Beside the factors (bounded by --factor-memory) the full graph keeps
-         * values per destination and node, and Newton's J v each destination's
-         * values, flows and link probabilities: said where it is large, since
-         * nothing bounds it (33,000 nodes and 3,300 zones: 5.5 GiB). */
-        const ds_network *net = run->net;
-        double per = (double)net->n_nodes +
-                     (run->cfg.solver == DS_SOLVER_NEWTON ? 2.0 * net->n_nodes + net->n_links + 1.0 : 0.0),
-               gib = (double)net->n_dest * per * sizeof(double) / (1024.0 * 1024.0 * 1024.0);
-        if (gib >= 1.0)
-            run_message(run,
-                        "memory: the full graph keeps %.1f GiB of per-destination state (%d destinations x %d nodes, "
-                        "%d links)%s, besides the factors; the dsp filter keeps far less",
-                        gib, net->n_dest, net->n_nodes, net->n_links,
-                        run->cfg.solver == DS_SOLVER_NEWTON ? " for Newton's J v" : "");
+        say_state_memory(run);
     }
     if (!cpu) {
         STEP(0.5, "device upload");
