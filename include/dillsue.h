@@ -176,10 +176,11 @@ void ds_costs_eval(const ds_network *net, const ds_cost_params *cp, const double
 void ds_costs_deriv(const ds_network *net, const ds_cost_params *cp, const double *x, double *dt);
 /* Cost bound at the cap (+inf if the cap is 0 and the link is flow-dependent). */
 void ds_costs_max(const ds_network *net, const ds_cost_params *cp, double *tmax);
-/* Every link's cost at zero flow, its least (b, power >= 0), must be >= 0:
- * the filters, cbar and the UE search shortest paths. 0, or -1 with err
- * naming the net file's line of the first link below 0 and its terms (a
- * negative toll factor, or a negative toll, can make one). */
+/* Every link's cost at zero flow, its least (b, power >= 0), must not be
+ * below 0: the filters, cbar and the UE search shortest paths. 0, or -1 with
+ * err naming the net file's line of the first link below 0 and its terms (a
+ * negative toll factor, or a negative toll, can make one). A cost that is not
+ * finite passes here (the callers' finiteness checks name it). */
 int ds_costs_check(const ds_network *net, const ds_cost_params *cp, ds_error *err);
 
 /* ---------------------------------------------------------- shortest paths */

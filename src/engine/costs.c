@@ -28,7 +28,7 @@ int ds_costs_check(const ds_network *net, const ds_cost_params *cp, ds_error *er
     for (int e = 0; e < net->n_links; e++) {
         double t = dsk_cost(0.0, net->capacity[e], net->t0[e], net->bpr_b[e], net->bpr_power[e], cp->cap,
                             fixed_part(net, cp, e));
-        if (t >= 0) continue;
+        if (!(t < 0)) continue; /* (a cost that is not finite is the finiteness checks' to name) */
         return ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
                             "link %d -> %d: its cost at zero flow is %g < 0 (free-flow time %g + toll factor %g x "
                             "toll %g + distance factor %g x length %g); shortest paths need costs >= 0",

@@ -1074,9 +1074,6 @@ static int loader_progress(void *ctx, const char *what, int done, int total)
     return run_cancelled(run);
 }
 
-/* Set-up before the start point: the loader, mu, the ill-posedness proofs,
- * the inner solver, the backend, the first eDSP mask. Returns DS_STATUS_RUNNING
- * to go on, else the final status (reason filled). */
 /* Beside the factors (bounded by --factor-memory) the full graph keeps values
  * per destination and node, and Newton's J v each destination's values, flows
  * and link probabilities: said where it is large, since nothing bounds it
@@ -1095,6 +1092,9 @@ static void say_state_memory(ds_run *run)
                     run->cfg.solver == DS_SOLVER_NEWTON ? " for Newton's J v" : "");
 }
 
+/* Set-up before the start point: the loader, mu, the ill-posedness proofs,
+ * the inner solver, the backend, the first eDSP mask. Returns DS_STATUS_RUNNING
+ * to go on, else the final status (reason filled). */
 static ds_status run_setup(ds_run *run, edsp_state *es)
 {
     ds_error err = {{0}, 0, {0}};
