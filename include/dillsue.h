@@ -596,6 +596,12 @@ void ds_loader_set_factor_budget(ds_loader *ld, double bytes);
 /* Direct inner solver: destinations whose factors are kept, of all, and the
  * estimated MiB of the kept factors and of all of them (0s without it). */
 void ds_loader_factor_plan(const ds_loader *ld, int *kept, int *total, double *kept_mib, double *all_mib);
+/* Full graph: bytes of per-destination state the loader keeps besides the
+ * factors (warm-start values; with keep, Newton's J v state: values,
+ * absorption and link probabilities), at least (every destination served by
+ * the shared LU, whose probabilities are kept up to a budget and recomputed
+ * beyond it) and at most (every destination by its own LU). */
+void ds_loader_state_plan(const ds_loader *ld, int keep, double *least, double *most);
 /* Demand injected and demand absorbed at the destinations in the last eval. */
 void ds_loader_arrivals(const ds_loader *ld, double *loaded, double *arrived);
 /* bal[dest] += sign q, bal[orig] -= sign q for every OD pair with a path. */

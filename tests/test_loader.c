@@ -918,6 +918,26 @@ static void check_shared(const char *name, const char *rel, double tau, int expe
     sh->jv_group_off = 0;
     TC_CHECK(memcmp(js, jo, sizeof(double) * (size_t)m) == 0, "J v in groups differs from one by one (%.3g)",
              max_rel_diff(js, jo, m));
+    /* the shared destinations' P, not kept (budget 0) but recomputed for
+     * J v, is the kept P bit for bit, in groups and one by one; only the
+     * destinations the shared factors did not serve keep theirs */
+    double kept_all = ld_direct_state_bytes(sh), nd = net->n_dest, nn = net->n_nodes;
+    TC_CHECK(kept_all == nd * (2 * nn + m) * sizeof(double), "state %.0f bytes, P kept", kept_all);
+    sh->prob_budget = 0;
+    TC_CHECK(ds_loader_eval(sh, x, fo) == 0 && memcmp(fo, fs, sizeof(double) * (size_t)m) == 0, "eval, P not kept");
+    ds_loader_stats(sh, &so);
+    double kept_none = ld_direct_state_bytes(sh), want = kept_all - (double)so.lu_shared * m * sizeof(double);
+    printf("# %s: per-destination state %.0f -> %.0f bytes\n", tn, kept_all, kept_none);
+    TC_CHECK(kept_none == want, "state %.0f bytes with P recomputed, want %.0f", kept_none, want);
+    TC_CHECK(ds_loader_jv(sh, x, v, jo) == 0, "J v, P recomputed");
+    TC_CHECK(memcmp(js, jo, sizeof(double) * (size_t)m) == 0, "J v with P recomputed differs (%.3g)",
+             max_rel_diff(js, jo, m));
+    sh->jv_group_off = 1;
+    TC_CHECK(ds_loader_jv(sh, x, v, jo) == 0, "J v one by one, P recomputed");
+    sh->jv_group_off = 0;
+    TC_CHECK(memcmp(js, jo, sizeof(double) * (size_t)m) == 0, "J v one by one with P recomputed differs (%.3g)",
+             max_rel_diff(js, jo, m));
+    sh->prob_budget = LD_PROB_BUDGET;
     double err = jv_fd_error(sh, x, v, m);
     double erro = jv_fd_error(own, x, v, m);
     printf("# %s: ||Jv - FD|| / ||FD||: shared %.3g, own LU %.3g\n", tn, err, erro);

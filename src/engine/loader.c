@@ -919,6 +919,7 @@ ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params 
     ld->inner_max = inner_max > 0 ? inner_max : 50;
     ld->inner_tol = inner_tol > 0 ? inner_tol : 1e-13;
     ld->factor_budget = 768.0 * 1024 * 1024;
+    ld->prob_budget = LD_PROB_BUDGET;
     ld->relax_lambda = 1;
     /* Absorption on the full graph converges at the rate of the choice matrix
      * (expected cycle traversals), independent of the Bellman cap. */

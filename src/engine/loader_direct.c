@@ -24,11 +24,14 @@
 #include "clock.h"
 #include "loader_int.h"
 
+/* node i reaches the destination (ld->reach_node's bit) */
+#define REACHED(r, i) ((r)[(i) >> 3] >> ((i)&7) & 1)
+
 typedef struct ld_direct {
     /* kept for J v (and the factors for the next evaluation's refactor) */
     klu_numeric *num;
     double *z, *phi, *P;  /* [n] (z = 1 at the destination, 0 where d is not reached), [n], [n_links] */
-    int shared;           /* z, phi, P came from the shared factors (z unreduced) */
+    int shared;           /* z, phi, P came from the shared factors (z unreduced); P beyond the budget not kept */
     int ur_wait, ur_skip; /* unreduced attempts still to skip, and the length of the last skip */
     /* unreduced attempts, those out of range, those skipped (ld_direct_ur_counts) */
     long ur_tries, ur_ranged, ur_skips;
@@ -62,16 +65,16 @@ struct ld_direct_all {
      * destination's matrix is the one I - W of every destination (below), so
      * one LU per evaluation serves them all. KLU's solve writes into its
      * numeric object, so each worker factorises its own copy (the same bits). */
-    int sh_on;              /* this evaluation solves centroid destinations with it */
-    unsigned gen;           /* evaluation generation */
-    double *sh_Ax;          /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
-    double *sh_w;           /* [n_links] W by link (0: underflow) */
-    klu_numeric **tm;       /* per worker: a diagonal pivot order (tm_factor) */
-    klu_numeric **sh_num;   /* per worker */
-    unsigned *sh_gen;       /* per worker: the generation sh_num[w] factorises (0 none) */
-    unsigned char *sh_diag; /* per worker: sh_num[w] has the diagonal pivot order (refactor into it) */
-    double **gY, **gQ;      /* per worker, J v of a group (ld_direct_jv_group): [JV_GROUP n], [JV_GROUP n_links] */
-    int **act;              /* per worker [n_links]: unreduced_eval's links with a weight */
+    int sh_on;               /* this evaluation solves centroid destinations with it */
+    unsigned gen;            /* evaluation generation */
+    double *sh_Ax;           /* [nnz] I - W, W = exp(-mu t), at the evaluation's costs */
+    double *sh_w;            /* [n_links] W by link (0: underflow) */
+    klu_numeric **tm;        /* per worker: a diagonal pivot order (tm_factor) */
+    klu_numeric **sh_num;    /* per worker */
+    unsigned *sh_gen;        /* per worker: the generation sh_num[w] factorises (0 none) */
+    unsigned char *sh_diag;  /* per worker: sh_num[w] has the diagonal pivot order (refactor into it) */
+    double **gY, **gQ, **gP; /* per worker, J v of a group (ld_direct_jv_group): [JV_GROUP n], [JV_GROUP n_links] x 2 */
+    int **act;               /* per worker [n_links]: unreduced_eval's links with a weight */
 };
 
 static int cmp_int(const void *x, const void *y)
@@ -216,9 +219,10 @@ int ld_direct_init(ds_loader *ld)
     a->tm = calloc((size_t)W, sizeof(klu_numeric *));
     a->gY = calloc((size_t)W, sizeof(double *));
     a->gQ = calloc((size_t)W, sizeof(double *));
+    a->gP = calloc((size_t)W, sizeof(double *));
     a->act = calloc((size_t)W, sizeof(int *));
     if (!a->act || !ld->reach_node || !a->sh_Ax || !a->sh_w || !a->tm || !a->sh_num || !a->sh_gen || !a->sh_diag ||
-        !a->gY || !a->gQ)
+        !a->gY || !a->gQ || !a->gP)
         return -1;
     for (int w = 0; w < W; w++) {
         a->Ax[w] = malloc(sizeof(double) * (size_t)(a->nnz + 1));
@@ -227,8 +231,10 @@ int ld_direct_init(ds_loader *ld)
         a->w[w] = malloc(sizeof(double) * (size_t)(m + 1));
         a->gY[w] = malloc(sizeof(double) * ((size_t)JV_GROUP * (size_t)n + 1));
         a->gQ[w] = malloc(sizeof(double) * ((size_t)JV_GROUP * (size_t)m + 1));
+        a->gP[w] = malloc(sizeof(double) * ((size_t)JV_GROUP * (size_t)m + 1));
         a->act[w] = malloc(sizeof(int) * (size_t)(m + 1));
-        if (!a->act[w] || !a->Ax[w] || !a->b[w] || !a->y[w] || !a->w[w] || !a->gY[w] || !a->gQ[w]) return -1;
+        if (!a->act[w] || !a->Ax[w] || !a->b[w] || !a->y[w] || !a->w[w] || !a->gY[w] || !a->gQ[w] || !a->gP[w])
+            return -1;
     }
     /* Refactoring with the previous pivot order skips the pivot search (the
      * numeric LU is most of an evaluation), and J v reuses the factors of the
@@ -281,9 +287,10 @@ void ld_direct_free(ds_loader *ld)
         if (a->w) free(a->w[w]);
         if (a->gY) free(a->gY[w]);
         if (a->gQ) free(a->gQ[w]);
+        if (a->gP) free(a->gP[w]);
         if (a->act) free(a->act[w]);
     }
-    free(a->gY), free(a->gQ), free(a->act);
+    free(a->gY), free(a->gQ), free(a->gP), free(a->act);
     free(a->keep_num);
     free(a->sh_Ax), free(a->sh_w), free(a->tm), free(a->sh_num), free(a->sh_gen), free(a->sh_diag);
     free(a->Ap), free(a->Ai), free(a->dpos), free(a->pos);
@@ -407,7 +414,7 @@ static int solve_values(const dsys *q, klu_common *c, double *Ax, double *z, dou
 }
 
 /* Copy a destination's z, phi and P for J v (keep on). */
-static void keep_state(ds_loader *ld, ld_direct *g, const double *z, const double *phi, const double *P);
+static void keep_state(ds_loader *ld, int di, ld_direct *g, const double *z, const double *phi, const double *P);
 
 /* Destination di from its values z and weights w (usable links, 0 elsewhere;
  * either scaling): choice probabilities P = w z(v) / z(u) in place, the
@@ -443,23 +450,55 @@ static void finish_dest(ds_loader *ld, int di, int worker, klu_numeric *num, con
     }
     ld->st_loaded[di] = loaded;
     ld->st_arrived[di] = arrived;
-    if (ld->keep) keep_state(ld, &a->d[di], z, y, w);
+    if (ld->keep) keep_state(ld, di, &a->d[di], z, y, w);
     s->t_absorb += ds_clock_now() - t1;
 }
 
-static void keep_state(ds_loader *ld, ld_direct *g, const double *z, const double *phi, const double *P)
+/* A destination served by the shared factors keeps its P only while the
+ * destinations before it and it fit in ld->prob_budget; the others' J v
+ * recomputes theirs (shared_probs, the same bits): 2n doubles a destination
+ * instead of 2n + m. By destination index, so thread-count free. */
+static void keep_state(ds_loader *ld, int di, ld_direct *g, const double *z, const double *phi, const double *P)
 {
     int n = ld->direct->n, m = ld->net->n_links;
+    int keep_p = !g->shared || (di + 1.0) * m * sizeof(double) <= ld->prob_budget;
     if (!g->z) g->z = malloc(sizeof(double) * (size_t)n);
     if (!g->phi) g->phi = malloc(sizeof(double) * (size_t)n);
-    if (!g->P) g->P = malloc(sizeof(double) * (size_t)(m + 1));
-    if (!g->z || !g->phi || !g->P) {
+    if (!keep_p) {
+        free(g->P);
+        g->P = NULL;
+    } else if (!g->P)
+        g->P = malloc(sizeof(double) * (size_t)(m + 1));
+    if (!g->z || !g->phi || (keep_p && !g->P)) {
         ld->keep_failed = 1;
         return;
     }
     memcpy(g->z, z, sizeof(double) * (size_t)n);
     memcpy(g->phi, phi, sizeof(double) * (size_t)n);
-    memcpy(g->P, P, sizeof(double) * (size_t)m);
+    if (keep_p) memcpy(g->P, P, sizeof(double) * (size_t)m);
+}
+
+/* The link probabilities of a destination that the evaluation's shared
+ * factors served, from its kept values and the shared weights, as
+ * unreduced_eval and finish_dest made them (the same bits): the weights of
+ * the links it may use are sh_w (0 where they underflow), P = w z(v) / z(u).
+ * J v follows its keep evaluation, so sh_w is still that evaluation's. Kept,
+ * they are most of the full graph's per-destination state (m of 2n + m
+ * doubles a destination: 3.3 of 5.5 GiB on a network of 33,000 nodes, 124,730
+ * links and 3,300 zones); recomputing costs a test and a division a link per
+ * J v, 10 % of Anaheim's solve where every destination recomputes, hence the
+ * budget (LD_PROB_BUDGET). */
+static void shared_probs(const ds_loader *ld, int di, const double *z, double *P)
+{
+    const ds_network *net = ld->net;
+    const double *sw = ld->direct->sh_w;
+    const unsigned char *r = ld->reach_node + (size_t)di * ld->reach_stride;
+    int d = net->dest_node[di], ft = net->first_thru, m = net->n_links;
+    for (int e = 0; e < m; e++) {
+        int u = net->tail[e], v = net->head[e];
+        double w = dsk_link_usable(u, v, d, ft) && REACHED(r, u) && REACHED(r, v) ? sw[e] : 0;
+        P[e] = w > 0 ? dsk_choice_prob(w, z[v], z[u]) : w;
+    }
 }
 
 /* Shared factors. For a destination d that is a centroid (no link of the
@@ -545,8 +584,6 @@ static klu_numeric *sh_factor(struct ld_direct_all *a, int w)
     }
     return a->sh_num[w];
 }
-
-#define REACHED(r, i) ((r)[(i) >> 3] >> ((i)&7) & 1)
 
 /* Whether destination di keeps these fresh factors: it is one of those the
  * budget admits, and they are not much larger than the estimate the budget
@@ -814,7 +851,12 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     double *y = a->y[worker], *dV = a->b[worker];
     int n = a->n, m = net->n_links, d = net->dest_node[di];
     klu_numeric *num = g->num;
-    if (n == 0 || !P || !z) return;
+    if (n == 0 || !z) return;
+    if (g->shared && !P) {
+        shared_probs(ld, di, z, a->w[worker]);
+        P = a->w[worker];
+    }
+    if (!P) return;
     if (g->shared) {
         /* the evaluation's shared factors (J v follows its keep evaluation) */
         num = sh_factor(a, worker);
@@ -861,6 +903,26 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
     if (num != g->num && !g->shared && num != a->tm[worker]) klu_free_numeric(&num, c);
 }
 
+void ds_loader_state_plan(const ds_loader *ld, int keep, double *least, double *most)
+{
+    double nd = ld->n_dest, n = ld->net->n_nodes, probs = nd * ld->net->n_links * sizeof(double);
+    *least = *most = nd * n * sizeof(double); /* ld->V */
+    if (!keep) return;
+    *least += 2 * nd * n * sizeof(double) + fmin(probs, ld->prob_budget);
+    *most += 2 * nd * n * sizeof(double) + probs;
+}
+
+double ld_direct_state_bytes(const ds_loader *ld)
+{
+    double bytes = 0;
+    for (int di = 0; ld->direct && di < ld->n_dest; di++) {
+        const ld_direct *g = &ld->direct->d[di];
+        bytes += ((g->z != NULL) + (g->phi != NULL)) * (double)ld->direct->n * sizeof(double);
+        bytes += (g->P != NULL) * (double)ld->net->n_links * sizeof(double);
+    }
+    return bytes;
+}
+
 void ld_direct_ur_counts(const ds_loader *ld, long *tries, long *ranged, long *skips)
 {
     *tries = *ranged = *skips = 0;
@@ -870,7 +932,7 @@ void ld_direct_ur_counts(const ds_loader *ld, long *tries, long *ranged, long *s
     }
 }
 
-int ld_direct_jv_shared(const ds_loader *ld, int di) { return ld->direct->d[di].shared && ld->direct->d[di].P; }
+int ld_direct_jv_shared(const ds_loader *ld, int di) { return ld->direct->d[di].shared && ld->direct->d[di].z; }
 
 /* J v for k <= JV_GROUP destinations that took their values from the
  * evaluation's shared factors, as ld_direct_jv does one: their first solves
@@ -892,14 +954,21 @@ void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double
         ld->jv_failed = 1;
         return;
     }
+    const double *Pq[JV_GROUP];
     for (int q = 0; q < k; q++) {
         const ld_direct *g = &a->d[dis[q]];
-        jv_rhs(net, g->P, g->z, dtv, mu, n, a->gY[worker] + (size_t)q * n);
+        Pq[q] = g->P;
+        if (!Pq[q]) {
+            double *P = a->gP[worker] + (size_t)q * m;
+            shared_probs(ld, dis[q], g->z, P);
+            Pq[q] = P;
+        }
+        jv_rhs(net, Pq[q], g->z, dtv, mu, n, a->gY[worker] + (size_t)q * n);
     }
     klu_solve(a->sym, num, n, k, a->gY[worker], c);
     for (int q = 0; q < k; q++) {
         const ld_direct *g = &a->d[dis[q]];
-        const double *P = g->P, *z = g->z;
+        const double *P = Pq[q], *z = g->z;
         double *y = a->gY[worker] + (size_t)q * n, *qv = a->gQ[worker] + (size_t)q * m;
         int d = net->dest_node[dis[q]];
         jv_dv(y, z, n, d, dV);
@@ -915,7 +984,7 @@ void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double
     klu_tsolve(a->sym, num, n, k, a->gY[worker], c);
     for (int q = 0; q < k; q++) {
         const ld_direct *g = &a->d[dis[q]];
-        const double *P = g->P, *z = g->z, *qv = a->gQ[worker] + (size_t)q * m;
+        const double *P = Pq[q], *z = g->z, *qv = a->gQ[worker] + (size_t)q * m;
         double *y = a->gY[worker] + (size_t)q * n;
         for (int j = 0; j < n; j++) y[j] *= z[j];
         for (int e = 0; e < m; e++) /* (each link's two additions in their order) */

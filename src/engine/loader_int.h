@@ -15,6 +15,11 @@
 /* Full-graph values not converged to this max |dV| within inner_max passes
  * make f(x) untrustworthy: the eval reports it instead of returning it. */
 #define LD_TRUST_TOL 1e-10
+/* Full graph, direct: the link probabilities that the destinations served by
+ * the shared LU keep for J v, at most this many bytes (the rest recompute
+ * theirs, loader_direct.c). Every shared network but the 33,000-node
+ * generated one keeps all of them (Austin-SDB: 167 MB). */
+#define LD_PROB_BUDGET (256.0 * 1024 * 1024)
 /* DSP: free-flow distances within this relative tolerance are a tie. */
 #define LD_TIE_REL 1e-12
 
@@ -115,9 +120,10 @@ struct ds_loader {
         double mu, lam, prev;
         double *t, *y; /* [m], [n] */
     } pw;
-    int shared_lu_off; /* ds_loader_set_shared_lu(ld, 0) */
-    int jv_group_off;  /* tests: J v of shared destinations one by one */
-    int keep_all_p;    /* tests: a DAG's kept P of every link (ld_keep's fallback) */
+    int shared_lu_off;  /* ds_loader_set_shared_lu(ld, 0) */
+    int jv_group_off;   /* tests: J v of shared destinations one by one */
+    int keep_all_p;     /* tests: a DAG's kept P of every link (ld_keep's fallback) */
+    double prob_budget; /* direct: bytes of the shared destinations' kept P (LD_PROB_BUDGET; tests change it) */
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
@@ -156,4 +162,6 @@ void ld_direct_jv_group(ds_loader *ld, const int *dis, int k, int worker, double
 /* Since the loader was made: unreduced attempts, those whose values were out
  * of range, and attempts skipped after such a failure (UR_SKIP_MAX). */
 void ld_direct_ur_counts(const ds_loader *ld, long *tries, long *ranged, long *skips);
+/* Bytes of the kept per-destination state (values, absorption, P) now. */
+double ld_direct_state_bytes(const ds_loader *ld);
 #endif

@@ -1081,15 +1081,17 @@ static int loader_progress(void *ctx, const char *what, int done, int total)
 static void say_state_memory(ds_run *run)
 {
     const ds_network *net = run->net;
-    double per = (double)net->n_nodes +
-                 (run->cfg.solver == DS_SOLVER_NEWTON ? 2.0 * net->n_nodes + net->n_links + 1.0 : 0.0),
-           gib = (double)net->n_dest * per * sizeof(double) / (1024.0 * 1024.0 * 1024.0);
-    if (gib >= 1.0)
+    int newton = run->cfg.solver == DS_SOLVER_NEWTON;
+    double least, most, gib = 1024.0 * 1024.0 * 1024.0;
+    ds_loader_state_plan(run->ld, newton, &least, &most);
+    if (most / gib >= 1.0)
         run_message(run,
-                    "memory: the full graph keeps %.1f GiB of per-destination state (%d destinations x %d nodes, "
-                    "%d links)%s, besides the factors; the dsp filter keeps far less",
-                    gib, net->n_dest, net->n_nodes, net->n_links,
-                    run->cfg.solver == DS_SOLVER_NEWTON ? " for Newton's J v" : "");
+                    "memory: the full graph keeps %.1f to %.1f GiB of per-destination state (%d destinations x %d "
+                    "nodes, %d links)%s, besides the factors; the dsp filter keeps far less",
+                    least / gib, most / gib, net->n_dest, net->n_nodes, net->n_links,
+                    newton ? ", the most where destinations need their own LU (their link probabilities are kept "
+                             "for J v)"
+                           : "");
 }
 
 /* Set-up before the start point: the loader, mu, the ill-posedness proofs,
