@@ -368,11 +368,16 @@ typedef struct ds_run ds_run;
  * analysis"; progress = fraction of the set-up done, 0..1). Set-up (cbar, the
  * filters, the ill-posedness bound, the inner solver, the start point) runs in
  * ds_run_execute, on the engine's thread; ds_run_create is cheap. */
-typedef enum { DS_EVENT_ITER = 0, DS_EVENT_MESSAGE, DS_EVENT_DONE, DS_EVENT_SETUP } ds_event_kind;
+/* DS_EVENT_PROGRESS: an iteration is taking long (message = "iteration K in
+ * progress: evaluations E, J v J, S s in it"): sent from within an iteration
+ * when no event came for the run's progress interval (ds_run_set_progress),
+ * so that a front end can show that a planning-scale iteration of minutes is
+ * working. Timing-dependent: never part of a result. */
+typedef enum { DS_EVENT_ITER = 0, DS_EVENT_MESSAGE, DS_EVENT_DONE, DS_EVENT_SETUP, DS_EVENT_PROGRESS } ds_event_kind;
 typedef struct ds_event {
     ds_event_kind kind;
     const ds_iter_record *rec; /* DS_EVENT_ITER */
-    const char *message;       /* DS_EVENT_MESSAGE / DS_EVENT_SETUP: one line, no newline */
+    const char *message;       /* DS_EVENT_MESSAGE / SETUP / PROGRESS: one line, no newline */
     ds_status status;          /* DS_EVENT_DONE */
     double progress;           /* DS_EVENT_SETUP */
 } ds_event;
@@ -383,6 +388,10 @@ typedef void (*ds_monitor_fn)(ds_run *run, const ds_event *ev, void *ctx);
 ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err);
 /* Monitors are called in the order added. Add before ds_run_execute. */
 void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx);
+/* DS_EVENT_PROGRESS: the first after first_s seconds of an iteration without
+ * any event, then every every_s seconds (defaults 10 and 30; first_s < 0:
+ * never). Call before ds_run_execute. */
+void ds_run_set_progress(ds_run *run, double first_s, double every_s);
 /* Solve. Blocks until done; call on any thread. Returns the final status. */
 ds_status ds_run_execute(ds_run *run);
 /* Thread-safe, from any thread, at any time. */
@@ -408,7 +417,9 @@ typedef struct ds_run_times {
 } ds_run_times;
 void ds_run_times_get(const ds_run *run, ds_run_times *t);
 /* Where a run is: 0 not started, 1 setting up, 2 iterating, 3 done. While
- * setting up, *progress (0..1) and label (what it is doing) are filled. */
+ * setting up, *progress (0..1) and label (what it is doing) are filled; while
+ * iterating, label says the work of the iteration in progress ("iteration
+ * K in progress: evaluations E, J v J") and *progress is 1. */
 int ds_run_phase(const ds_run *run, double *progress, char *label, size_t n);
 
 /* End-of-run certificate beside the residual: demand that reached its

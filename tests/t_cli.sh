@@ -317,4 +317,19 @@ if [ $rc1 -eq 2 ] && [ $seen1 -eq 0 ] && [ $rc -eq 2 ] &&
     grep -q "unknown --solver 'foo' (one of: msa, sra, anderson, newton) (item 2 of the list)" "$tmp/err"; then
     pass cli_unknown_choice_names_choices
 else fail cli_unknown_choice_names_choices "rc $rc1 / $rc: $(cat "$tmp/err")"; fi
+# --progress-every 0: a "busy" line after every evaluation and J v of an
+# iteration (the built-in network, full graph: Newton's J v), none with --quiet
+# or by default on a run of milliseconds; a negative interval is refused
+run "$D" solve --filter full --progress-every 0
+n0=$(grep -c '^busy  *iteration [0-9]* in progress: evaluations [0-9]*, J v [0-9]*, [0-9.]* s in it' "$tmp/err")
+rc0=$rc
+run "$D" solve --filter full --progress-every 0 --quiet
+nq=$(grep -c '^busy' "$tmp/err")
+run "$D" solve --filter full
+nd=$(grep -c '^busy' "$tmp/err")
+run "$D" solve --progress-every -1
+if [ $rc0 -eq 0 ] && [ "$n0" -gt 0 ] && [ "$nq" -eq 0 ] && [ "$nd" -eq 0 ] && [ $rc -eq 2 ] &&
+    grep -q -- "--progress-every" "$tmp/err"; then
+    pass cli_progress_every
+else fail cli_progress_every "rc $rc0, $n0 busy lines, $nq with --quiet, $nd by default; -1: rc $rc $(cat "$tmp/err")"; fi
 exit 0

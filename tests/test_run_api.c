@@ -3,6 +3,8 @@
  * excluded, time to tolerance) and the end-of-run certificate. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "dillsue.h"
@@ -261,6 +263,76 @@ static void test_negative_cost(const ds_network *ring)
     tc_end();
 }
 
+/* DS_EVENT_PROGRESS: with the interval 0, one after every evaluation and J v
+ * of an iteration (the set-up's and iteration 0's come as set-up steps), each
+ * naming the iteration in progress and its work so far, which ds_run_phase's
+ * label says too; the counts restart with each iteration and add up to the
+ * history's; with the default interval a run of milliseconds sends none, and
+ * none with the interval < 0. */
+struct work_events {
+    int n, bad, phase_ok, last_iter, evals, jvs, sum_evals, sum_jvs;
+};
+
+static void work_monitor(ds_run *run, const ds_event *ev, void *ctx)
+{
+    struct work_events *w = ctx;
+    if (ev->kind == DS_EVENT_ITER) {
+        w->last_iter = ev->rec->iter;
+        w->sum_evals += w->evals, w->sum_jvs += w->jvs;
+        w->evals = w->jvs = 0;
+    } else if (ev->kind == DS_EVENT_PROGRESS) {
+        int k, e, j;
+        char label[128], want[128];
+        w->n++;
+        if (sscanf(ev->message, "iteration %d in progress: evaluations %d, J v %d,", &k, &e, &j) != 3 ||
+            k != w->last_iter + 1 || e + j != w->evals + w->jvs + 1 || (e < w->evals || j < w->jvs))
+            w->bad++;
+        w->evals = e, w->jvs = j;
+        snprintf(want, sizeof want, "iteration %d in progress: evaluations %d, J v %d", k, e, j);
+        if (ds_run_phase(run, NULL, label, sizeof label) == 2 && strcmp(label, want) == 0) w->phase_ok++;
+    }
+}
+
+static void test_progress_events(const ds_network *net, ds_solver_kind solver)
+{
+    char tname[96];
+    snprintf(tname, sizeof tname, "run_api_progress_events_%s", ds_solver_name(solver));
+    tc_begin(tname);
+    for (int mode = 0; mode < 3; mode++) { /* interval 0, default, never */
+        ds_config cfg;
+        ds_error err;
+        struct work_events w = {0};
+        ds_config_default(&cfg);
+        cfg.filter = DS_FILTER_FULL;
+        cfg.solver = solver;
+        cfg.tau = 10;
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run != NULL, "create: %s", err.msg);
+        if (!run) break;
+        ds_run_add_monitor(run, work_monitor, &w);
+        if (mode != 1) ds_run_set_progress(run, mode == 0 ? 0 : -1, 0);
+        TC_CHECK(ds_run_execute(run) == DS_STATUS_CONVERGED, "mode %d: not converged", mode);
+        size_t nrec = ds_run_history_count(run);
+        ds_iter_record last;
+        TC_CHECK(nrec > 1 && ds_run_history_copy(run, nrec - 1, &last, 1) == 1, "history");
+        ds_iter_record first;
+        ds_run_history_copy(run, 0, &first, 1);
+        if (mode == 0) {
+            printf("# %s: %d progress events, %d evaluations + %d J v after iteration 0\n", tname, w.n, w.sum_evals,
+                   w.sum_jvs);
+            TC_CHECK(w.n > 0 && w.bad == 0, "%d progress events, %d malformed or miscounted", w.n, w.bad);
+            TC_CHECK(w.phase_ok == w.n, "ds_run_phase's label agreed with %d of %d events", w.phase_ok, w.n);
+            TC_CHECK(w.sum_evals == last.evals - first.evals && w.sum_jvs == last.jv - first.jv,
+                     "counted %d evaluations and %d J v, the history says %d and %d", w.sum_evals, w.sum_jvs,
+                     last.evals - first.evals, last.jv - first.jv);
+        } else {
+            TC_CHECK(w.n == 0, "mode %d: %d progress events", mode, w.n);
+        }
+        ds_run_free(run);
+    }
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -276,6 +348,8 @@ int main(void)
     test_cancel_in_setup(ring);
     test_emulation_is_config(ring);
     test_negative_cost(ring);
+    test_progress_events(ring, DS_SOLVER_NEWTON);
+    test_progress_events(ring, DS_SOLVER_SRA);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);

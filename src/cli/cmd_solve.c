@@ -25,7 +25,7 @@ static const cli_help_section help_sections[] = {
     {"Solver:",
      {OPT_SOLVER, OPT_TOL, OPT_MAX_ITER, OPT_GLOBALISE, OPT_NEWTON_WARM, OPT_START, OPT_EDSP_REFRESH, OPT_EDSP_DAMPING,
       OPT_INNER, OPT_INNER_MAX, OPT_FACTOR_MEMORY, OPT_THREADS, OPT_BACKEND, OPT_WARM, -1}},
-    {"Output:", {OPT_OUT, OPT_HISTORY, OPT_QUIET, OPT_HELP, -1}},
+    {"Output:", {OPT_OUT, OPT_HISTORY, OPT_QUIET, OPT_PROGRESS_EVERY, OPT_HELP, -1}},
     {NULL, {-1}},
 };
 
@@ -112,6 +112,10 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
         ds_run_times tm;
         ds_run_times_get(run, &tm);
         fprintf(stderr, "setup %3.0f%%  %-58s %8.3f s\n", 100 * ev->progress, ev->message, tm.wall);
+    } else if (ev->kind == DS_EVENT_PROGRESS && ev->message) {
+        ds_run_times tm;
+        ds_run_times_get(run, &tm);
+        fprintf(stderr, "busy        %-58s %8.3f s\n", ev->message, tm.wall);
     }
 }
 
@@ -140,6 +144,7 @@ struct solve_opts {
     int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner, edsp_refresh, globalise, start;
     double edsp_damping, factor_mb;
     int scenario, have_scenario, have_seed, quiet, newton_warm;
+    double progress_s; /* --progress-every */
     unsigned long long seed;
 };
 
@@ -177,6 +182,7 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     o->scenario = (int)v.num[OPT_SCENARIO], o->have_scenario = v.have[OPT_SCENARIO];
     o->seed = v.seed, o->have_seed = v.have[OPT_SEED];
     o->quiet = v.have[OPT_QUIET];
+    o->progress_s = v.have[OPT_PROGRESS_EVERY] ? v.num[OPT_PROGRESS_EVERY] : 10;
 #undef NUM
     if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
     if (o->trips && !o->net) return cli_usage(CMD, "--trips needs --net");
@@ -319,6 +325,7 @@ int cmd_solve(int argc, char **argv)
     }
     struct progress prog = {o.quiet};
     ds_run_add_monitor(run, monitor, &prog);
+    ds_run_set_progress(run, o.quiet ? -1 : o.progress_s, o.progress_s);
 
     double secs = 0;
     ds_status st = execute_with_signals(run, &secs);

@@ -137,6 +137,9 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_FACTOR_MEMORY] = {NUM("factor-memory", CLI_SOLVE | CLI_SWEEP, "factor_mb", "MB", 0,
                                "--inner direct: keep at most MB MiB of LU factors between evaluations; beyond it "
                                "destinations refactor each time")},
+    [OPT_PROGRESS_EVERY] = {NUM("progress-every", CLI_SOLVE, "progress_s", "S", 0,
+                                "a line saying how far an iteration has got each S seconds it runs without "
+                                "other output (default 10; 0: after every evaluation and J v)")},
     [OPT_ASCII] = {FLAG("ascii", CLI_TUI, "plain ASCII plots and borders")},
     [OPT_NO_COLOR] = {FLAG("no-color", CLI_TUI, "no colour (as NO_COLOR in the environment)")},
     [OPT_NO_COLOUR] = {FLAG("no-colour", CLI_TUI, "the same as --no-color")},

@@ -67,6 +67,12 @@ static const solver_ops *solver_table(ds_solver_kind k)
     }
 }
 
+/* An iteration of Austin-SDB's full graph takes 1-5 s, one of a 33,000-node
+ * network's minutes: a line after 10 s of silence, then every 30 s, says the
+ * second is working without filling a terminal on the first. */
+#define RUN_PROGRESS_FIRST_S 10.0
+#define RUN_PROGRESS_EVERY_S 30.0
+
 ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err)
 {
     ds_run *run;
@@ -94,6 +100,7 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     pthread_mutex_init(&run->snap_mu, NULL);
     run->net = net;
     run->cfg = *cfg;
+    ds_run_set_progress(run, RUN_PROGRESS_FIRST_S, RUN_PROGRESS_EVERY_S);
     if (isnan(run->cfg.cost.toll_factor)) run->cfg.cost.toll_factor = net->toll_factor;
     if (isnan(run->cfg.cost.distance_factor)) run->cfg.cost.distance_factor = net->distance_factor;
     if (run->cfg.threads <= 0) run->cfg.threads = 0;
@@ -150,9 +157,33 @@ void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx)
     }
 }
 
+void ds_run_set_progress(ds_run *run, double first_s, double every_s)
+{
+    run->progress_first = first_s;
+    run->progress_every = every_s >= 0 ? every_s : 0;
+}
+
 static void emit(ds_run *run, const ds_event *ev)
 {
+    run->t_last_event = run_now(); /* any line a front end prints ends a silence */
+    run->t_next_progress = run->t_last_event + run->progress_first;
     for (int i = 0; i < run->n_mon; i++) run->mon[i](run, ev, run->mon_ctx[i]);
+}
+
+/* After each evaluation and J v of an iteration: DS_EVENT_PROGRESS when one
+ * is due (one clock read; the counts for ds_run_phase in any case). */
+static void work_done(ds_run *run, atomic_int *count)
+{
+    atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+    if (run->progress_first < 0 || atomic_load_explicit(&run->phase, memory_order_relaxed) != 2) return;
+    double now = run_now();
+    if (now < run->t_next_progress) return;
+    char buf[160];
+    snprintf(buf, sizeof buf, "iteration %d in progress: evaluations %d, J v %d, %.1f s in it",
+             atomic_load(&run->it_next), atomic_load(&run->it_evals), atomic_load(&run->it_jvs), now - run->t_iter0);
+    ds_event ev = {DS_EVENT_PROGRESS, NULL, buf, DS_STATUS_RUNNING, 1.0};
+    emit(run, &ev);
+    run->t_next_progress = now + run->progress_every;
 }
 
 void run_message(ds_run *run, const char *fmt, ...)
@@ -210,6 +241,9 @@ int ds_run_phase(const ds_run *run, double *progress, char *label, size_t n)
     } else {
         if (progress) *progress = ph >= 2 ? 1 : 0;
         if (label && n) label[0] = 0;
+        if (ph == 2 && label && n)
+            snprintf(label, n, "iteration %d in progress: evaluations %d, J v %d", atomic_load(&r->it_next),
+                     atomic_load(&r->it_evals), atomic_load(&r->it_jvs));
     }
     return ph;
 }
@@ -246,6 +280,7 @@ int run_jv(ds_run *run, const double *v, double *out)
     }
     if (rc != 0) return rc;
     run->jvs++;
+    work_done(run, &run->it_jvs);
     run->cur.t_phase[DS_PHASE_DERIV] += st.t_phase[DS_PHASE_DERIV];
     return 0;
 }
@@ -271,6 +306,7 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
         ds_loader_stats(run->ld, &st);
     }
     run->evals++;
+    work_done(run, &run->it_evals);
     run->cur.t_phase[DS_PHASE_COSTS] += st.t_phase[DS_PHASE_COSTS];
     run->cur.t_phase[DS_PHASE_BELLMAN] += st.t_phase[DS_PHASE_BELLMAN];
     run->cur.t_phase[DS_PHASE_ABSORB] += st.t_phase[DS_PHASE_ABSORB];
@@ -373,6 +409,9 @@ static void publish(ds_run *run, ds_iter_record *rec)
         rec->t_phase[DS_PHASE_OTHER] = wall > used ? wall - used : 0;
     }
     run->t_iter0 = now;
+    atomic_store(&run->it_evals, 0);
+    atomic_store(&run->it_jvs, 0);
+    atomic_store(&run->it_next, rec->iter + 1);
     if (ci < TL_MAX_CHUNKS) {
         if (!run->chunks[ci]) run->chunks[ci] = malloc(sizeof(ds_iter_record) * TL_CHUNK);
         if (run->chunks[ci]) {

@@ -56,8 +56,13 @@ struct ds_run {
     double t_progress; /* the last loader progress line (set-up) */
     /* the engine's clock (see ds_run_times): guarded by pause_mu */
     double t_setup_end, t_end, t_paused, t_pause_began, t_tol;
-    atomic_int phase;      /* 0 not started, 1 setting up, 2 iterating, 3 done */
-    double setup_progress; /* guarded by snap_mu, with setup_label */
+    atomic_int phase; /* 0 not started, 1 setting up, 2 iterating, 3 done */
+    /* the iteration in progress (ds_run_phase, DS_EVENT_PROGRESS): its number
+     * and its evaluations and J v so far; reset by each published iteration */
+    atomic_int it_next, it_evals, it_jvs;
+    double progress_first, progress_every; /* ds_run_set_progress */
+    double t_last_event, t_next_progress;  /* engine thread: the last event, the next PROGRESS due */
+    double setup_progress;                 /* guarded by snap_mu, with setup_label */
     char setup_label[128];
     /* certificate: demand of the last accepted evaluation */
     double ev_loaded, ev_arrived, acc_loaded, acc_arrived;

@@ -7,6 +7,10 @@
 #include "tui.h"
 #include "../cli/cli.h"
 
+/* An iteration quiet this long shows its evaluations and J v so far in the
+ * header (Austin-SDB full: 1-5 s an iteration; a 33,000-node network: minutes). */
+#define TUI_WORK_AFTER_S 2.0
+
 /* "GPU: none" or "GPU: <device>", asked once (the probe may dlopen); the
  * reason in parentheses is left for `dillsue info`, the header has no room. */
 static const char *gpu_label(void)
@@ -66,7 +70,13 @@ void panel_header_draw(tui_app *app, tui_rect r)
     n = snprintf(head, sizeof head, "#%d %s", run->id, runinfo_state(run));
     if (n >= (int)sizeof head) n = (int)sizeof head - 1;
     draw_text(r, 1, 0, term_attr(app, role), "%s", head);
-    draw_text(r, 1, n, A_NORMAL, " | tau %g mu %s | %s | %s | it %d gap %s | %s", run->cfg.tau,
+    /* an iteration running for seconds says how far it has got (the
+     * engine's count of its evaluations and J v: minutes at planning scale) */
+    char work[112] = "";
+    if (session_run_phase(run, NULL, label, sizeof label) == 2 && last &&
+        session_run_wall(run) - last->t_run >= TUI_WORK_AFTER_S)
+        snprintf(work, sizeof work, " | %s", label);
+    draw_text(r, 1, n, A_NORMAL, " | tau %g mu %s | %s | %s | it %d gap %s | %s%s", run->cfg.tau,
               runinfo_mu(run, mu, sizeof mu), ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver),
-              last ? last->iter : 0, gap, el);
+              last ? last->iter : 0, gap, el, work);
 }
