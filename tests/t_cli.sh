@@ -236,7 +236,15 @@ if [ -r "$BCN" ]; then
     elif [ -e "$tmp/ip.csv" ]; then fail cli_ill_posed "flows written for an ill-posed model"
     elif ! grep -q '^ill-posed .*spectral radius' "$tmp/out"; then fail cli_ill_posed "summary: $(cat "$tmp/out")"
     elif ! grep -q "no flows written" "$tmp/err"; then fail cli_ill_posed "no note on stderr"
+    elif ! grep -q "the acyclic filters (--filter dsp, bfs or edsp) always have a fixed point" "$tmp/err"; then
+        fail cli_ill_posed "no hint on stderr: $(cat "$tmp/err")"
     else pass cli_ill_posed; fi
+    # the hint is true there: dsp at the same tau, and the full graph at tau 100, converge
+    run "$D" solve --net "$BCN" --tau 1 --filter dsp --quiet
+    rc1=$rc
+    run "$D" solve --net "$BCN" --tau 100 --filter full --quiet
+    if [ $rc1 -eq 0 ] && [ $rc -eq 0 ]; then pass cli_ill_posed_hint_true
+    else fail cli_ill_posed_hint_true "dsp tau 1: exit $rc1, full tau 100: exit $rc"; fi
 else
     skip cli_ill_posed "$BCN not found"
 fi

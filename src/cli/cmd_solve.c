@@ -364,6 +364,10 @@ int cmd_solve(int argc, char **argv)
                 ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",
                 o.out && o.hist ? " and " : "", o.hist ? o.hist : "", o.hist ? " (final_status column)" : "",
                 o.out && o.hist ? "hold" : "holds");
+    /* what a user can do about a proof that the full graph has no fixed point */
+    if (st == DS_STATUS_ILL_POSED && cfg.filter == DS_FILTER_FULL)
+        fprintf(stderr, "dillsue: the acyclic filters (--filter dsp, bfs or edsp) always have a fixed point; a larger "
+                        "--tau or --mu (less dispersion, smaller weights exp(-mu t)) may give the full graph one\n");
 
     if (!o.quiet && nrec > 0) {
         ds_totals tot;
