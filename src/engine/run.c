@@ -67,9 +67,10 @@ static const solver_ops *solver_table(ds_solver_kind k)
     }
 }
 
-/* An iteration of Austin-SDB's full graph takes 1-5 s, one of a 33,000-node
- * network's minutes: a line after 10 s of silence, then every 30 s, says the
- * second is working without filling a terminal on the first. */
+/* An iteration of Austin-SDB's full graph takes 1-5 s and ends with its own
+ * line; one of a 33,000-node network takes minutes. A progress event after
+ * 10 s without any event, then every 30 s, shows the second working and adds
+ * nothing to the first. */
 #define RUN_PROGRESS_FIRST_S 10.0
 #define RUN_PROGRESS_EVERY_S 30.0
 
@@ -1123,14 +1124,19 @@ static void say_state_memory(ds_run *run)
     int newton = run->cfg.solver == DS_SOLVER_NEWTON;
     double least, most, gib = 1024.0 * 1024.0 * 1024.0;
     ds_loader_state_plan(run->ld, newton, &least, &most);
+    char amount[64];
+    if (most - least < 0.05 * gib)
+        snprintf(amount, sizeof amount, "%.1f GiB", most / gib);
+    else
+        snprintf(amount, sizeof amount, "%.1f to %.1f GiB", least / gib, most / gib);
     if (most / gib >= 1.0)
         run_message(run,
-                    "memory: the full graph keeps %.1f to %.1f GiB of per-destination state (%d destinations x %d "
-                    "nodes, %d links)%s, besides the factors; the dsp filter keeps far less",
-                    least / gib, most / gib, net->n_dest, net->n_nodes, net->n_links,
-                    newton ? ", the most where destinations need their own LU (their link probabilities are kept "
-                             "for J v)"
-                           : "");
+                    "memory: the full graph keeps %s of per-destination state (%d destinations x %d nodes, %d "
+                    "links)%s, besides the factors; the dsp filter keeps far less",
+                    amount, net->n_dest, net->n_nodes, net->n_links,
+                    most - least < 0.05 * gib ? ""
+                                              : ", the most where destinations need their own LU (their link "
+                                                "probabilities are kept for J v)");
 }
 
 /* Set-up before the start point: the loader, mu, the ill-posedness proofs,
