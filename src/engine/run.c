@@ -1124,19 +1124,19 @@ static void say_state_memory(ds_run *run)
     int newton = run->cfg.solver == DS_SOLVER_NEWTON;
     double least, most, gib = 1024.0 * 1024.0 * 1024.0;
     ds_loader_state_plan(run->ld, newton, &least, &most);
+    if (most < gib) return;
     char amount[64];
-    if (most - least < 0.05 * gib)
-        snprintf(amount, sizeof amount, "%.1f GiB", most / gib);
-    else
+    int range = most - least >= 0.05 * gib; /* (only with Newton's link probabilities) */
+    if (range)
         snprintf(amount, sizeof amount, "%.1f to %.1f GiB", least / gib, most / gib);
-    if (most / gib >= 1.0)
-        run_message(run,
-                    "memory: the full graph keeps %s of per-destination state (%d destinations x %d nodes, %d "
-                    "links)%s, besides the factors; the dsp filter keeps far less",
-                    amount, net->n_dest, net->n_nodes, net->n_links,
-                    most - least < 0.05 * gib ? ""
-                                              : ", the most where destinations need their own LU (their link "
-                                                "probabilities are kept for J v)");
+    else
+        snprintf(amount, sizeof amount, "%.1f GiB", most / gib);
+    run_message(run,
+                "memory: the full graph keeps %s of per-destination state (%d destinations x %d nodes, %d links)%s, "
+                "besides the factors; the dsp filter keeps far less",
+                amount, net->n_dest, net->n_nodes, net->n_links,
+                range ? ", the most where destinations need their own LU (their link probabilities are kept for J v)"
+                      : "");
 }
 
 /* Set-up before the start point: the loader, mu, the ill-posedness proofs,
