@@ -145,7 +145,7 @@ int main(int argc, char **argv)
         if (eta < floor_eta) eta = floor_eta;
         ds_costs_deriv(net, &s.cp, s.f, tmp);
         memset(du, 0, sizeof(double) * (size_t)m);
-        gmres_solve(m, cn_op, &c, s.h, du, eta, 30, 300, &gr);
+        gmres_solve(m, cn_op, &c, s.h, du, eta, 30, 300, NULL, &gr);
         int ok = 0;
         for (int k = 0; k < 30 && !ok; k++, l *= 0.5) {
             for (int e = 0; e < m; e++) ut[e] = s.u[e] + l * du[e];

@@ -255,7 +255,7 @@ typedef struct ds_config {
     double aa_reg; /* Tikhonov regularisation (relative), default 1e-10 */
     /* newton */
     int newton_warm;        /* SRA warm-start iterations; default -1: 5 with the paper's rule, 0 with the line search */
-    int gmres_restart;      /* default 30 */
+    int gmres_restart;      /* GMRES(m) restart; default 0: up to gmres_max, within 256 MiB of basis */
     int gmres_max;          /* max GMRES iterations per step, default 200 */
     ds_globalise globalise; /* default ptc (the line search, regularised at the existence boundary) */
     double factor_mb;       /* full graph, direct: MiB of LU factors kept between evaluations, default 768 */

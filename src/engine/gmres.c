@@ -8,21 +8,54 @@
 #include "gmres.h"
 #include "vec.h"
 
-int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, double tol, int restart, int max_iter,
-                gmres_result *res)
+int gmres_basis_len(int n, int restart, int max_iter)
 {
-    int m = restart > 0 ? restart : 30, total = 0, status = 1;
-    double *V = malloc(sizeof(double) * (size_t)n * (size_t)(m + 1));
-    double *H = calloc((size_t)(m + 1) * (size_t)m, sizeof(double));
-    double *cs = malloc(sizeof(double) * (size_t)m), *sn = malloc(sizeof(double) * (size_t)m);
-    double *g = malloc(sizeof(double) * (size_t)(m + 1)), *yv = malloc(sizeof(double) * (size_t)m);
-    double *w = malloc(sizeof(double) * (size_t)n);
+    if (restart > 0) return restart;
+    double fit = GMRES_BASIS_BYTES / (8.0 * ((double)n + 1)) - 1;
+    int m = max_iter > 0 ? max_iter : 1;
+    if (fit < m) m = fit > GMRES_RESTART_MIN ? (int)fit : GMRES_RESTART_MIN;
+    return m;
+}
+
+void gmres_work_free(gmres_work *ws)
+{
+    free(ws->V), free(ws->H), free(ws->cs), free(ws->sn), free(ws->g), free(ws->yv), free(ws->w);
+    memset(ws, 0, sizeof *ws);
+}
+
+/* The arrays for n unknowns and a basis of m, kept from the last call where
+ * they fit: a Newton run solves one system a step, and the basis allocated
+ * afresh each time was mapped and faulted in afresh (Sioux Falls' grid cells:
+ * a fifth more time). Nothing a call leaves is read by the next: every
+ * entry of H, cs, sn and yv a cycle reads it has written first, and g is
+ * cleared each cycle, so reuse gives the same bits. */
+static int work_fit(gmres_work *ws, int n, int m)
+{
+    if (ws->V && ws->n == n && ws->m == m) return 0;
+    gmres_work_free(ws);
+    ws->n = n, ws->m = m;
+    ws->V = malloc(sizeof(double) * (size_t)n * (size_t)(m + 1));
+    ws->H = calloc((size_t)(m + 1) * (size_t)m, sizeof(double));
+    ws->cs = malloc(sizeof(double) * (size_t)m), ws->sn = malloc(sizeof(double) * (size_t)m);
+    ws->g = malloc(sizeof(double) * (size_t)(m + 1)), ws->yv = malloc(sizeof(double) * (size_t)m);
+    ws->w = malloc(sizeof(double) * (size_t)n);
+    if (ws->V && ws->H && ws->cs && ws->sn && ws->g && ws->yv && ws->w) return 0;
+    gmres_work_free(ws);
+    return -1;
+}
+
+int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, double tol, int restart, int max_iter,
+                gmres_work *work, gmres_result *res)
+{
+    int m = gmres_basis_len(n, restart, max_iter), total = 0, status = 1;
+    gmres_work own = {0}, *ws = work ? work : &own;
     double bn = vec_nrm2(n, b), rn = 0;
     memset(x, 0, sizeof(double) * (size_t)n);
     res->iters = 0;
     res->rel_resid = 1;
     res->status = -1;
-    if (!V || !H || !cs || !sn || !g || !yv || !w || !isfinite(bn)) goto out;
+    if (work_fit(ws, n, m) != 0 || !isfinite(bn)) goto out;
+    double *V = ws->V, *H = ws->H, *cs = ws->cs, *sn = ws->sn, *g = ws->g, *yv = ws->yv, *w = ws->w;
     if (bn == 0) {
         res->rel_resid = 0;
         res->status = 0;
@@ -108,6 +141,6 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
     res->status = status;
 out:
     res->iters = total;
-    free(V), free(H), free(cs), free(sn), free(g), free(yv), free(w);
+    if (ws == &own) gmres_work_free(&own);
     return res->status;
 }

@@ -45,9 +45,9 @@ void ds_config_default(ds_config *c)
     c->inner_tol = 1e-13;
     c->aa_window = 5;
     c->aa_reg = 1e-10;
-    c->aa_mixing = 0;    /* adaptive */
-    c->newton_warm = -1; /* auto: 5 with --globalise paper, 0 with the line search */
-    c->gmres_restart = 30;
+    c->aa_mixing = 0;     /* adaptive */
+    c->newton_warm = -1;  /* auto: 5 with --globalise paper, 0 with the line search */
+    c->gmres_restart = 0; /* the whole basis, memory permitting (gmres.h) */
     c->gmres_max = 200;
     c->globalise = DS_GLOBALISE_PTC;
     c->edsp_max_refresh = 8;

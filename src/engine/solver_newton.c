@@ -51,6 +51,7 @@ typedef struct nt_state {
     double dtau;      /* --globalise ptc: the pseudo-time step (0: infinite, plain Newton) */
     int hit_boundary; /* the last line search met a trial where f does not exist */
     double *delta;
+    gmres_work gw; /* GMRES's basis, kept between steps */
 } nt_state;
 
 /* SRA warm-start steps: newton_warm, or by default (-1) the paper's 5 with its
@@ -81,6 +82,7 @@ static void nt_free(void *state)
 {
     nt_state *s = state;
     if (!s) return;
+    gmres_work_free(&s->gw);
     free(s->delta), free(s);
 }
 
@@ -345,7 +347,8 @@ static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
     if (c.shift > 0 && s->eta > NT_ETA0) s->eta = NT_ETA0;
     rec->forcing = s->eta;
     rec->ptc_shift = c.shift;
-    gmres_solve(run->n, op_apply, &c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &gr);
+    gmres_solve(run->n, op_apply, &c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &s->gw,
+                &gr);
     rec->gmres_iters = gr.iters;
     rec->gmres_resid = gr.rel_resid;
     if (run_cancelled(run)) return EV_CANCELLED;
@@ -368,7 +371,8 @@ static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
          * gap_rel 0.35 -> 16.9 at one such step). */
         s->eta = retry_eta;
         rec->forcing = s->eta;
-        gmres_solve(run->n, op_apply, &c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &gr);
+        gmres_solve(run->n, op_apply, &c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &s->gw,
+                    &gr);
         rec->gmres_iters += gr.iters;
         rec->gmres_resid = gr.rel_resid;
         if (run_cancelled(run)) return EV_CANCELLED;

@@ -1,0 +1,111 @@
+/* test_gmres.c - the Krylov solver inside Newton (src/engine/gmres.c): the
+ * basis it keeps before a restart (the whole one by default, memory
+ * permitting), that keeping it is what converges where GMRES(30) stagnates,
+ * and that below the restart length the result is bit for bit GMRES(30)'s,
+ * so no Newton step that needs at most 30 products changed with it. */
+#include "dillsue.h"
+#include "gmres.h"
+#include "tcheck.h"
+
+/* A = upper bidiagonal, diagonal 1..n, superdiagonal 0.5: nonnormal, real
+ * spectrum spread over [1, n], so GMRES needs most of n products for 1e-10 */
+static int bidiag_op(void *ctx, const double *v, double *y)
+{
+    int n = *(const int *)ctx;
+    for (int i = 0; i < n; i++) y[i] = (i + 1.0) * v[i] + (i + 1 < n ? 0.5 * v[i + 1] : 0);
+    return 0;
+}
+
+/* A = diag(1 + i / n): eigenvalues in [1, 2), a few products suffice */
+static int easy_op(void *ctx, const double *v, double *y)
+{
+    int n = *(const int *)ctx;
+    for (int i = 0; i < n; i++) y[i] = (1 + (double)i / n) * v[i] + (i > 0 ? 0.1 * v[i - 1] : 0);
+    return 0;
+}
+
+static void test_basis_len(void)
+{
+    tc_begin("gmres_basis_len");
+    TC_CHECK(gmres_basis_len(1000, 30, 200) == 30, "an explicit restart is kept: %d", gmres_basis_len(1000, 30, 200));
+    TC_CHECK(gmres_basis_len(76, 0, 200) == 200, "small n: the whole basis (%d)", gmres_basis_len(76, 0, 200));
+    TC_CHECK(gmres_basis_len(124730, 0, 200) == 200, "124,730 links fit 200 vectors in 256 MiB (%d)",
+             gmres_basis_len(124730, 0, 200));
+    /* 256 MiB / 8 MB a vector = 33.5 vectors: 32 plus the next one */
+    TC_CHECK(gmres_basis_len(1000000, 0, 200) == 32, "a million links: 32 (%d)", gmres_basis_len(1000000, 0, 200));
+    TC_CHECK(gmres_basis_len(10000000, 0, 200) == GMRES_RESTART_MIN, "never fewer than %d (%d)", GMRES_RESTART_MIN,
+             gmres_basis_len(10000000, 0, 200));
+    TC_CHECK(gmres_basis_len(50, 0, 10) == 10, "at most max_iter (%d)", gmres_basis_len(50, 0, 10));
+    ds_config c;
+    ds_config_default(&c);
+    TC_CHECK(c.gmres_restart == 0, "the default restart is automatic, got %d", c.gmres_restart);
+    tc_end();
+}
+
+static void test_no_stagnation(void)
+{
+    int n = 150;
+    double *b = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) b[i] = 1 + 0.01 * i;
+    tc_begin("gmres_whole_basis_converges");
+    gmres_result r0, r30;
+    gmres_solve(n, bidiag_op, &n, b, x, 1e-10, 0, 200, NULL, &r0);
+    bidiag_op(&n, x, y);
+    double num = 0, den = 0;
+    for (int i = 0; i < n; i++) num += (b[i] - y[i]) * (b[i] - y[i]), den += b[i] * b[i];
+    TC_CHECK(r0.status == 0 && r0.iters <= n, "whole basis: status %d after %d products (n = %d)", r0.status, r0.iters,
+             n);
+    TC_CHECK(sqrt(num / den) < 1e-9, "true residual %g", sqrt(num / den));
+    gmres_solve(n, bidiag_op, &n, b, x, 1e-10, 30, 200, NULL, &r30);
+    /* (measured: 75 products with the whole basis, 122 with GMRES(30)) */
+    TC_CHECK(r30.status != 0 || r30.iters > r0.iters + 30,
+             "GMRES(30) should stagnate here: status %d, %d products against %d", r30.status, r30.iters, r0.iters);
+    tc_end();
+    free(b), free(x), free(y);
+}
+
+static void test_same_bits_below_restart(void)
+{
+    int n = 500;
+    double *b = malloc(sizeof(double) * n), *x0 = malloc(sizeof(double) * n), *x30 = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) b[i] = sin(0.1 * i) + 2;
+    tc_begin("gmres_same_bits_below_restart");
+    gmres_result r0, r30;
+    gmres_solve(n, easy_op, &n, b, x0, 1e-10, 0, 200, NULL, &r0);
+    gmres_solve(n, easy_op, &n, b, x30, 1e-10, 30, 200, NULL, &r30);
+    TC_CHECK(r0.status == 0 && r0.iters < 30, "the easy system: status %d, %d products", r0.status, r0.iters);
+    TC_CHECK(r0.iters == r30.iters && r0.rel_resid == r30.rel_resid && memcmp(x0, x30, sizeof(double) * n) == 0,
+             "below the restart length the whole basis is GMRES(30): %d / %d products, residuals %.17g / %.17g",
+             r0.iters, r30.iters, r0.rel_resid, r30.rel_resid);
+    tc_end();
+    /* a work area kept between solves (Newton keeps one a run) changes no bit,
+     * whatever the solve before it left there */
+    tc_begin("gmres_work_reuse_same_bits");
+    gmres_work ws = {0};
+    gmres_result r1, r2;
+    double *x1 = malloc(sizeof(double) * n), *bb = malloc(sizeof(double) * n);
+    int nb = 150;
+    for (int i = 0; i < nb; i++) bb[i] = 1 + 0.01 * i;
+    gmres_solve(nb, bidiag_op, &nb, bb, x1, 1e-10, 0, 200, &ws, &r1); /* fills the basis and H */
+    gmres_solve(n, easy_op, &n, b, x1, 1e-10, 0, 200, &ws, &r1);      /* another size: reallocated */
+    gmres_solve(n, easy_op, &n, b, x1, 1e-10, 0, 200, &ws, &r2);      /* the same size: reused */
+    TC_CHECK(r1.iters == r0.iters && r2.iters == r0.iters && memcmp(x1, x0, sizeof(double) * n) == 0,
+             "with a kept work area: %d / %d products against %d, x %s", r1.iters, r2.iters, r0.iters,
+             memcmp(x1, x0, sizeof(double) * n) ? "differs" : "equal");
+    gmres_solve(nb, bidiag_op, &nb, bb, x1, 1e-10, 0, 200, &ws, &r1);
+    gmres_solve(nb, bidiag_op, &nb, bb, x30, 1e-10, 0, 200, NULL, &r2);
+    TC_CHECK(r1.iters == r2.iters && memcmp(x1, x30, sizeof(double) * nb) == 0,
+             "the stagnating system after the easy one in the same work area: %d / %d products", r1.iters, r2.iters);
+    gmres_work_free(&ws);
+    TC_CHECK(ws.V == NULL && ws.m == 0, "gmres_work_free leaves an empty work area");
+    tc_end();
+    free(b), free(x0), free(x30), free(x1), free(bb);
+}
+
+int main(void)
+{
+    test_basis_len();
+    test_no_stagnation();
+    test_same_bits_below_restart();
+    return tc_failed_ ? 1 : 0;
+}
