@@ -54,7 +54,10 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
     res->iters = 0;
     res->rel_resid = 1;
     res->status = -1;
-    if (work_fit(ws, n, m) != 0 || !isfinite(bn)) goto out;
+    /* where the whole basis cannot be had, GMRES(30) as before */
+    if (work_fit(ws, n, m) != 0 && (restart > 0 || m <= GMRES_RESTART_MIN || work_fit(ws, n, m = GMRES_RESTART_MIN)))
+        goto out;
+    if (!isfinite(bn)) goto out;
     double *V = ws->V, *H = ws->H, *cs = ws->cs, *sn = ws->sn, *g = ws->g, *yv = ws->yv, *w = ws->w;
     if (bn == 0) {
         res->rel_resid = 0;
