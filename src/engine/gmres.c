@@ -31,7 +31,7 @@ void gmres_work_free(gmres_work *ws)
  * cleared each cycle, so reuse gives the same bits. */
 static int work_fit(gmres_work *ws, int n, int m)
 {
-    if (ws->V && ws->n == n && ws->m == m) return 0;
+    if (ws->V && ws->n == n && (ws->m == m || ws->want == m)) return 0;
     gmres_work_free(ws);
     ws->n = n, ws->m = m;
     ws->V = malloc(sizeof(double) * (size_t)n * (size_t)(m + 1));
@@ -54,9 +54,13 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
     res->iters = 0;
     res->rel_resid = 1;
     res->status = -1;
-    /* where the whole basis cannot be had, GMRES(30) as before */
-    if (work_fit(ws, n, m) != 0 && (restart > 0 || m <= GMRES_RESTART_MIN || work_fit(ws, n, m = GMRES_RESTART_MIN)))
-        goto out;
+    /* where the whole basis cannot be had, GMRES(30) as before, and the next
+     * call with the same request keeps that (no failed allocation a step) */
+    if (work_fit(ws, n, m) != 0) {
+        if (restart > 0 || m <= GMRES_RESTART_MIN || work_fit(ws, n, GMRES_RESTART_MIN) != 0) goto out;
+        ws->want = m;
+    }
+    m = ws->m;
     if (!isfinite(bn)) goto out;
     double *V = ws->V, *H = ws->H, *cs = ws->cs, *sn = ws->sn, *g = ws->g, *yv = ws->yv, *w = ws->w;
     if (bn == 0) {

@@ -26,6 +26,7 @@ int gmres_basis_len(int n, int restart, int max_iter);
  * struct to start, gmres_work_free at the end). */
 typedef struct gmres_work {
     int n, m;
+    int want; /* the basis asked for when m is GMRES_RESTART_MIN because that one could not be had */
     double *V, *H, *cs, *sn, *g, *yv, *w;
 } gmres_work;
 void gmres_work_free(gmres_work *ws);

@@ -323,6 +323,13 @@ static void ptc_update(ds_run *run, nt_state *s, const ds_iter_record *rec, doub
     }
 }
 
+/* The direction: ((1 + shift) I - J) delta = F to the forcing term s->eta,
+ * in the basis kept from the last step (gmres.h). */
+static void nt_solve(ds_run *run, nt_state *s, struct op_ctx *c, gmres_result *gr)
+{
+    gmres_solve(run->n, op_apply, c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &s->gw, gr);
+}
+
 static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
 {
     nt_state *s = state;
@@ -347,8 +354,7 @@ static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
     if (c.shift > 0 && s->eta > NT_ETA0) s->eta = NT_ETA0;
     rec->forcing = s->eta;
     rec->ptc_shift = c.shift;
-    gmres_solve(run->n, op_apply, &c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &s->gw,
-                &gr);
+    nt_solve(run, s, &c, &gr);
     rec->gmres_iters = gr.iters;
     rec->gmres_resid = gr.rel_resid;
     if (run_cancelled(run)) return EV_CANCELLED;
@@ -371,8 +377,7 @@ static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
          * gap_rel 0.35 -> 16.9 at one such step). */
         s->eta = retry_eta;
         rec->forcing = s->eta;
-        gmres_solve(run->n, op_apply, &c, run->r, s->delta, s->eta, run->cfg.gmres_restart, run->cfg.gmres_max, &s->gw,
-                    &gr);
+        nt_solve(run, s, &c, &gr);
         rec->gmres_iters += gr.iters;
         rec->gmres_resid = gr.rel_resid;
         if (run_cancelled(run)) return EV_CANCELLED;
