@@ -273,17 +273,33 @@ else
 fi
 
 # SIGTERM stops the run after the current iteration; outputs written, exit 4.
-$S --quiet --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/c.csv" --history "$tmp/ch.csv" \
-    >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-sleep 1
-kill -TERM $pid 2>/dev/null
-wait $pid
-rc=$?
+run_then_signal TERM $S --quiet --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/c.csv" \
+    --history "$tmp/ch.csv"
 if [ $rc -ne 4 ]; then fail cli_cancel "exit $rc, want 4: $(tail -n 3 "$tmp/err")"
 elif ! msg=$(csv_ok "$tmp/c.csv"); then fail cli_cancel "flows CSV: $msg"
 elif ! n=$(hist_ok "$tmp/ch.csv" cancelled); then fail cli_cancel "history: $n"
 else pass cli_cancel; fi
+
+# SIGHUP (an SSH connection that drops) stops the same way, outputs written;
+# under nohup the hang-up is ignored and the run goes on until SIGTERM.
+run_then_signal HUP $S --quiet --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/h.csv"
+if [ $rc -ne 4 ]; then fail cli_hangup "exit $rc, want 4: $(tail -n 3 "$tmp/err")"
+elif ! grep -q "hung up: stopping" "$tmp/err"; then fail cli_hangup "message: $(tail -n 3 "$tmp/err")"
+elif ! msg=$(csv_ok "$tmp/h.csv"); then fail cli_hangup "flows CSV: $msg"
+else pass cli_hangup; fi
+nohup $S --quiet --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/n.csv" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -HUP $pid 2>/dev/null
+sleep 0.5
+alive=0
+kill -0 $pid 2>/dev/null && alive=1
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ $alive -ne 1 ]; then fail cli_nohup_keeps_running "the run ended on SIGHUP under nohup (exit $rc)"
+elif [ $rc -ne 4 ] || ! msg=$(csv_ok "$tmp/n.csv"); then fail cli_nohup_keeps_running "exit $rc after SIGTERM"
+else pass cli_nohup_keeps_running; fi
 
 # `dillsue tui` reads its options through the one option table: --opt=value
 # works, and a bad value is refused by the same rule as solve's

@@ -30,6 +30,20 @@ else
     fail ue_reference_read_only_by_ue "ue rc $rc_ue (message seen: $seen), solve rc $rc_solve, load rc $rc: $(cat "$tmp/err")"
 fi
 
+# SIGTERM (a batch scheduler's stop, `timeout`) ends the run after its current
+# iteration as Ctrl-C does: exit 4, status cancelled, the flows so far written.
+# A generated network whose gap stalls above 0, so the run is still going.
+python3 tools/make_synthetic.py 200 20 1 10 "$tmp/g" >/dev/null
+run_then_signal TERM "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 100000000 \
+    --out "$tmp/gt.csv"
+rows=$(wc -l <"$tmp/gt.csv" 2>/dev/null)
+if [ $rc -ne 4 ]; then fail ue_sigterm_keeps_flows "exit $rc, want 4: $(tail -n 2 "$tmp/err")"
+elif ! grep -q '^status cancelled' "$tmp/out" || ! grep -q '(terminated)$' "$tmp/err"; then
+    fail ue_sigterm_keeps_flows "report: $(cat "$tmp/out") / $(tail -n 1 "$tmp/err")"
+elif [ "$rows" != "$(($(awk '$1 ~ /^[0-9]+$/' "$tmp/g_net.tntp" | wc -l) + 1))" ]; then
+    fail ue_sigterm_keeps_flows "flows CSV has ${rows:-no} lines"
+else pass ue_sigterm_keeps_flows; fi
+
 if [ ! -f "$SF" ]; then
     skip ue_siouxfalls_best_known "SiouxFalls not found in $TNTP (set DILLSUE_TNTP_DIR)"
     exit 0

@@ -5,6 +5,7 @@
 #define DS_CLI_H
 #include "dillsue.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 int cmd_solve(int argc, char **argv);
@@ -54,14 +55,20 @@ void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp);
 const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n);
 /* Prints s with control bytes as \xNN. */
 void cli_fputs_escaped(const char *s, FILE *fp);
-/* SIGINT (unless the shell ignores it for a background job) and SIGTERM to
- * handler, which only sets a flag; the old actions saved for the restore. */
-struct sigaction;
-/* SIGINT/SIGTERM ask for a clean stop (cli_stop_signal() then returns the
- * signal); a repeat a second or more later kills (main.c). */
-void cli_stop_signals_install(struct sigaction *old_int, struct sigaction *old_term);
+/* SIGINT, SIGTERM and SIGHUP (the first and the last unless ignored: a shell's
+ * background job, nohup) to a handler that only sets a flag; the old actions
+ * saved for the restore. Each asks for a clean stop (cli_stop_signal() then
+ * returns the signal): a run over SSH whose connection drops, or a batch job
+ * at its time limit, keeps what it has. A repeat a second or more later
+ * kills (main.c). */
+typedef struct cli_stop_saved {
+    struct sigaction act[3]; /* SIGINT, SIGTERM, SIGHUP */
+} cli_stop_saved;
+void cli_stop_signals_install(cli_stop_saved *old);
 int cli_stop_signal(void);
-void cli_stop_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term);
+void cli_stop_signals_restore(const cli_stop_saved *old);
+/* How a stop signal is named in messages: interrupted, terminated, hung up. */
+const char *cli_stop_word(int sig);
 /* A thread that calls on_stop(signal, ctx) once, when a stop signal has come
  * (checked every 20 ms); _end wakes and joins it at once. NULL: none. */
 typedef struct cli_stop_watch cli_stop_watch;

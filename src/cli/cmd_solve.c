@@ -123,8 +123,7 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 
 static void stop_run(int sig, void *ctx)
 {
-    fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n",
-            sig == SIGINT ? "interrupted" : "terminated");
+    fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n", cli_stop_word(sig));
     ds_run_cancel(ctx);
 }
 
@@ -273,12 +272,12 @@ static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_conf
     return 0;
 }
 
-/* ds_run_execute with SIGINT/SIGTERM turned into ds_run_cancel by a watcher
+/* ds_run_execute with SIGINT/SIGTERM/SIGHUP turned into ds_run_cancel by a watcher
  * thread; *secs receives the wall time. */
 static ds_status execute_with_signals(ds_run *run, double *secs)
 {
-    struct sigaction old_int, old_term;
-    cli_stop_signals_install(&old_int, &old_term);
+    cli_stop_saved old;
+    cli_stop_signals_install(&old);
     cli_stop_watch *w = cli_stop_watch_begin(stop_run, run);
 
     double t0 = now_s();
@@ -286,7 +285,7 @@ static ds_status execute_with_signals(ds_run *run, double *secs)
     *secs = now_s() - t0;
 
     cli_stop_watch_end(w);
-    cli_stop_signals_restore(&old_int, &old_term);
+    cli_stop_signals_restore(&old);
     return st;
 }
 

@@ -573,7 +573,7 @@ void sweep_tick(sweep *sw)
         fprintf(stderr,
                 "dillsue sweep: %s: stopping; the cells in flight are cancelled and --resume redoes them "
                 "(again to quit now)\n",
-                sig == SIGINT ? "interrupted" : "terminated");
+                cli_stop_word(sig));
         sweep_request_stop(sw);
     }
     double now = mono_s();
@@ -601,6 +601,7 @@ void sweep_block_signals(void)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
@@ -1139,10 +1140,10 @@ static int run_sweep(const sweep_opts *o, const ranks *r)
     int rc = load_base(sw);
     if (!rc && r->rank == 0) rc = prepare_dir(sw, o);
 
-    struct sigaction old_int, old_term;
-    cli_stop_signals_install(&old_int, &old_term);
+    cli_stop_saved old;
+    cli_stop_signals_install(&old);
     rc = run_cells(sw, o, r, rc);
-    cli_stop_signals_restore(&old_int, &old_term);
+    cli_stop_signals_restore(&old);
 
     int code = rc;
     if (!rc && r->rank == 0) code = finish(sw, o);

@@ -47,8 +47,9 @@ static int print_help(void)
            "\n");
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
-           "Exit 0 gap reached, 1 max iterations, 2 usage or input error, 4 interrupted\n"
-           "(flows so far are still written).\n");
+           "Exit 0 gap reached, 1 max iterations, 2 usage or input error, 4 stopped by\n"
+           "Ctrl-C, SIGTERM or a hang-up after the current iteration (flows so far are\n"
+           "still written; a second signal a second later kills at once).\n");
     return rc ? 2 : 0;
 }
 
@@ -59,12 +60,15 @@ typedef struct {
     double last_gap;
 } ue_progress;
 
+/* Set by the stop watcher on SIGINT, SIGTERM or SIGHUP (the CLI's one stop
+ * rule: a batch scheduler's SIGTERM keeps the flows so far, as Ctrl-C does). */
 static volatile int ue_cancel_flag = 0;
 
-static void ue_on_sigint(int sig)
+static void ue_stop(int sig, void *ctx)
 {
     (void)sig;
-    ue_cancel_flag = 1;
+    (void)ctx;
+    __atomic_store_n(&ue_cancel_flag, 1, __ATOMIC_RELEASE);
 }
 
 static double mono_now(void)
@@ -147,13 +151,12 @@ static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quie
     ue_progress pr = {quiet, mono_now(), 0.0, -1, NAN};
     pr.t_last = pr.t_start;
     memset(res, 0, sizeof *res);
-    struct sigaction sa, old_sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = ue_on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_sa);
+    cli_stop_saved old;
+    cli_stop_signals_install(&old);
+    cli_stop_watch *w = cli_stop_watch_begin(ue_stop, NULL);
     ds_status st = ds_ue_solve(net, cfg, flows, res, ue_on_iter, &pr, &ue_cancel_flag, err);
-    sigaction(SIGINT, &old_sa, NULL);
+    cli_stop_watch_end(w);
+    cli_stop_signals_restore(&old);
     return st;
 }
 
@@ -198,7 +201,7 @@ int cmd_ue(int argc, char **argv)
         fprintf(stderr, "ue iter %7d  rel_gap %.6e  %9.3f s  (%s)\n", res.iters, res.rel_gap, res.seconds,
                 st == DS_STATUS_CONVERGED  ? "gap reached"
                 : st == DS_STATUS_MAX_ITER ? "max iterations"
-                                           : "interrupted");
+                                           : cli_stop_word(cli_stop_signal()));
     printf("status %s\niterations %d\nrel_gap %.6e\nseconds %.3f\nbeckmann %.15g\n", ds_status_name(st), res.iters,
            res.rel_gap, res.seconds, res.beckmann);
     if (net->ref_flow) report_reference(net, &cfg, flows);

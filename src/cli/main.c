@@ -79,7 +79,9 @@ static void on_stop_signal(int sig)
 
 int cli_stop_signal(void) { return atomic_load(&g_stop_sig); }
 
-void cli_stop_signals_install(struct sigaction *old_int, struct sigaction *old_term)
+static const int stop_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+
+void cli_stop_signals_install(cli_stop_saved *old)
 {
     struct sigaction sa;
     atomic_store(&g_stop_sig, 0);
@@ -88,17 +90,20 @@ void cli_stop_signals_install(struct sigaction *old_int, struct sigaction *old_t
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
     /* A shell ignores SIGINT for background jobs so that Ctrl-C at the
-     * terminal does not reach them; keep it that way. */
-    sigaction(SIGINT, NULL, old_int);
-    if (old_int->sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, old_term);
+     * terminal does not reach them, and nohup ignores SIGHUP so that a run
+     * outlives its terminal; keep it that way. */
+    for (int k = 0; k < 3; k++) {
+        sigaction(stop_sigs[k], NULL, &old->act[k]);
+        if (stop_sigs[k] == SIGTERM || old->act[k].sa_handler != SIG_IGN) sigaction(stop_sigs[k], &sa, NULL);
+    }
 }
 
-void cli_stop_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term)
+void cli_stop_signals_restore(const cli_stop_saved *old)
 {
-    sigaction(SIGINT, old_int, NULL);
-    sigaction(SIGTERM, old_term, NULL);
+    for (int k = 0; k < 3; k++) sigaction(stop_sigs[k], &old->act[k], NULL);
 }
+
+const char *cli_stop_word(int sig) { return sig == SIGINT ? "interrupted" : sig == SIGHUP ? "hung up" : "terminated"; }
 
 /* The watcher thread waits on a condition variable with a 20 ms timeout, not
  * in nanosleep: ending it wakes it at once, where a sleeping watcher made
