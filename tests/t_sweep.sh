@@ -246,6 +246,14 @@ else
     fail sweep_double_sigterm_one_stop "rc $trc, cells.csv $([ -f "$tmp/twice/cells.csv" ] && echo written || echo missing): $(tail -n 2 "$tmp/twice.err")"
 fi
 
+# --- a hang-up (the SSH connection of the terminal that started it drops) stops it the same way
+run_then_signal HUP "$D" sweep $slow --out "$tmp/hup"
+if [ $rc -eq 4 ] && [ -f "$tmp/hup/cells.csv" ] && grep -q "sweep: hung up: stopping" "$tmp/err"; then
+    pass sweep_sighup_stops_exit4
+else
+    fail sweep_sighup_stops_exit4 "rc $rc, cells.csv $([ -f "$tmp/hup/cells.csv" ] && echo written || echo missing): $(tail -n 2 "$tmp/err")"
+fi
+
 # --- killed: the journal ends in a line cut short; cells.csv and later flows gone
 mkdir -p "$tmp/kill/flows"
 cp "$tmp/ref/sweep.conf" "$tmp/kill/"
