@@ -25,7 +25,7 @@ static const cli_help_section help_sections[] = {
     {"Solver:",
      {OPT_SOLVER, OPT_TOL, OPT_MAX_ITER, OPT_GLOBALISE, OPT_NEWTON_WARM, OPT_START, OPT_EDSP_REFRESH, OPT_EDSP_DAMPING,
       OPT_INNER, OPT_INNER_MAX, OPT_FACTOR_MEMORY, OPT_THREADS, OPT_BACKEND, OPT_WARM, -1}},
-    {"Output:", {OPT_OUT, OPT_HISTORY, OPT_QUIET, OPT_PROGRESS_EVERY, OPT_HELP, -1}},
+    {"Output:", {OPT_OUT, OPT_HISTORY, OPT_CHECKPOINT, OPT_QUIET, OPT_PROGRESS_EVERY, OPT_HELP, -1}},
     {NULL, {-1}},
 };
 
@@ -57,6 +57,14 @@ static int print_help(void)
 
 struct progress {
     int quiet;
+    /* --checkpoint: --out and --history rewritten every `every` seconds of
+     * the run, from the iterate just published (the engine thread, between
+     * iterations: the flows and the history rows are of the same iterate) */
+    const ds_network *net;
+    const char *out, *hist;
+    double every, last; /* seconds of run time; the last write */
+    int written, failed;
+    double *x, *cost; /* [n_links] */
 };
 
 static void step_details(const ds_iter_record *r, char *buf, size_t n)
@@ -90,9 +98,48 @@ static void step_details(const ds_iter_record *r, char *buf, size_t n)
                  r->mask_oscillation ? " OSCILLATING" : "");
 }
 
+/* The outputs as they stand after iteration r, both written atomically; a
+ * crash or a kill -9 then loses at most p->every seconds, and --warm goes on
+ * from the flows. A write that fails is said once and not tried again (the
+ * final write, at the end, says what it says). */
+static void checkpoint(ds_run *run, struct progress *p, const ds_iter_record *r)
+{
+    if (!(p->every > 0) || p->failed || (!p->out && !p->hist) || r->t_run - p->last < p->every) return;
+    ds_error err = {0};
+    int bad = 0;
+    if (p->out) {
+        if (ds_run_snapshot(run, p->x, NULL, p->cost) != r->iter) return; /* not this iterate: next time */
+        bad = ds_flows_write(p->out, p->net, p->x, p->cost, &err) != 0;
+    }
+    if (!bad && p->hist) {
+        size_t n = ds_run_history_count(run);
+        ds_iter_record *recs = calloc(n ? n : 1, sizeof *recs);
+        n = recs ? ds_run_history_copy(run, 0, recs, n) : 0;
+        bad = !recs || ds_history_write_final(p->hist, recs, n, DS_STATUS_RUNNING, &err) != 0;
+        if (!recs) snprintf(err.msg, sizeof err.msg, "out of memory");
+        free(recs);
+    }
+    if (bad) {
+        char buf[1200];
+        ds_error_format(&err, buf, sizeof buf);
+        fprintf(stderr,
+                "dillsue: checkpoint not written, and not tried again (the outputs are still written at the "
+                "end): %s\n",
+                buf);
+        p->failed = 1;
+        return;
+    }
+    p->last = r->t_run;
+    p->written++;
+    if (!p->quiet)
+        fprintf(stderr, "checkpoint  iteration %d: %s%s%s (every %g s)\n", r->iter, p->out ? p->out : "",
+                p->out && p->hist ? ", " : "", p->hist ? p->hist : "", p->every);
+}
+
 static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 {
-    const struct progress *p = ctx;
+    struct progress *p = ctx;
+    if (ev->kind == DS_EVENT_ITER && ev->rec) checkpoint(run, p, ev->rec);
     if (p->quiet) return;
     if (ev->kind == DS_EVENT_ITER && ev->rec) {
         const ds_iter_record *r = ev->rec;
@@ -143,7 +190,8 @@ struct solve_opts {
     int filter, solver, backend, max_iter, threads, inner_max, have_inner, inner, edsp_refresh, globalise, start;
     double edsp_damping, factor_mb;
     int scenario, have_scenario, have_seed, quiet, newton_warm;
-    double progress_s; /* --progress-every */
+    double progress_s;   /* --progress-every */
+    double checkpoint_s; /* --checkpoint */
     unsigned long long seed;
 };
 
@@ -182,6 +230,7 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     o->seed = v.seed, o->have_seed = v.have[OPT_SEED];
     o->quiet = v.have[OPT_QUIET];
     o->progress_s = v.have[OPT_PROGRESS_EVERY] ? v.num[OPT_PROGRESS_EVERY] : 10;
+    o->checkpoint_s = v.have[OPT_CHECKPOINT] ? v.num[OPT_CHECKPOINT] : 60;
 #undef NUM
     if (o->have_tau && o->have_mu) return cli_usage(CMD, "give --tau or --mu, not both");
     if (o->trips && !o->net) return cli_usage(CMD, "--trips needs --net");
@@ -322,7 +371,14 @@ int cmd_solve(int argc, char **argv)
         ds_network_free(net);
         return rc;
     }
-    struct progress prog = {o.quiet};
+    struct progress prog = {o.quiet, net, o.out, o.hist, o.checkpoint_s, 0, 0, 0, NULL, NULL};
+    if (prog.every > 0 && o.out) {
+        prog.x = malloc(sizeof(double) * (size_t)(net->n_links + 1));
+        prog.cost = malloc(sizeof(double) * (size_t)(net->n_links + 1));
+        if (!prog.x || !prog.cost) prog.every = 0; /* no checkpoints, said below */
+    }
+    if (prog.every == 0 && o.checkpoint_s > 0 && o.out)
+        fprintf(stderr, "dillsue: out of memory for checkpoints; the outputs are written at the end only\n");
     ds_run_add_monitor(run, monitor, &prog);
     ds_run_set_progress(run, o.quiet ? -1 : o.progress_s, o.progress_s);
 
@@ -349,6 +405,12 @@ int cmd_solve(int argc, char **argv)
     if (o.out) {
         if (results_usable && flows && costs) {
             if (ds_flows_write(o.out, net, flows, costs, &err) != 0) io_failed = cli_input_error(&err);
+        } else if (prog.written && o.out) {
+            /* a checkpoint is no result of a run that failed */
+            int gone = remove(o.out) == 0;
+            fprintf(stderr, "dillsue: the run ended %s: %s%s\n", ds_status_name(st),
+                    gone ? "removed the checkpoint's flows from " : "could not remove the checkpoint's flows from ",
+                    o.out);
         } else {
             fprintf(stderr, "dillsue: no flows written to %s: the run ended %s\n", o.out, ds_status_name(st));
         }
@@ -376,6 +438,8 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "dillsue: %s\n", line);
     }
     print_summary(run, st, last, secs);
+    free(prog.x);
+    free(prog.cost);
     free(recs);
     ds_run_free(run);
     ds_network_free(net);

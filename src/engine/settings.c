@@ -113,6 +113,7 @@ static const ds_setting_rule rules[] = {
     {"newton_warm", 1, -1, 1000000, 0, 0, "SRA steps before Newton (-1: by the globalisation)"},
     {"factor_mb", 0, 0, 1e12, 0, 0, "MiB of LU factors kept"},
     {"progress_s", 0, 0, 1e9, 0, 0, "seconds of an iteration without output before a progress line"},
+    {"checkpoint_s", 0, 0, 1e9, 0, 0, "seconds between checkpoints of a run's outputs (0 = none)"},
     {"cuda_emulate", 1, 0, 1, 0, 0, "cuda backend in CPU emulation (1) or on a device (0)"},
     {"scenario", 1, 0, INT_MAX, 0, 0, "scenario number"},
     {"gap", 0, 0, 1, 0, 1, "UE relative gap"},
