@@ -44,7 +44,9 @@ typedef struct {
 } ds_ue_result;
 
 /* Called once per iteration (iteration 0 = the start point) on the solving
- * thread with the relative gap of the current flows. */
+ * thread with the relative gap of the current flows; during the call the
+ * flows array given to ds_ue_solve holds those flows (a caller may copy or
+ * write them, e.g. as a checkpoint, but not change them). */
 typedef void (*ds_ue_progress_fn)(int iter, double rel_gap, void *ctx);
 
 /* Solve for the Wardrop UE of net. flows (n_links) receives the last iterate

@@ -43,6 +43,16 @@ elif ! grep -q '^status cancelled' "$tmp/out" || ! grep -q '(terminated)$' "$tmp
 elif [ "$rows" != "$(($(awk '$1 ~ /^[0-9]+$/' "$tmp/g_net.tntp" | wc -l) + 1))" ]; then
     fail ue_sigterm_keeps_flows "flows CSV has ${rows:-no} lines"
 else pass ue_sigterm_keeps_flows; fi
+# --checkpoint: killed outright, the run leaves the flows of its last checkpoint
+run_then_signal KILL "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 100000000 \
+    --out "$tmp/gk.csv" --checkpoint 0.2
+rows=$(wc -l <"$tmp/gk.csv" 2>/dev/null)
+if [ $rc -ne 137 ]; then fail ue_checkpoint "exit $rc, want 137 (killed)"
+elif ! grep -q "^checkpoint  iteration [0-9]*: $tmp/gk.csv" "$tmp/err"; then
+    fail ue_checkpoint "no checkpoint line: $(tail -n 2 "$tmp/err")"
+elif [ "$rows" != "$(wc -l <"$tmp/gt.csv")" ] || [ "$(head -n 1 "$tmp/gk.csv")" != "init_node,term_node,flow,cost" ]; then
+    fail ue_checkpoint "flows CSV: ${rows:-no} lines, header $(head -n 1 "$tmp/gk.csv")"
+else pass ue_checkpoint; fi
 
 if [ ! -f "$SF" ]; then
     skip ue_siouxfalls_best_known "SiouxFalls not found in $TNTP (set DILLSUE_TNTP_DIR)"

@@ -67,6 +67,8 @@ typedef struct cli_stop_saved {
 void cli_stop_signals_install(cli_stop_saved *old);
 int cli_stop_signal(void);
 void cli_stop_signals_restore(const cli_stop_saved *old);
+/* A --checkpoint write that failed, said on stderr (the caller stops trying). */
+void cli_checkpoint_failed(const ds_error *err);
 /* How a stop signal is named in messages: interrupted, terminated, hung up. */
 const char *cli_stop_word(int sig);
 /* A thread that calls on_stop(signal, ctx) once, when a stop signal has come

@@ -34,6 +34,7 @@ static const char *help_note(int id, char *buf, size_t n)
     switch (id) {
     case OPT_NET: return "(default: the embedded network)";
     case OPT_SEED: return "(with --scenario)";
+    case OPT_CHECKPOINT: return "(--out, and --history with final_status running; go on with --warm FLOWS.csv)";
     default: return cli_config_default(id, buf, n);
     }
 }
@@ -120,12 +121,7 @@ static void checkpoint(ds_run *run, struct progress *p, const ds_iter_record *r)
         free(recs);
     }
     if (bad) {
-        char buf[1200];
-        ds_error_format(&err, buf, sizeof buf);
-        fprintf(stderr,
-                "dillsue: checkpoint not written, and not tried again (the outputs are still written at the "
-                "end): %s\n",
-                buf);
+        cli_checkpoint_failed(&err);
         p->failed = 1;
         return;
     }

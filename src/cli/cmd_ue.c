@@ -18,7 +18,7 @@
 static const cli_help_section help_sections[] = {
     {"",
      {OPT_NET, OPT_TRIPS, OPT_GAP, OPT_MAX_ITER, OPT_METHOD, OPT_THREADS, OPT_CAP, OPT_TOLL_FACTOR, OPT_DIST_FACTOR,
-      OPT_OUT, OPT_QUIET, OPT_HELP, -1}},
+      OPT_OUT, OPT_CHECKPOINT, OPT_QUIET, OPT_HELP, -1}},
     {NULL, {-1}},
 };
 
@@ -28,6 +28,7 @@ static const char *help_note(int id, char *buf, size_t n)
     ds_ue_config_default(&d);
     switch (id) {
     case OPT_NET: return "(required)";
+    case OPT_CHECKPOINT: return "(--out)";
     case OPT_GAP: snprintf(buf, n, "(0 <= G < 1; default %g)", d.gap); break;
     case OPT_MAX_ITER: snprintf(buf, n, "(Frank-Wolfe; default %d)", d.max_iter); break;
     case OPT_METHOD: snprintf(buf, n, "(default %s)", ds_ue_method_name(d.method)); break;
@@ -58,6 +59,15 @@ typedef struct {
     double t_start, t_last;
     int last_iter;
     double last_gap;
+    /* --checkpoint: --out rewritten every `every` seconds from the flows the
+     * solver holds when it reports an iteration (ds_ue_solve's contract) */
+    const ds_network *net;
+    const ds_ue_config *cfg;
+    const char *out;
+    double every, t_ckpt; /* t_ckpt: the last write, monotonic */
+    int written, failed;
+    const double *flows;
+    double *costs;
 } ue_progress;
 
 /* Set by the stop watcher on SIGINT, SIGTERM or SIGHUP (the CLI's one stop
@@ -78,12 +88,29 @@ static double mono_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The flows as they stand, written atomically: a crash or a kill loses at
+ * most p->every seconds. A failed write is said once and not tried again. */
+static void ue_checkpoint(ue_progress *p, int iter, double now)
+{
+    ds_error err = {0};
+    ds_costs_eval(p->net, &p->cfg->cost, p->flows, p->costs);
+    if (ds_flows_write(p->out, p->net, p->flows, p->costs, &err) != 0) {
+        cli_checkpoint_failed(&err);
+        p->failed = 1;
+        return;
+    }
+    p->t_ckpt = now;
+    p->written++;
+    if (!p->quiet) fprintf(stderr, "checkpoint  iteration %d: %s (every %g s)\n", iter, p->out, p->every);
+}
+
 static void ue_on_iter(int iter, double gap, void *ctx)
 {
     ue_progress *p = ctx;
     double now = mono_now();
     p->last_iter = iter;
     p->last_gap = gap;
+    if (p->every > 0 && p->out && p->costs && !p->failed && now - p->t_ckpt >= p->every) ue_checkpoint(p, iter, now);
     if (p->quiet) return;
     /* every iteration at first, every 10th up to 100, then once a second:
      * fast networks run thousands of iterations a second */
@@ -146,10 +173,12 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
 }
 
 static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quiet, double *flows, ds_ue_result *res,
-                        ds_error *err)
+                        ue_progress *ckpt, ds_error *err)
 {
-    ue_progress pr = {quiet, mono_now(), 0.0, -1, NAN};
-    pr.t_last = pr.t_start;
+    ue_progress pr = *ckpt;
+    pr.quiet = quiet, pr.t_start = mono_now(), pr.last_iter = -1, pr.last_gap = NAN;
+    pr.t_last = pr.t_ckpt = pr.t_start;
+    pr.net = net, pr.cfg = cfg, pr.flows = flows;
     memset(res, 0, sizeof *res);
     cli_stop_saved old;
     cli_stop_signals_install(&old);
@@ -157,6 +186,7 @@ static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quie
     ds_status st = ds_ue_solve(net, cfg, flows, res, ue_on_iter, &pr, &ue_cancel_flag, err);
     cli_stop_watch_end(w);
     cli_stop_signals_restore(&old);
+    ckpt->written = pr.written;
     return st;
 }
 
@@ -191,9 +221,16 @@ int cmd_ue(int argc, char **argv)
                 cfg.cost.cap, cfg.cost.toll_factor, cfg.cost.distance_factor);
 
     ds_ue_result res;
-    ds_status st = ue_run(net, &cfg, quiet, flows, &res, &err);
+    ue_progress ckpt = {0};
+    ckpt.out = v.str[OPT_OUT];
+    ckpt.every = v.have[OPT_CHECKPOINT] ? v.num[OPT_CHECKPOINT] : 60;
+    ckpt.costs = costs;
+    ds_status st = ue_run(net, &cfg, quiet, flows, &res, &ckpt, &err);
     if (st == DS_STATUS_ERROR) {
         rc = cli_input_error(&err);
+        /* a checkpoint is no result of a solve that failed */
+        if (ckpt.written && remove(ckpt.out) == 0)
+            fprintf(stderr, "dillsue: removed the checkpoint's flows from %s\n", ckpt.out);
         goto done;
     }
     /* the final state, whether or not the throttle showed it */

@@ -167,13 +167,24 @@ void cli_stop_watch_end(cli_stop_watch *w)
     free(w);
 }
 
-int cli_input_error(const ds_error *err)
+/* "dillsue: PREFIX" and the error, control bytes escaped, on stderr. */
+static void say_error(const char *prefix, const ds_error *err)
 {
     char buf[1200];
     ds_error_format(err, buf, sizeof buf);
-    fputs("dillsue: ", stderr);
+    fprintf(stderr, "dillsue: %s", prefix);
     cli_fputs_escaped(buf, stderr);
     fputc('\n', stderr);
+}
+
+void cli_checkpoint_failed(const ds_error *err)
+{
+    say_error("checkpoint not written, and not tried again (the outputs are still written at the end): ", err);
+}
+
+int cli_input_error(const ds_error *err)
+{
+    say_error("", err);
     return 2;
 }
 

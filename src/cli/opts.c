@@ -140,11 +140,10 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_PROGRESS_EVERY] = {NUM("progress-every", CLI_SOLVE, "progress_s", "S", 0,
                                 "a line saying how far an iteration has got each S seconds it runs without "
                                 "other output (default 10; 0: after every evaluation and J v)")},
-    [OPT_CHECKPOINT] = {NUM("checkpoint", CLI_SOLVE, "checkpoint_s", "S", 0,
-                            "while the run goes, write --out and --history every S seconds (after an "
-                            "iteration; the history's final_status reads running), so that a crash or a "
-                            "kill loses at most S seconds; go on with --warm FLOWS.csv (default 60; 0: "
-                            "only at the end)")},
+    [OPT_CHECKPOINT] = {NUM("checkpoint", CLI_SOLVE | CLI_UE, "checkpoint_s", "S", 0,
+                            "while the run goes, rewrite the outputs every S seconds, after an iteration, "
+                            "so that a crash or a kill loses at most S seconds (default 60; 0: only at the "
+                            "end)")},
     [OPT_ASCII] = {FLAG("ascii", CLI_TUI, "plain ASCII plots and borders")},
     [OPT_NO_COLOR] = {FLAG("no-color", CLI_TUI, "no colour (as NO_COLOR in the environment)")},
     [OPT_NO_COLOUR] = {FLAG("no-colour", CLI_TUI, "the same as --no-color")},
