@@ -54,6 +54,14 @@ elif [ "$rows" != "$(wc -l <"$tmp/gt.csv")" ] || [ "$(head -n 1 "$tmp/gk.csv")" 
     fail ue_checkpoint "flows CSV: ${rows:-no} lines, header $(head -n 1 "$tmp/gk.csv")"
 else pass ue_checkpoint; fi
 
+# A gap Frank-Wolfe cannot reach at its rate is said once, on stderr only (the
+# solve is unchanged; --quiet says nothing): here the gap stays where it is
+run "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 5000
+said=$(grep -c "^ue: at the rate of iterations 2048 to 4096 (smallest gap .*), --gap 0 is not reached at this rate" "$tmp/err")
+run "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 5000 --quiet
+if [ $rc -eq 1 ] && [ "$said" = 1 ] && ! grep -q "at the rate" "$tmp/err"; then pass ue_rate_note
+else fail ue_rate_note "rc $rc, said $said times; quiet: $(cat "$tmp/err")"; fi
+
 if [ ! -f "$SF" ]; then
     skip ue_siouxfalls_best_known "SiouxFalls not found in $TNTP (set DILLSUE_TNTP_DIR)"
     exit 0
@@ -92,3 +100,10 @@ if [ $rc -eq 0 ] && awk -v m="$m" 'BEGIN { exit !(m != "" && m + 0 < 1.0) }'; th
 else
     fail ue_vs_sue_tau100_within_1pct "rc $rc, MAPE '$m': $(cat "$tmp/out" "$tmp/err")"
 fi
+
+# The same note with its projection, where the gap falls but too slowly
+run "$D" ue --net "$SF" --gap 1e-9 --max-iter 5000
+want="^ue: at the rate of iterations 2048 to 4096 (smallest gap .*), --gap 1e-09 needs about [0-9.e+]* iterations"
+if [ $rc -eq 1 ] && grep -q "$want, past --max-iter 5000" "$tmp/err"; then
+    pass ue_rate_note_projection
+else fail ue_rate_note_projection "rc $rc: $(grep '^ue:' "$tmp/err")"; fi

@@ -68,7 +68,18 @@ typedef struct {
     int written, failed;
     const double *flows;
     double *costs;
+    /* the smallest gap so far, and as it was at iteration 2^k; the stall note said once */
+    double best_gap, best_at[32];
+    int stall_said;
 } ue_progress;
+
+/* Frank-Wolfe's gap can fall too slowly to reach a tight --gap (Winnipeg-
+ * Asymmetric: near 5e-7 after 24,000 iterations, 2 minutes). At iteration
+ * 2^k >= UE_STALL_ITERS the smallest gap's fall over the last doubling of
+ * the iterations is carried forward; where it would not reach --gap within
+ * --max-iter the user is told once, so that futile iterations are a choice.
+ * Nothing about the solve changes. */
+#define UE_STALL_ITERS 4096
 
 /* Set by the stop watcher on SIGINT, SIGTERM or SIGHUP (the CLI's one stop
  * rule: a batch scheduler's SIGTERM keeps the flows so far, as Ctrl-C does). */
@@ -111,7 +122,26 @@ static void ue_on_iter(int iter, double gap, void *ctx)
     p->last_iter = iter;
     p->last_gap = gap;
     if (p->every > 0 && p->out && p->costs && !p->failed && now - p->t_ckpt >= p->every) ue_checkpoint(p, iter, now);
+    if (!(gap >= p->best_gap)) p->best_gap = gap; /* also the first (best_gap NaN) */
+    int k = iter > 0 && (iter & (iter - 1)) == 0 ? __builtin_ctz((unsigned)iter) : -1;
+    if (k >= 0 && k < 32) p->best_at[k] = p->best_gap;
     if (p->quiet) return;
+    if (!p->stall_said && k > 0 && iter >= UE_STALL_ITERS && p->best_gap > p->cfg->gap) {
+        double r = p->best_gap / p->best_at[k - 1], need = INFINITY; /* r: the fall per doubling */
+        if (r < 1 && p->cfg->gap > 0) need = iter * pow(2, log(p->cfg->gap / p->best_gap) / log(r));
+        if (!(need <= p->cfg->max_iter)) {
+            char n[64];
+            if (isfinite(need))
+                snprintf(n, sizeof n, "needs about %.2g iterations, past --max-iter %d", need, p->cfg->max_iter);
+            else
+                snprintf(n, sizeof n, "is not reached at this rate");
+            fprintf(stderr,
+                    "ue: at the rate of iterations %d to %d (smallest gap %.3e -> %.3e), --gap %g %s; Ctrl-C stops "
+                    "and keeps the flows\n",
+                    iter / 2, iter, p->best_at[k - 1], p->best_gap, p->cfg->gap, n);
+            p->stall_said = 1;
+        }
+    }
     /* every iteration at first, every 10th up to 100, then once a second:
      * fast networks run thousands of iterations a second */
     if (iter < 10 || (iter < 100 && iter % 10 == 0) || now - p->t_last >= 1.0) {
@@ -179,6 +209,7 @@ static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quie
     pr.quiet = quiet, pr.t_start = mono_now(), pr.last_iter = -1, pr.last_gap = NAN;
     pr.t_last = pr.t_ckpt = pr.t_start;
     pr.net = net, pr.cfg = cfg, pr.flows = flows;
+    pr.best_gap = NAN, pr.stall_said = 0;
     memset(res, 0, sizeof *res);
     cli_stop_saved old;
     cli_stop_signals_install(&old);
