@@ -280,20 +280,30 @@ elif ! msg=$(csv_ok "$tmp/c.csv"); then fail cli_cancel "flows CSV: $msg"
 elif ! n=$(hist_ok "$tmp/ch.csv" cancelled); then fail cli_cancel "history: $n"
 else pass cli_cancel; fi
 
-# --checkpoint: a run killed outright (kill -9, the OOM killer) keeps its
-# outputs as of the last checkpoint, the history marked running, and --warm
+# --checkpoint: a run killed outright (kill -9, the OOM killer) leaves its
+# outputs as of the last checkpoint beside the outputs' paths (never at them:
+# a file there is a finished run's), the history marked running, and --warm
 # goes on from the flows.
 run_then_signal KILL $S --solver msa --tol 1e-300 --max-iter 100000000 --out "$tmp/k.csv" --history "$tmp/kh.csv" \
     --checkpoint 0.2
 if [ $rc -ne 137 ]; then fail cli_checkpoint "exit $rc, want 137 (killed)"
-elif ! grep -q "^checkpoint  iteration [0-9]*: $tmp/k.csv, $tmp/kh.csv" "$tmp/err"; then
+elif ! grep -q "^checkpoint  iteration [0-9]*: $tmp/k.csv.checkpoint, $tmp/kh.csv.checkpoint" "$tmp/err"; then
     fail cli_checkpoint "no checkpoint line: $(tail -n 2 "$tmp/err")"
-elif ! msg=$(csv_ok "$tmp/k.csv"); then fail cli_checkpoint "flows CSV: $msg"
-elif ! n=$(hist_ok "$tmp/kh.csv" running); then fail cli_checkpoint "history: $n"
+elif [ -e "$tmp/k.csv" ] || [ -e "$tmp/kh.csv" ]; then fail cli_checkpoint "a killed run left files at the outputs' paths"
+elif ! msg=$(csv_ok "$tmp/k.csv.checkpoint"); then fail cli_checkpoint "flows CSV: $msg"
+elif ! n=$(hist_ok "$tmp/kh.csv.checkpoint" running); then fail cli_checkpoint "history: $n"
 else
-    run $S --warm "$tmp/k.csv" --max-iter 1 --quiet
+    run $S --warm "$tmp/k.csv.checkpoint" --max-iter 1 --quiet
     if [ $rc -eq 0 ] || [ $rc -eq 1 ]; then pass cli_checkpoint; else fail cli_checkpoint "--warm from it: rc $rc"; fi
 fi
+# a run that ends writes its outputs and removes its checkpoints
+run $S --solver msa --tol 1e-300 --max-iter 20000 --out "$tmp/k2.csv" --history "$tmp/kh2.csv" --checkpoint 0.1
+if [ $rc -ne 1 ] || ! grep -q "^checkpoint  iteration" "$tmp/err"; then
+    fail cli_checkpoint_removed "rc $rc, checkpoints said: $(grep -c '^checkpoint' "$tmp/err")"
+elif [ -e "$tmp/k2.csv.checkpoint" ] || [ -e "$tmp/kh2.csv.checkpoint" ]; then
+    fail cli_checkpoint_removed "checkpoint files left: $(ls "$tmp" | grep checkpoint)"
+elif ! msg=$(csv_ok "$tmp/k2.csv"); then fail cli_checkpoint_removed "flows CSV: $msg"
+else pass cli_checkpoint_removed; fi
 
 # SIGHUP (an SSH connection that drops) stops the same way, outputs written;
 # under nohup the hang-up is ignored and the run goes on until SIGTERM.

@@ -43,16 +43,24 @@ elif ! grep -q '^status cancelled' "$tmp/out" || ! grep -q '(terminated)$' "$tmp
 elif [ "$rows" != "$(($(awk '$1 ~ /^[0-9]+$/' "$tmp/g_net.tntp" | wc -l) + 1))" ]; then
     fail ue_sigterm_keeps_flows "flows CSV has ${rows:-no} lines"
 else pass ue_sigterm_keeps_flows; fi
-# --checkpoint: killed outright, the run leaves the flows of its last checkpoint
+# --checkpoint: killed outright, the run leaves the flows of its last
+# checkpoint beside --out (not at it); one that ends removes them
 run_then_signal KILL "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 100000000 \
     --out "$tmp/gk.csv" --checkpoint 0.2
-rows=$(wc -l <"$tmp/gk.csv" 2>/dev/null)
+ck="$tmp/gk.csv.checkpoint"
+rows=$(wc -l <"$ck" 2>/dev/null)
 if [ $rc -ne 137 ]; then fail ue_checkpoint "exit $rc, want 137 (killed)"
-elif ! grep -q "^checkpoint  iteration [0-9]*: $tmp/gk.csv" "$tmp/err"; then
+elif ! grep -q "^checkpoint  iteration [0-9]*: $ck" "$tmp/err"; then
     fail ue_checkpoint "no checkpoint line: $(tail -n 2 "$tmp/err")"
-elif [ "$rows" != "$(wc -l <"$tmp/gt.csv")" ] || [ "$(head -n 1 "$tmp/gk.csv")" != "init_node,term_node,flow,cost" ]; then
-    fail ue_checkpoint "flows CSV: ${rows:-no} lines, header $(head -n 1 "$tmp/gk.csv")"
-else pass ue_checkpoint; fi
+elif [ -e "$tmp/gk.csv" ]; then fail ue_checkpoint "a killed run left a file at --out"
+elif [ "$rows" != "$(wc -l <"$tmp/gt.csv")" ] || [ "$(head -n 1 "$ck")" != "init_node,term_node,flow,cost" ]; then
+    fail ue_checkpoint "flows CSV: ${rows:-no} lines, header $(head -n 1 "$ck")"
+else
+    run "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 3000 --out "$tmp/gk.csv" \
+        --checkpoint 0.05
+    if [ $rc -eq 1 ] && [ -s "$tmp/gk.csv" ] && [ ! -e "$ck" ] && grep -q "^checkpoint" "$tmp/err"; then pass ue_checkpoint
+    else fail ue_checkpoint "after a run that ended: rc $rc, checkpoint $([ -e "$ck" ] && echo left || echo gone)"; fi
+fi
 
 # A gap Frank-Wolfe cannot reach at its rate is said once, on stderr only (the
 # solve is unchanged; --quiet says nothing): here the gap stays where it is

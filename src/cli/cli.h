@@ -67,6 +67,16 @@ typedef struct cli_stop_saved {
 void cli_stop_signals_install(cli_stop_saved *old);
 int cli_stop_signal(void);
 void cli_stop_signals_restore(const cli_stop_saved *old);
+/* --checkpoint writes OUT.checkpoint beside an output OUT, never OUT itself:
+ * a file at the output's path is always a finished run's (a pipeline that
+ * tests for it is not fooled by a killed one). 0, or -1 if it does not fit. */
+int cli_checkpoint_path(const char *out, char *buf, size_t n);
+/* When the next checkpoint is due (cli_mono_s seconds): `every` after the end
+ * of the last one, and never sooner than ten times its own length after it,
+ * so that rewriting a history that grows costs at most a tenth of the run. */
+double cli_checkpoint_next(double started, double ended, double every);
+/* Monotonic seconds. */
+double cli_mono_s(void);
 /* A --checkpoint write that failed, said on stderr (the caller stops trying). */
 void cli_checkpoint_failed(const ds_error *err);
 /* How a stop signal is named in messages: interrupted, terminated, hung up. */

@@ -34,7 +34,8 @@ static const char *help_note(int id, char *buf, size_t n)
     switch (id) {
     case OPT_NET: return "(default: the embedded network)";
     case OPT_SEED: return "(with --scenario)";
-    case OPT_CHECKPOINT: return "(--out, and --history with final_status running; go on with --warm FLOWS.csv)";
+    case OPT_CHECKPOINT:
+        return "(--out, and --history with final_status running; go on with --warm FLOWS.csv.checkpoint)";
     default: return cli_config_default(id, buf, n);
     }
 }
@@ -58,12 +59,13 @@ static int print_help(void)
 
 struct progress {
     int quiet;
-    /* --checkpoint: --out and --history rewritten every `every` seconds of
-     * the run, from the iterate just published (the engine thread, between
-     * iterations: the flows and the history rows are of the same iterate) */
+    /* --checkpoint: OUT.checkpoint and HIST.checkpoint rewritten every `every`
+     * seconds of the run, from the iterate just published (the engine thread,
+     * between iterations: the flows and the history rows are of the same
+     * iterate); removed once the run's own outputs are written */
     const ds_network *net;
-    const char *out, *hist;
-    double every, last; /* seconds of run time; the last write */
+    const char *out, *hist; /* the checkpoint paths (NULL: none) */
+    double every, next;     /* seconds; when the next write is due (cli_mono_s) */
     int written, failed;
     double *x, *cost; /* [n_links] */
 };
@@ -99,13 +101,14 @@ static void step_details(const ds_iter_record *r, char *buf, size_t n)
                  r->mask_oscillation ? " OSCILLATING" : "");
 }
 
-/* The outputs as they stand after iteration r, both written atomically; a
- * crash or a kill -9 then loses at most p->every seconds, and --warm goes on
- * from the flows. A write that fails is said once and not tried again (the
+/* The outputs as they stand after iteration r, both written atomically
+ * beside the outputs; a crash or a kill -9 then loses at most p->every
+ * seconds, and --warm goes on from the flows. A write that fails is said once and not tried again (the
  * final write, at the end, says what it says). */
 static void checkpoint(ds_run *run, struct progress *p, const ds_iter_record *r)
 {
-    if (!(p->every > 0) || p->failed || (!p->out && !p->hist) || r->t_run - p->last < p->every) return;
+    double t0 = cli_mono_s();
+    if (!(p->every > 0) || p->failed || (!p->out && !p->hist) || t0 < p->next) return;
     ds_error err = {0};
     int bad = 0;
     if (p->out) {
@@ -125,7 +128,7 @@ static void checkpoint(ds_run *run, struct progress *p, const ds_iter_record *r)
         p->failed = 1;
         return;
     }
-    p->last = r->t_run;
+    p->next = cli_checkpoint_next(t0, cli_mono_s(), p->every);
     p->written++;
     if (!p->quiet)
         fprintf(stderr, "checkpoint  iteration %d: %s%s%s (every %g s)\n", r->iter, p->out ? p->out : "",
@@ -168,13 +171,6 @@ static void stop_run(int sig, void *ctx)
 {
     fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n", cli_stop_word(sig));
     ds_run_cancel(ctx);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
 /* ------------------------------------------------------ the command */
@@ -325,9 +321,9 @@ static ds_status execute_with_signals(ds_run *run, double *secs)
     cli_stop_signals_install(&old);
     cli_stop_watch *w = cli_stop_watch_begin(stop_run, run);
 
-    double t0 = now_s();
+    double t0 = cli_mono_s();
     ds_status st = ds_run_execute(run);
-    *secs = now_s() - t0;
+    *secs = cli_mono_s() - t0;
 
     cli_stop_watch_end(w);
     cli_stop_signals_restore(&old);
@@ -367,7 +363,10 @@ int cmd_solve(int argc, char **argv)
         ds_network_free(net);
         return rc;
     }
-    struct progress prog = {o.quiet, net, o.out, o.hist, o.checkpoint_s, 0, 0, 0, NULL, NULL};
+    char ck_out[4200], ck_hist[4200];
+    struct progress prog = {o.quiet, net, NULL, NULL, o.checkpoint_s, 0, 0, 0, NULL, NULL};
+    if (o.out && cli_checkpoint_path(o.out, ck_out, sizeof ck_out) == 0) prog.out = ck_out;
+    if (o.hist && cli_checkpoint_path(o.hist, ck_hist, sizeof ck_hist) == 0) prog.hist = ck_hist;
     if (prog.every > 0 && o.out) {
         prog.x = malloc(sizeof(double) * (size_t)(net->n_links + 1));
         prog.cost = malloc(sizeof(double) * (size_t)(net->n_links + 1));
@@ -375,6 +374,7 @@ int cmd_solve(int argc, char **argv)
     }
     if (prog.every == 0 && o.checkpoint_s > 0 && o.out)
         fprintf(stderr, "dillsue: out of memory for checkpoints; the outputs are written at the end only\n");
+    prog.next = cli_mono_s() + prog.every;
     ds_run_add_monitor(run, monitor, &prog);
     ds_run_set_progress(run, o.quiet ? -1 : o.progress_s, o.progress_s);
 
@@ -401,12 +401,6 @@ int cmd_solve(int argc, char **argv)
     if (o.out) {
         if (results_usable && flows && costs) {
             if (ds_flows_write(o.out, net, flows, costs, &err) != 0) io_failed = cli_input_error(&err);
-        } else if (prog.written && o.out) {
-            /* a checkpoint is no result of a run that failed */
-            int gone = remove(o.out) == 0;
-            fprintf(stderr, "dillsue: the run ended %s: %s%s\n", ds_status_name(st),
-                    gone ? "removed the checkpoint's flows from " : "could not remove the checkpoint's flows from ",
-                    o.out);
         } else {
             fprintf(stderr, "dillsue: no flows written to %s: the run ended %s\n", o.out, ds_status_name(st));
         }
@@ -416,6 +410,14 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "dillsue: %s not written either: the flows could not be written\n", o.hist);
     else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0)
         io_failed = cli_input_error(&err);
+    /* the checkpoints served their purpose, unless the outputs could not be written */
+    if (prog.written && io_failed)
+        fprintf(stderr, "dillsue: the last checkpoint is kept: %s%s%s\n", prog.out ? prog.out : "",
+                prog.out && prog.hist ? ", " : "", prog.hist ? prog.hist : "");
+    else if (prog.written) {
+        if (prog.out) remove(prog.out);
+        if (prog.hist) remove(prog.hist);
+    }
     if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
         fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s %s the last iterate\n",
                 ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",

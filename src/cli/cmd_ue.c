@@ -59,12 +59,13 @@ typedef struct {
     double t_start, t_last;
     int last_iter;
     double last_gap;
-    /* --checkpoint: --out rewritten every `every` seconds from the flows the
-     * solver holds when it reports an iteration (ds_ue_solve's contract) */
+    /* --checkpoint: OUT.checkpoint rewritten every `every` seconds from the
+     * flows the solver holds when it reports an iteration (ds_ue_solve's
+     * contract); removed once the run's own output is written */
     const ds_network *net;
     const ds_ue_config *cfg;
     const char *out;
-    double every, t_ckpt; /* t_ckpt: the last write, monotonic */
+    double every, t_ckpt; /* t_ckpt: when the next write is due (cli_mono_s) */
     int written, failed;
     const double *flows;
     double *costs;
@@ -92,13 +93,6 @@ static void ue_stop(int sig, void *ctx)
     __atomic_store_n(&ue_cancel_flag, 1, __ATOMIC_RELEASE);
 }
 
-static double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The flows as they stand, written atomically: a crash or a kill loses at
  * most p->every seconds. A failed write is said once and not tried again. */
 static void ue_checkpoint(ue_progress *p, int iter, double now)
@@ -110,7 +104,7 @@ static void ue_checkpoint(ue_progress *p, int iter, double now)
         p->failed = 1;
         return;
     }
-    p->t_ckpt = now;
+    p->t_ckpt = cli_checkpoint_next(now, cli_mono_s(), p->every);
     p->written++;
     if (!p->quiet) fprintf(stderr, "checkpoint  iteration %d: %s (every %g s)\n", iter, p->out, p->every);
 }
@@ -118,10 +112,10 @@ static void ue_checkpoint(ue_progress *p, int iter, double now)
 static void ue_on_iter(int iter, double gap, void *ctx)
 {
     ue_progress *p = ctx;
-    double now = mono_now();
+    double now = cli_mono_s();
     p->last_iter = iter;
     p->last_gap = gap;
-    if (p->every > 0 && p->out && p->costs && !p->failed && now - p->t_ckpt >= p->every) ue_checkpoint(p, iter, now);
+    if (p->every > 0 && p->out && p->costs && !p->failed && now >= p->t_ckpt) ue_checkpoint(p, iter, now);
     if (!(gap >= p->best_gap)) p->best_gap = gap; /* also the first (best_gap NaN) */
     int k = iter > 0 && (iter & (iter - 1)) == 0 ? __builtin_ctz((unsigned)iter) : -1;
     if (k >= 0 && k < 32) p->best_at[k] = p->best_gap;
@@ -206,8 +200,9 @@ static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quie
                         ue_progress *ckpt, ds_error *err)
 {
     ue_progress pr = *ckpt;
-    pr.quiet = quiet, pr.t_start = mono_now(), pr.last_iter = -1, pr.last_gap = NAN;
-    pr.t_last = pr.t_ckpt = pr.t_start;
+    pr.quiet = quiet, pr.t_start = cli_mono_s(), pr.last_iter = -1, pr.last_gap = NAN;
+    pr.t_last = pr.t_start;
+    pr.t_ckpt = pr.t_start + pr.every;
     pr.net = net, pr.cfg = cfg, pr.flows = flows;
     pr.best_gap = NAN, pr.stall_said = 0;
     memset(res, 0, sizeof *res);
@@ -253,15 +248,14 @@ int cmd_ue(int argc, char **argv)
 
     ds_ue_result res;
     ue_progress ckpt = {0};
-    ckpt.out = v.str[OPT_OUT];
+    char ck_out[4200];
+    if (v.str[OPT_OUT] && cli_checkpoint_path(v.str[OPT_OUT], ck_out, sizeof ck_out) == 0) ckpt.out = ck_out;
     ckpt.every = v.have[OPT_CHECKPOINT] ? v.num[OPT_CHECKPOINT] : 60;
     ckpt.costs = costs;
     ds_status st = ue_run(net, &cfg, quiet, flows, &res, &ckpt, &err);
     if (st == DS_STATUS_ERROR) {
         rc = cli_input_error(&err);
-        /* a checkpoint is no result of a solve that failed */
-        if (ckpt.written && remove(ckpt.out) == 0)
-            fprintf(stderr, "dillsue: removed the checkpoint's flows from %s\n", ckpt.out);
+        if (ckpt.written) remove(ckpt.out); /* a checkpoint is no result of a solve that failed */
         goto done;
     }
     /* the final state, whether or not the throttle showed it */
@@ -276,7 +270,12 @@ int cmd_ue(int argc, char **argv)
     rc = ds_status_exit_code(st);
     if (v.str[OPT_OUT]) {
         ds_costs_eval(net, &cfg.cost, flows, costs);
-        if (ds_flows_write(v.str[OPT_OUT], net, flows, costs, &err) != 0) rc = cli_input_error(&err);
+        if (ds_flows_write(v.str[OPT_OUT], net, flows, costs, &err) != 0) {
+            rc = cli_input_error(&err);
+            if (ckpt.written) fprintf(stderr, "dillsue: the last checkpoint is kept: %s\n", ckpt.out);
+        } else if (ckpt.written) {
+            remove(ckpt.out); /* served its purpose */
+        }
     }
 done:
     free(flows);

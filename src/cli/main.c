@@ -177,6 +177,25 @@ static void say_error(const char *prefix, const ds_error *err)
     fputc('\n', stderr);
 }
 
+double cli_checkpoint_next(double started, double ended, double every)
+{
+    double spacing = 10 * (ended - started);
+    return ended + (every > spacing ? every : spacing);
+}
+
+double cli_mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cli_checkpoint_path(const char *out, char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "%s.checkpoint", out);
+    return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
 void cli_checkpoint_failed(const ds_error *err)
 {
     say_error("checkpoint not written, and not tried again (the outputs are still written at the end): ", err);

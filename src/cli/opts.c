@@ -141,9 +141,10 @@ const cli_opt cli_opts[OPT_N] = {
                                 "a line saying how far an iteration has got each S seconds it runs without "
                                 "other output (default 10; 0: after every evaluation and J v)")},
     [OPT_CHECKPOINT] = {NUM("checkpoint", CLI_SOLVE | CLI_UE, "checkpoint_s", "S", 0,
-                            "while the run goes, rewrite the outputs every S seconds, after an iteration, "
-                            "so that a crash or a kill loses at most S seconds (default 60; 0: only at the "
-                            "end)")},
+                            "while the run goes, write its outputs as they stand to OUT.checkpoint beside each "
+                            "output OUT every S seconds (after an iteration, at least ten times a write's "
+                            "length apart), removed when the run ends, so that a crash or a kill loses at "
+                            "most S seconds (default 60; 0: none)")},
     [OPT_ASCII] = {FLAG("ascii", CLI_TUI, "plain ASCII plots and borders")},
     [OPT_NO_COLOR] = {FLAG("no-color", CLI_TUI, "no colour (as NO_COLOR in the environment)")},
     [OPT_NO_COLOUR] = {FLAG("no-colour", CLI_TUI, "the same as --no-color")},
