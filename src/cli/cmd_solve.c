@@ -103,12 +103,13 @@ static void step_details(const ds_iter_record *r, char *buf, size_t n)
 
 /* The outputs as they stand after iteration r, both written atomically
  * beside the outputs; a crash or a kill -9 then loses at most p->every
- * seconds, and --warm goes on from the flows. A write that fails is said once and not tried again (the
- * final write, at the end, says what it says). */
+ * seconds, and --warm goes on from the flows. A write that fails is said
+ * once and not tried again (the final write, at the end, says what it says). */
 static void checkpoint(ds_run *run, struct progress *p, const ds_iter_record *r)
 {
+    if (!(p->every > 0) || p->failed || (!p->out && !p->hist)) return;
     double t0 = cli_mono_s();
-    if (!(p->every > 0) || p->failed || (!p->out && !p->hist) || t0 < p->next) return;
+    if (t0 < p->next) return;
     ds_error err = {0};
     int bad = 0;
     if (p->out) {

@@ -196,23 +196,21 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
     return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
 }
 
+/* pr comes with its checkpoint settings (out, every, costs); the rest is set here. */
 static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quiet, double *flows, ds_ue_result *res,
-                        ue_progress *ckpt, ds_error *err)
+                        ue_progress *pr, ds_error *err)
 {
-    ue_progress pr = *ckpt;
-    pr.quiet = quiet, pr.t_start = cli_mono_s(), pr.last_iter = -1, pr.last_gap = NAN;
-    pr.t_last = pr.t_start;
-    pr.t_ckpt = pr.t_start + pr.every;
-    pr.net = net, pr.cfg = cfg, pr.flows = flows;
-    pr.best_gap = NAN, pr.stall_said = 0;
+    pr->quiet = quiet, pr->t_start = pr->t_last = cli_mono_s(), pr->last_iter = -1, pr->last_gap = NAN;
+    pr->t_ckpt = pr->t_start + pr->every;
+    pr->net = net, pr->cfg = cfg, pr->flows = flows;
+    pr->best_gap = NAN;
     memset(res, 0, sizeof *res);
     cli_stop_saved old;
     cli_stop_signals_install(&old);
     cli_stop_watch *w = cli_stop_watch_begin(ue_stop, NULL);
-    ds_status st = ds_ue_solve(net, cfg, flows, res, ue_on_iter, &pr, &ue_cancel_flag, err);
+    ds_status st = ds_ue_solve(net, cfg, flows, res, ue_on_iter, pr, &ue_cancel_flag, err);
     cli_stop_watch_end(w);
     cli_stop_signals_restore(&old);
-    ckpt->written = pr.written;
     return st;
 }
 
