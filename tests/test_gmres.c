@@ -3,6 +3,7 @@
  * permitting), that keeping it is what converges where GMRES(30) stagnates,
  * and that below the restart length the result is bit for bit GMRES(30)'s,
  * so no Newton step that needs at most 30 products changed with it. */
+#include <math.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -162,11 +163,56 @@ static void test_basis_fallback(void)
 #endif
 }
 
+/* An operator that fails on its k-th call (k counts down in ctx). */
+static int failing_op(void *ctx, const double *v, double *y)
+{
+    int *left = ctx;
+    if (--*left < 0) return -1;
+    for (int i = 0; i < 8; i++) y[i] = 2 * v[i] + (i > 0 ? v[i - 1] : 0);
+    return 0;
+}
+
+/* The status each way out of the solver reports (Newton reads it): 0 at the
+ * tolerance (a zero right-hand side at once, x = 0), 1 at the product limit,
+ * -1 where the operator fails (first product or later) or b is not finite. */
+static void test_status(void)
+{
+    int n = 8, left;
+    double b[8], x[8];
+    gmres_result r;
+    tc_begin("gmres_status");
+    for (int i = 0; i < n; i++) b[i] = 0;
+    left = 100;
+    TC_CHECK(gmres_solve(n, failing_op, &left, b, x, 1e-10, 0, 50, NULL, &r) == 0 && r.status == 0 &&
+                 r.rel_resid == 0 && r.iters == 0 && x[0] == 0,
+             "b = 0: status %d, resid %g, %d products", r.status, r.rel_resid, r.iters);
+    for (int i = 0; i < n; i++) b[i] = 1 + i;
+    left = 100;
+    TC_CHECK(gmres_solve(n, failing_op, &left, b, x, 1e-10, 0, 50, NULL, &r) == 0 && r.status == 0 && r.iters <= n,
+             "solvable: status %d after %d products", r.status, r.iters);
+    left = 100;
+    TC_CHECK(gmres_solve(n, failing_op, &left, b, x, 1e-14, 0, 3, NULL, &r) == 1 && r.status == 1 && r.iters == 3 &&
+                 r.rel_resid > 1e-14 && r.rel_resid < 1,
+             "3 products: status %d after %d, resid %g", r.status, r.iters, r.rel_resid);
+    left = 0;
+    TC_CHECK(gmres_solve(n, failing_op, &left, b, x, 1e-10, 0, 50, NULL, &r) == -1 && r.status == -1,
+             "the first product fails: status %d", r.status);
+    left = 2;
+    TC_CHECK(gmres_solve(n, failing_op, &left, b, x, 1e-14, 2, 50, NULL, &r) == -1 && r.status == -1,
+             "the restart's residual product fails: status %d", r.status);
+    b[3] = NAN;
+    left = 100;
+    TC_CHECK(gmres_solve(n, failing_op, &left, b, x, 1e-10, 0, 50, NULL, &r) == -1 && r.status == -1 && r.iters == 0,
+             "b not finite: status %d, %d products", r.status, r.iters);
+    tc_end();
+}
+
 int main(void)
 {
     test_basis_len();
     test_no_stagnation();
     test_same_bits_below_restart();
     test_basis_fallback();
+    test_status();
     return tc_failed_ ? 1 : 0;
 }

@@ -47,13 +47,12 @@ static int work_fit(gmres_work *ws, int n, int m)
 int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, double tol, int restart, int max_iter,
                 gmres_work *work, gmres_result *res)
 {
-    int m = gmres_basis_len(n, restart, max_iter), total = 0, status = 1;
+    int m = gmres_basis_len(n, restart, max_iter), total = 0, status = -1; /* 1 once iterating: not converged */
     gmres_work own = {0}, *ws = work ? work : &own;
     double bn = vec_nrm2(n, b), rn = 0;
     memset(x, 0, sizeof(double) * (size_t)n);
     res->iters = 0;
     res->rel_resid = 1;
-    res->status = -1;
     /* where the whole basis cannot be had, GMRES(30) as before, and the next
      * call with the same request keeps that (no failed allocation a step) */
     if (work_fit(ws, n, m) != 0) {
@@ -65,11 +64,11 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
     double *V = ws->V, *H = ws->H, *cs = ws->cs, *sn = ws->sn, *g = ws->g, *yv = ws->yv, *w = ws->w;
     if (bn == 0) {
         res->rel_resid = 0;
-        res->status = 0;
         status = 0;
         goto out;
     }
     int first = 1;
+    status = 1;
     while (total < max_iter) {
         /* r = b - A x (b itself in the first cycle: x = 0, no product needed) */
         if (first) {
@@ -145,8 +144,8 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
         }
     }
     res->rel_resid = rn / bn;
-    res->status = status;
 out:
+    res->status = status;
     res->iters = total;
     if (ws == &own) gmres_work_free(&own);
     return res->status;

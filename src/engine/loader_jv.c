@@ -546,10 +546,10 @@ static void rho_all(ds_loader *ld, const double *t, int bound, double *lower, do
             }
         }
     }
-    for (int k = 0; y && k < W; k++) {
-        free(y[k]);
-        free(y2[k]);
-        free(ratio[k]);
+    for (int k = 0; k < W; k++) { /* any of the arrays may be missing (out of memory) */
+        if (y) free(y[k]);
+        if (y2) free(y2[k]);
+        if (ratio) free(ratio[k]);
         if (in) free(in[k]);
     }
     free(w), free(lb), free(est), free(y), free(y2), free(ratio), free(in);

@@ -17,7 +17,10 @@ int sp_work_init(sp_work *w, int n)
     w->record = 0;
     w->stop = NULL;
     w->stop_left = 0;
-    return (w->heap && w->pos) ? 0 : -1;
+    if (w->heap && w->pos) return 0;
+    free(w->heap), free(w->pos);
+    w->heap = NULL, w->pos = NULL;
+    return -1;
 }
 
 int sp_work_candidates(sp_work *w, int m)

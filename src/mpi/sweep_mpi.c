@@ -103,6 +103,7 @@ static void mpi_master(sweep *sw, int size)
     if (!buf || !outstanding) {                                   /* the other ranks wait for answers: end the job */
         fprintf(stderr, "dillsue sweep: out of memory on rank 0\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
+        exit(2); /* not reached */
     }
     if (pthread_create(&th, NULL, local_main, &la) != 0) {
         fprintf(stderr, "dillsue sweep: cannot start rank 0's computing thread\n");
