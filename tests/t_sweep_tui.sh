@@ -4,7 +4,9 @@
 # solver's line and the count of cells that did not converge match cells.csv,
 # Enter on a failure shows its reason and the solve command that reproduces it,
 # h solves it again in the viewer (history plot, busiest links, flows bitwise
-# equal to the sweep's flow file), a lists every cell, q quits with status 0.
+# equal to the sweep's flow file), a lists every cell, q quits with status 0;
+# r on a failed cell opens the main TUI with the cell as run #1 (its scenario
+# network, its iterations; F offers the sweep's flow file: bitwise equal).
 # A directory without a sweep is refused (status 2).
 . tests/lib.sh
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
@@ -27,7 +29,8 @@ case "$SF" in /*) ;; *) SF="$PWD/$SF" ;; esac
 
 T="tmux -u -L dillsue-sweep-$$ -f /dev/null"
 trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-screen() { $T capture-pane -p -t main 2>/dev/null; }
+PANE=main
+screen() { $T capture-pane -p -t $PANE 2>/dev/null; }
 wait_for() { # wait_for REGEX SECONDS
     i=0
     while [ "$i" -lt $(($2 * 10)) ]; do
@@ -82,4 +85,33 @@ check sweep_tui_all_cells $? "a did not list all 36 cells"
 $T send-keys -t main q
 wait_for 'EXIT=0' 5
 check sweep_tui_quit $? "q did not quit with status 0"
+
+# r on a cell: the main TUI takes over with that cell as run #1, on its
+# scenario's network, with the sweep's iterations and its flows bit for bit
+$T new-session -d -s cell -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/sw' --no-runlog --no-config --ascii; echo EXIT=\$?; sleep 60"
+PANE=cell
+wait_for '^not converged: ' 10
+$T send-keys -t cell Down Enter
+wait_for 'reproduce:' 3
+cell=$(screen | sed -n 's/^cell \([0-9]*\): k \([0-9]*\) tau \([0-9.]*\) \([a-z]*\) \([a-z]*\)$/\1 \2 \3 \4 \5/p' | head -n 1)
+set -- $cell
+$T send-keys -t cell r
+row=$(awk -F, -v c="$1" '$1 == c' "$tmp/sw/cells.csv")
+it=$(echo "$row" | awk -F, '{print $(NF-12)}')
+wait_for "^.> +1 +SiouxFalls~k$2/7 +$5 +$4 +$3 .* $it +[0-9.e+-]+ +max-iter " 30
+check sweep_tui_r_opens_cell $? "r did not start cell $1 ($cell) as run #1 with its $it iterations"
+$T send-keys -t cell F
+wait_for "reference flows .*: $tmp/sw/flows/k000$2_tau$3_$4_$5.csv" 3
+r1=$?
+$T send-keys -t cell Enter
+wait_for 'max abs diff: +0( |$)' 5
+r2=$?
+screen | grep -Eq 'MAPE: +0 %'
+check sweep_tui_r_flows_bitwise $((r1 + r2 + $?)) "F did not offer the sweep's flow file, or the flows differ"
+$T send-keys -t cell Escape v
+wait_for "cell $1: k $2 tau $3 $4 $5 of sweep $tmp/sw \\(its flows: " 3
+check sweep_tui_r_details $? "the run's details do not name the sweep cell"
+$T send-keys -t cell Escape q
+wait_for 'EXIT=0' 5
+check sweep_tui_r_quit $? "q in the TUI opened from the viewer did not quit with status 0"
 exit 0

@@ -4,7 +4,8 @@
 # solve` for the same settings, sideways scrolling at 80x24 and Tab (every
 # run); opening a sweep directory from the main screen (O): a missing path,
 # a plain file and a FIFO only give a message (the screen keeps answering),
-# a real sweep shows in the viewer and Escape comes back to the runs; the
+# a real sweep shows in the viewer and Escape comes back to the runs, r on
+# a cell starts it as a run with the sweep's flows, bit for bit; the
 # mouse (M on): a click on a run row selects it, a click on a legend entry
 # hides that run's curve (tmux passes SGR mouse sequences through); a
 # during a run's set-up (Berlin-Center) cancels it.
@@ -110,7 +111,7 @@ keys 3
 wait_for sw 'tau = 10 for the next run' 3
 check tui_ladder_sweep_fifo $((r1 + $?)) "a FIFO as sweep.conf blocked the screen or was not refused"
 "$PROG" sweep --net "$NET" --scenarios 2 --seed 3 --tau 3 --filter full --solver newton --out "$TMP/sweep" \
-    --quiet > /dev/null 2>&1
+    --flows --quiet > /dev/null 2>&1
 typed O "$TMP/sweep"
 wait_for sw "dillsue sweep +$TMP/sweep" 5
 r1=$?
@@ -126,6 +127,24 @@ check tui_ladder_sweep_back $((r1 + $?)) "Escape did not come back to the runs s
 keys O
 wait_for sw "sweep directory .*: $TMP/sweep" 3
 check tui_ladder_sweep_remembers $? "O does not offer the last sweep directory"
+# r on a cell: back on the runs screen with the cell as run #1 (its scenario's
+# network, the sweep's iterations), F offering the sweep's flows: equal
+keys Enter
+wait_for sw '^not converged: 0' 5
+keys a Enter
+wait_for sw 'reproduce:' 3
+cell=$(screen sw | sed -n 's/^cell \([0-9]*\): k \([0-9]*\) tau 3 full newton$/\1 \2/p' | head -n 1)
+set -- $cell
+it=$(awk -F, -v c="$1" '$1 == c {print $(NF-12)}' "$TMP/sweep/cells.csv")
+keys r
+wait_for sw "^.> +1 +SiouxFalls~k$2/3 +newton +full +3 .* $it +[0-9.e+-]+ +converged " 20
+check tui_ladder_sweep_cell_run $? "r on cell $1 (scenario $2) did not start it as run #1 with its $it iterations"
+keys F
+wait_for sw "reference flows .*: $TMP/sweep/flows/k000$2_tau3_full_newton.csv" 3
+r1=$?
+keys Enter
+wait_for sw 'max abs diff: +0( |$)' 5
+check tui_ladder_sweep_cell_flows $((r1 + $?)) "F did not offer the cell's flow file, or the flows differ"
 keys Escape
 keys q
 wait_for sw '^EXIT=0' 5

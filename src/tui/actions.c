@@ -162,7 +162,8 @@ static void sweep_idle(void *ctx)
 }
 
 /* O: the sweep viewer (`dillsue tui --sweep DIR`) on this screen; q or
- * Escape comes back here. A bad path only gives a message. */
+ * Escape comes back here, r on a cell starts that cell as a run. A bad path
+ * only gives a message. */
 static void open_sweep(tui_app *app, const char *path)
 {
     char err[1200];
@@ -170,12 +171,15 @@ static void open_sweep(tui_app *app, const char *path)
         app_message(app, 1, "no directory given; no sweep opened");
         return;
     }
+    static sweep_cell_request req; /* large */
     snprintf(app->sweep_dir, sizeof app->sweep_dir, "%s", path);
-    int rc = sweep_view_embedded(path, app->gs == PLOT_ASCII, &tui_sig_quit, sweep_idle, app, err, sizeof err);
+    int rc = sweep_view_embedded(path, app->gs == PLOT_ASCII, &tui_sig_quit, sweep_idle, app, &req, err, sizeof err);
     nodelay(stdscr, TRUE); /* the viewer waited in getch; the frame loop polls */
     clearok(curscr, TRUE);
     if (rc < 0)
         app_message(app, 1, "cannot open the sweep: %s", err);
+    else if (rc == SWEEP_VIEW_OPEN_CELL)
+        app_open_cell(app, &req, 0);
     else if (rc == 0)
         app_message(app, 0, "back from the sweep in %s", path);
 }
@@ -714,9 +718,12 @@ static int act_dialogs(tui_app *app, tui_action act)
             app_message(app, 1, "select a finished run first");
             break;
         }
-        /* X_net.tntp -> X_flow.tntp, the TNTP reference next to the network */
+        /* a sweep's cell: the sweep's flows of it; else X_net.tntp ->
+         * X_flow.tntp, the TNTP reference next to the network */
         const char *np = r->net->net_path, *suf = strstr(np, "_net.tntp");
-        if (suf)
+        if (r->origin_flows[0])
+            snprintf(buf, sizeof buf, "%.599s", r->origin_flows); /* the prompt keeps 511 characters */
+        else if (suf)
             snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
         else
             buf[0] = 0;

@@ -48,17 +48,19 @@ typedef struct tui_run {
     ds_iter_record *rec; /* UI-side copy of the published history (thinned once retired) */
     double *it, *gap;    /* rec[i].iter and rec[i].gap_rel, for the plot */
     size_t n, cap;
-    size_t n_total;        /* records the engine published (> n once thinned) */
-    ds_run_times times;    /* engine clock, final once joined */
-    ds_certificate cert;   /* once joined (cert.valid 0 if none) */
-    ds_totals totals;      /* over the whole history, once joined */
-    double *flows, *costs; /* copies of the results, once joined (NULL if none) */
-    int retired;           /* engine run freed, history thinned */
-    double t_end;          /* session_now() when joined, 0 while running (for expiry only) */
-    int announced;         /* completion told to the user */
-    char setup_label[96];  /* last set-up step logged (engine thread) */
-    int shown;             /* drawn on the residual plot */
-    int queue;             /* number of the queue that started it, 0 = started by hand */
+    size_t n_total;          /* records the engine published (> n once thinned) */
+    ds_run_times times;      /* engine clock, final once joined */
+    ds_certificate cert;     /* once joined (cert.valid 0 if none) */
+    ds_totals totals;        /* over the whole history, once joined */
+    double *flows, *costs;   /* copies of the results, once joined (NULL if none) */
+    int retired;             /* engine run freed, history thinned */
+    double t_end;            /* session_now() when joined, 0 while running (for expiry only) */
+    int announced;           /* completion told to the user */
+    char setup_label[96];    /* last set-up step logged (engine thread) */
+    int shown;               /* drawn on the residual plot */
+    int queue;               /* number of the queue that started it, 0 = started by hand */
+    char origin[1300];       /* "cell 17: k 2 tau 10 dsp newton of sweep DIR" where it is a sweep's cell, else "" */
+    char origin_flows[1400]; /* that sweep's flow file of the cell ("" if none): what F offers */
 } tui_run;
 
 typedef struct tui_log_entry {

@@ -10,8 +10,10 @@
  * cells that did not converge with their reasons (a: every cell); Enter on
  * one shows its row, the path of its flows and the solve command; h there
  * solves it again on a thread (history plot, busiest links, bitwise check
- * against the sweep's flow file). Keys: q quit, Up/Down select, Enter
- * details, h replay, a all cells / failures, Escape back. */
+ * against the sweep's flow file); r opens it as a run of the main TUI (its
+ * residual curves, panels, comparison and export; the sweep's flow file
+ * offered as the reference). Keys: q quit, Up/Down select, Enter details,
+ * h replay, r run, a all cells / failures, Escape back. */
 #include "sweep_view.h"
 
 #include "ds_csv.h"
@@ -315,6 +317,24 @@ static void flows_path(const view *v, long c, char *path, size_t n)
              ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]));
 }
 
+/* r: what the main TUI needs to start the selected cell as a run */
+static void cell_request(const view *v, long c, sweep_cell_request *req)
+{
+    struct stat st;
+    sweep_cell_id id = sweep_grid_cell(&v->g, c);
+    memset(req, 0, sizeof *req);
+    req->cell = c;
+    snprintf(req->net, sizeof req->net, "%s", v->g.net);
+    snprintf(req->trips, sizeof req->trips, "%s", v->g.trips);
+    snprintf(req->dir, sizeof req->dir, "%s", v->dir);
+    req->k = id.k;
+    req->seed = v->g.seed;
+    sweep_cell_config(&v->g, id, 0, &req->cfg);
+    flows_path(v, c, req->flows, sizeof req->flows);
+    if (stat(req->flows, &st) != 0 || !S_ISREG(st.st_mode)) req->flows[0] = 0;
+    cell_label(v, c, req->label, sizeof req->label);
+}
+
 /* The replayed cell: log10(gap_rel) per iteration, the tolerance as a line
  * of '-', then (when done) the busiest links and the bitwise check. */
 static void draw_replay(view *v, int y0)
@@ -420,7 +440,7 @@ static void draw_replay(view *v, int y0)
             }
         }
     }
-    put(h - 1, 0, "Escape: back (cancels a replay still running)");
+    put(h - 1, 0, "r: open it as a run of the main TUI   Escape: back (cancels a replay still running)");
 }
 
 static void draw_detail(view *v, int y0)
@@ -448,7 +468,9 @@ static void draw_detail(view *v, int y0)
         v->g.net, id.k, v->g.seed, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
         ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]), v->g.tol,
         v->g.max_iter);
-    put(y + 3, 0, "h: solve it again here and show its history and flows   Escape: back");
+    put(y + 3, 0,
+        "h: solve it again here and show its history and flows   r: open it as a run of the main TUI   "
+        "Escape: back");
 }
 
 static void draw(view *v)
@@ -495,7 +517,8 @@ static void draw(view *v)
     for (int s = 0; s < v->g.n_solver && y + 3 < h - 3; s++, y += 4) draw_solver(v, y, s, w);
     attron(A_BOLD);
     put(y++, 0, "%s: %ld%s", v->show_all ? "all cells" : "not converged", v->n_fail,
-        v->n_fail ? " (newest first; Up/Down, Enter: details; a: all cells / failures)" : "  (a: all cells)");
+        v->n_fail ? " (newest first; Up/Down, Enter: details, r: as a run; a: all cells / failures)"
+                  : "  (a: all cells)");
     attroff(A_BOLD);
     int rows = h - y - 1;
     int first = v->sel >= rows ? v->sel - rows + 1 : 0;
@@ -595,10 +618,11 @@ static void view_free(view *v)
 }
 
 /* The viewer's loop on a started curses screen, until q (or, embedded,
- * Escape on the main list) or *quit. idle(ctx), when given, runs a few times
- * a second (the main TUI keeps polling its runs). Returns 1 if *quit ended
- * it, else 0. */
-static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*idle)(void *), void *ctx)
+ * Escape on the main list), r on a cell or *quit. idle(ctx), when given, runs
+ * a few times a second (the main TUI keeps polling its runs). Returns 1 if
+ * *quit ended it, SWEEP_VIEW_OPEN_CELL after r (*req filled), else 0. */
+static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*idle)(void *), void *ctx,
+                     sweep_cell_request *req)
 {
     double last = -1e9;
     int dirty = 1;
@@ -637,6 +661,10 @@ static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*
             char fp[1400];
             flows_path(v, v->fail[v->sel], fp, sizeof fp);
             if (replay_start(&v->rp, &v->g, v->fail[v->sel], fp) == 0) v->detail = 2;
+        } else if (ch == 'r' && v->n_fail) {
+            cell_request(v, v->fail[v->sel], req);
+            replay_stop(&v->rp);
+            return SWEEP_VIEW_OPEN_CELL;
         } else if (ch == 'a' && !v->detail) {
             v->show_all = !v->show_all;
             v->sel = 0;
@@ -651,13 +679,13 @@ static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*
 }
 
 int sweep_view_embedded(const char *dir, int ascii, volatile sig_atomic_t *quit, void (*idle)(void *), void *ctx,
-                        char *err, size_t n)
+                        sweep_cell_request *req, char *err, size_t n)
 {
     static view v; /* large; one at a time */
     if (view_open(&v, dir, err, n) != 0) return -1;
     v.ascii = ascii;
     v.embedded = 1;
-    int rc = view_loop(&v, 1000, quit, idle, ctx);
+    int rc = view_loop(&v, 1000, quit, idle, ctx, req);
     view_free(&v);
     return rc;
 }
@@ -669,7 +697,7 @@ static void on_quit(int sig)
     g_quit = 1;
 }
 
-int sweep_view_run(const char *dir, int ascii, int delay_ms)
+int sweep_view_run(const char *dir, int ascii, int delay_ms, sweep_cell_request *req)
 {
     static view v;
     char err[1200];
@@ -694,8 +722,10 @@ int sweep_view_run(const char *dir, int ascii, int delay_ms)
     keypad(stdscr, TRUE);
     set_escdelay(50);
     curs_set(0);
-    view_loop(&v, delay_ms, &g_quit, NULL, NULL);
+    int rc = view_loop(&v, delay_ms, &g_quit, NULL, NULL, req);
     endwin();
     view_free(&v);
-    return 0;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    return rc == SWEEP_VIEW_OPEN_CELL ? rc : 0;
 }

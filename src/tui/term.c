@@ -78,7 +78,13 @@ static const short role_fg[ROLE_N] = {
 int term_start(tui_app *app, int want_color)
 {
     const char *nc = getenv("NO_COLOR");
-    if (!initscr()) return -1;
+    /* the standalone sweep viewer may have had curses (r on a cell opens the
+     * main TUI after it): initscr once a process, then refresh resumes */
+    if (stdscr) {
+        reset_prog_mode();
+        refresh();
+    } else if (!initscr())
+        return -1;
     term_active = 1;
     cbreak();
     noecho();

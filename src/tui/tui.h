@@ -180,6 +180,8 @@ typedef struct tui_app {
     int legend[64][3];
     char runlog_path[1024];    /* session run log written on quit and x; "" = none */
     char sweep_dir[1024];      /* the sweep directory opened last (O) */
+    ds_network *cell_net;      /* the network loaded for the latest sweep cell opened as a run (r in the viewer) */
+    char cell_key[2100];       /* its net and trips paths, so that the next cell of the sweep reuses it */
     int help_page, help_pages; /* the help overlay pages when the key table does not fit */
     int quit;
     char msg[512]; /* status-line message */
@@ -262,6 +264,12 @@ void app_tick(tui_app *app);
 /* The run the side panels describe: the active one, else the selected one. */
 tui_run *app_focus_run(const tui_app *app);
 tui_run *app_latest_run(const tui_app *app);
+
+/* cell_run.c: a sweep cell (r in the sweep viewer) started as a run of this
+ * session, exactly the cell's `dillsue solve`; a message says why not.
+ * net_current: the session's current network is the sweep's, just loaded. */
+struct sweep_cell_request;
+void app_open_cell(tui_app *app, const struct sweep_cell_request *req, int net_current);
 
 /* panels: one file each, all with the same draw signature */
 typedef struct tui_panel {

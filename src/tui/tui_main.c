@@ -38,7 +38,8 @@ static void usage(FILE *f)
                "                   [--solver msa|sra|anderson|newton] [--threads N] [--ascii]\n"
                "                   [--no-color | --no-colour] [--delay MS] [--config FILE | --no-config]\n"
                "                   [--runlog FILE | --no-runlog] [--help]\n"
-               "       dillsue tui --sweep DIR [--ascii] [--delay MS]\n"
+               "       dillsue tui --sweep DIR [--ascii] [--no-color] [--delay MS] [--threads N]\n"
+               "                   [--config FILE | --no-config] [--runlog FILE | --no-runlog]\n"
                "Without --net the embedded default network is opened. Press ? inside for keys.\n"
                "--delay MS is the minimum time between screen updates (default 100; raise it on\n"
                "slow links such as SSH over a mobile line: a frame is drawn only when something\n"
@@ -51,7 +52,10 @@ static void usage(FILE *f)
                "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
                "S inside saves the current settings there. --no-config reads no file.\n"
                "dillsue tui --sweep DIR watches a sweep directory (docs/sweep.md); O inside the TUI\n"
-               "opens one on the same screen.\n");
+               "opens one on the same screen. r on a cell there opens the cell as a run of the\n"
+               "TUI (its network, scenario and settings: the sweep's flows, bit for bit); with\n"
+               "--sweep, --delay is the viewer's refresh (default 1000) and --threads, --config\n"
+               "and --runlog apply to that TUI.\n");
 }
 
 typedef struct tui_opts {
@@ -95,11 +99,16 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
     o->no_runlog = v.have[OPT_NO_RUNLOG];
     o->sweep = v.str[OPT_SWEEP_VIEW];
     if (o->sweep) {
-        /* the viewer draws a sweep directory: only how it draws can be set */
+        /* the viewer draws a sweep directory: how it draws can be set, and
+         * what the TUI that r opens on a cell uses besides the cell's own
+         * network and settings */
         for (int k = 0; k < OPT_N; k++)
             if (v.have[k] && k != OPT_SWEEP_VIEW && k != OPT_ASCII && k != OPT_DELAY && k != OPT_NO_COLOR &&
-                k != OPT_NO_COLOUR) {
-                fprintf(stderr, "dillsue tui: --%s has no meaning with --sweep (which takes --ascii and --delay)\n",
+                k != OPT_NO_COLOUR && k != OPT_THREADS && k != OPT_CONFIG && k != OPT_NO_CONFIG && k != OPT_RUNLOG &&
+                k != OPT_NO_RUNLOG) {
+                fprintf(stderr,
+                        "dillsue tui: --%s has no meaning with --sweep (which takes --ascii, --no-color, --delay, "
+                        "--threads, --config, --no-config, --runlog and --no-runlog)\n",
                         cli_opts[k].name);
                 return 2;
             }
@@ -335,8 +344,18 @@ int tui_main(int argc, char **argv)
     char msg[700], note[1024];
     int rc = parse_opts(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : 2;
-    if (o.sweep) /* dillsue tui --sweep DIR: the sweep viewer, its own screen */
-        return sweep_view_run(o.sweep, o.ascii, o.delay_ms > 0 ? o.delay_ms : 1000);
+    static sweep_cell_request req;
+    int open_cell = 0;
+    if (o.sweep) { /* dillsue tui --sweep DIR: the sweep viewer, its own screen */
+        rc = sweep_view_run(o.sweep, o.ascii, o.delay_ms > 0 ? o.delay_ms : 1000, &req);
+        if (rc != SWEEP_VIEW_OPEN_CELL) return rc;
+        /* r on a cell: the main TUI on the sweep's network, the cell running
+         * (its --delay was the viewer's) */
+        o.net = req.net;
+        o.trips = req.trips[0] ? req.trips : NULL;
+        o.delay_ms = -1;
+        open_cell = 1;
+    }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "dillsue tui: needs a terminal; use `dillsue solve` for batch runs\n");
         return 2;
@@ -373,6 +392,10 @@ int tui_main(int argc, char **argv)
         app_message(&app, 0, "%s loaded: %s starts a run, %s lists the keys", app.s.net->name,
                     keys_label(&app.keys, ACT_START, 0, "/", start, sizeof start),
                     keys_label(&app.keys, ACT_HELP, 0, "/", help, sizeof help));
+    }
+    if (open_cell) {
+        snprintf(app.sweep_dir, sizeof app.sweep_dir, "%s", o.sweep); /* O goes back to it */
+        app_open_cell(&app, &req, 1);
     }
     run_loop(&app);
     if (session_active(&app.s)) {

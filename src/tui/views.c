@@ -70,6 +70,9 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
     if (r->joined)
         tb_add(t, r->status == DS_STATUS_CONVERGED ? ROLE_ACCEPT : ROLE_WARN, 2, "reason: %s",
                r->reason[0] ? r->reason : "(the engine gave none)");
+    if (r->origin[0])
+        tb_add(t, ROLE_NORMAL, 2, "%s (its flows: %s)", r->origin,
+               r->origin_flows[0] ? r->origin_flows : "not written, the sweep ran without --flows");
     runinfo_settings(&r->cfg, buf, sizeof buf);
     tb_add(t, ROLE_NORMAL, 2, "settings: %s", buf);
     if (r->warm && r->warm_from < 0)
