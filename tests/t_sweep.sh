@@ -300,6 +300,23 @@ if [ $rc -eq 0 ] && [ -n "$mape" ] && [ "$mape" = "$cmape" ] && grep -q "UE refe
 else
     fail sweep_ue_mape "rc $rc, sweep MAPE '$mape', compare '$cmape': $(cat "$tmp/out" "$tmp/err")"
 fi
+# sweep.conf names the network by an absolute path: --resume (and the TUI's
+# replay) find it from any directory; a directory written before that (the
+# path as typed) is still resumed with the same options
+case "$D" in /*) DA=$D ;; *) DA=$PWD/$D ;; esac
+run "$D" sweep --net "$SF" --scenarios 2 --seed 5 --tau 10 --filter dsp --solver newton --shard 1/2 --out "$tmp/abs" --quiet
+rc1=$rc
+net=$(sed -n 's/^net=//p' "$tmp/abs/sweep.conf")
+(cd / && "$DA" sweep --resume --out "$tmp/abs" --quiet > /dev/null 2> "$tmp/abs.err")
+if [ $rc1 -eq 0 ] && [ $? -eq 0 ] && [ "${net#/}" != "$net" ] && [ "$(wc -l < "$tmp/abs/cells.csv")" -eq 3 ]; then
+    pass sweep_conf_absolute_resume_elsewhere
+else fail sweep_conf_absolute_resume_elsewhere "rc $rc1, net=$net: $(cat "$tmp/abs.err")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 5 --tau 10 --filter dsp --solver newton --shard 1/2 --out "$tmp/typed" --quiet
+sed -i "s|^net=.*|net=$SF|" "$tmp/typed/sweep.conf"
+run "$D" sweep --net "$SF" --scenarios 2 --seed 5 --tau 10 --filter dsp --solver newton --resume --out "$tmp/typed" --quiet
+if [ $rc -eq 0 ] && [ "$(wc -l < "$tmp/typed/cells.csv")" -eq 3 ] && grep -q "^net=$SF$" "$tmp/typed/sweep.conf"; then
+    pass sweep_conf_typed_path_resumed
+else fail sweep_conf_typed_path_resumed "rc $rc: $(cat "$tmp/err")"; fi
 # the same with 3 ranks (cells may finish before their scenario's reference and wait for it)
 if command -v mpirun > /dev/null 2>&1 && "$D" sweep --help | grep -q "This build: with MPI"; then
     run $MPIRUN -np 3 "$D" sweep $UEGRID --out "$tmp/ue3" --quiet

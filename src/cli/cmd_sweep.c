@@ -33,6 +33,7 @@
 
 typedef struct sweep_opts {
     sweep_grid g;
+    char net_given[1024], trips_given[1024]; /* --net and --trips as typed (g holds them absolute) */
     int have_net;
     const char *out;
     int threads, workers, flows, resume, merge, quiet;
@@ -109,13 +110,30 @@ static int print_help(void)
     return rc ? 2 : 0;
 }
 
+/* path made absolute against the working directory: sweep.conf names the
+ * network so that --resume, the TUI's replay and r on a cell find it from any
+ * directory (a relative path was found only from the one the sweep started
+ * in). Lexical: no symlink is resolved, "." and ".." stay. Left as typed where
+ * the result would not fit. */
+static void absolute_path(const char *path, char *out, size_t n)
+{
+    char cwd[PATH_MAX];
+    size_t lc, lp = strlen(path);
+    if (path[0] && path[0] != '/' && getcwd(cwd, sizeof cwd) && (lc = strlen(cwd)) + 1 + lp < n) {
+        memcpy(out, cwd, lc);
+        out[lc] = '/';
+        memcpy(out + lc + 1, path, lp + 1);
+    } else
+        snprintf(out, n, "%s", path);
+}
+
 /* The grid from what the command line gave (checked by the table's rules),
  * `dillsue solve`'s defaults for the rest. */
 static void grid_from_values(const cli_values *v, sweep_grid *g)
 {
     sweep_grid_defaults(g);
-    if (v->have[OPT_NET]) snprintf(g->net, sizeof g->net, "%s", v->str[OPT_NET]);
-    if (v->have[OPT_TRIPS]) snprintf(g->trips, sizeof g->trips, "%s", v->str[OPT_TRIPS]);
+    if (v->have[OPT_NET]) absolute_path(v->str[OPT_NET], g->net, sizeof g->net);
+    if (v->have[OPT_TRIPS]) absolute_path(v->str[OPT_TRIPS], g->trips, sizeof g->trips);
     g->scenarios = (int)v->num[OPT_SCENARIOS];
     g->seed = v->seed;
     int disp = v->have[OPT_MU] ? OPT_MU : OPT_TAU;
@@ -186,6 +204,8 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
     if (rc) return rc;
     memset(o, 0, sizeof *o);
     grid_from_values(&v, &o->g);
+    if (v.have[OPT_NET]) snprintf(o->net_given, sizeof o->net_given, "%s", v.str[OPT_NET]);
+    if (v.have[OPT_TRIPS]) snprintf(o->trips_given, sizeof o->trips_given, "%s", v.str[OPT_TRIPS]);
     o->have_net = v.have[OPT_NET];
     o->out = v.str[OPT_OUT_DIR];
     o->threads = v.have[OPT_THREADS] ? (int)v.num[OPT_THREADS] : 1;
@@ -827,6 +847,14 @@ static int setup_conf(sweep_opts *o)
     sweep_grid_format(&o->g, text, sizeof text);
     if (old) {
         int same = !strcmp(old, text);
+        if (!same) { /* a directory written before paths were made absolute names them as typed */
+            sweep_grid typed = o->g;
+            char text_typed[8192];
+            snprintf(typed.net, sizeof typed.net, "%s", o->net_given);
+            snprintf(typed.trips, sizeof typed.trips, "%s", o->trips_given);
+            sweep_grid_format(&typed, text_typed, sizeof text_typed);
+            same = !strcmp(old, text_typed);
+        }
         free(old);
         if (!same && (o->resume || o->shard_m))
             return cli_usage(CMD,
