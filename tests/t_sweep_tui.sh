@@ -114,4 +114,18 @@ check sweep_tui_r_details $? "the run's details do not name the sweep cell"
 $T send-keys -t cell Escape q
 wait_for 'EXIT=0' 5
 check sweep_tui_r_quit $? "q in the TUI opened from the viewer did not quit with status 0"
+
+# a cell of a --mu sweep: the run shows the mu it was given (never the unused default tau)
+"$D" sweep --net "$SF" --scenarios 1 --seed 2 --mu 0.5 --filter dsp --solver newton --out "$tmp/swmu" --quiet > /dev/null 2>&1
+$T new-session -d -s mu -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/swmu' --no-runlog --no-config; echo EXIT=\$?; sleep 60"
+PANE=mu
+wait_for '^all cells|^not converged' 10
+$T send-keys -t mu a r
+wait_for '^.> +1 +SiouxFalls~k0/2 +newton +dsp +mu0.5 +cpu .* converged ' 20
+r1=$?
+screen | sed -n 2p | grep -Eq '^#1 converged \| mu 0\.5 \| dsp \| newton \|'
+r2=$?
+screen | grep -q 'newton/dsp m0.5'
+check sweep_tui_r_mu_shown $((r1 + r2 + $?)) "a run given mu 0.5 does not show mu 0.5 in its row, the header and the legend"
+$T send-keys -t mu q
 exit 0

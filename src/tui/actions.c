@@ -63,8 +63,9 @@ static void set_tau(tui_app *app, double tau)
 
 static void default_export_name(const tui_app *app, const tui_run *r, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s-run%d-%s-%s-tau%g-flows.csv", r->net->name[0] ? r->net->name : "net", r->id,
-             ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter), r->cfg.tau);
+    snprintf(buf, n, "%s-run%d-%s-%s-%s%g-flows.csv", r->net->name[0] ? r->net->name : "net", r->id,
+             ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter), r->cfg.mu > 0 ? "mu" : "tau",
+             r->cfg.mu > 0 ? r->cfg.mu : r->cfg.tau);
     (void)app;
 }
 
@@ -488,7 +489,7 @@ static void save_config(tui_app *app)
 static tui_run *start_run(tui_app *app)
 {
     ds_error err = {0};
-    char msg[700], wf[32] = "";
+    char msg[700], wf[32] = "", disp[40];
     tui_run *r = session_start(&app->s, &err);
     if (!r) {
         ds_error_format(&err, msg, sizeof msg);
@@ -497,8 +498,8 @@ static tui_run *start_run(tui_app *app)
     }
     app->sel = app->s.n_runs - 1;
     if (r->warm) snprintf(wf, sizeof wf, " (warm from #%d)", r->warm_from);
-    app_message(app, 0, "run #%d started: %s %s tau %g%s", r->id, ds_solver_name(r->cfg.solver),
-                ds_filter_name(r->cfg.filter), r->cfg.tau, wf);
+    app_message(app, 0, "run #%d started: %s %s %s%s", r->id, ds_solver_name(r->cfg.solver),
+                ds_filter_name(r->cfg.filter), runinfo_disp(&r->cfg, 0, disp, sizeof disp), wf);
     return r;
 }
 

@@ -30,7 +30,10 @@ static void cmp_col(tui_app *app, tui_rect in, int col, const tui_run *r)
     draw_text(in, y++, col, A_NORMAL, "%s", r->net->name);
     draw_text(in, y++, col, A_NORMAL, "%s / %s / %s", ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter),
               ds_backend_name(r->cfg.backend));
-    draw_text(in, y++, col, A_NORMAL, "%g / %s", r->cfg.tau, runinfo_mu(r, mu, sizeof mu));
+    if (r->cfg.mu > 0) /* given mu: no tau */
+        draw_text(in, y++, col, A_NORMAL, "- / %s", runinfo_mu(r, mu, sizeof mu));
+    else
+        draw_text(in, y++, col, A_NORMAL, "%g / %s", r->cfg.tau, runinfo_mu(r, mu, sizeof mu));
     draw_text(in, y++, col, A_NORMAL, "%g / %s", r->cfg.tol, runinfo_threads(r->cfg.threads, thr, sizeof thr));
     draw_text(in, y++, col, A_NORMAL, "%s", runinfo_state(r));
     draw_text(in, y++, col, A_NORMAL, "%d", iters);

@@ -31,12 +31,24 @@ static const char *gpu_label(void)
     return buf;
 }
 
+/* "tau 10 mu 0.8388" (mu once set-up derived it), or "mu 0.5" for a run
+ * given mu (its tau is not used) */
+static const char *header_disp(const tui_run *run, char *buf, size_t n)
+{
+    char mu[40];
+    if (run->cfg.mu > 0)
+        snprintf(buf, n, "mu %g", run->cfg.mu);
+    else
+        snprintf(buf, n, "tau %g mu %s", run->cfg.tau, runinfo_mu(run, mu, sizeof mu));
+    return buf;
+}
+
 void panel_header_draw(tui_app *app, tui_rect r)
 {
     const ds_network *net = app->s.net;
     tui_run *run = app_focus_run(app);
     const ds_config *c = run ? &run->cfg : &app->s.next;
-    char gap[32], el[32], thr[32], mu[40];
+    char gap[32], el[32], thr[32], disp[80];
 
     draw_fill(r, A_NORMAL);
     draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue");
@@ -46,9 +58,9 @@ void panel_header_draw(tui_app *app, tui_rect r)
                   runinfo_threads(c->threads, thr, sizeof thr), gpu_label());
     if (!run) {
         char start[32];
-        draw_text(r, 1, 0, A_NORMAL, "no run yet | next: tau %g | %s | %s | press %s to start", app->s.next.tau,
-                  ds_filter_name(app->s.next.filter), ds_solver_name(app->s.next.solver),
-                  keys_label(&app->keys, ACT_START, 0, "/", start, sizeof start));
+        draw_text(r, 1, 0, A_NORMAL, "no run yet | next: %s | %s | %s | press %s to start",
+                  runinfo_disp(&app->s.next, 0, disp, sizeof disp), ds_filter_name(app->s.next.filter),
+                  ds_solver_name(app->s.next.solver), keys_label(&app->keys, ACT_START, 0, "/", start, sizeof start));
         return;
     }
     const ds_iter_record *last = run->n ? &run->rec[run->n - 1] : NULL;
@@ -63,7 +75,7 @@ void panel_header_draw(tui_app *app, tui_rect r)
         n = snprintf(head, sizeof head, "#%d setting up: %s %.0f%%", run->id, label[0] ? label : "...", 100 * prog);
         if (n >= (int)sizeof head) n = (int)sizeof head - 1;
         draw_text(r, 1, 0, term_attr(app, ROLE_WARN), "%s", head);
-        draw_text(r, 1, n, A_NORMAL, " | %s | tau %g mu %s | %s | %s", el, run->cfg.tau, runinfo_mu(run, mu, sizeof mu),
+        draw_text(r, 1, n, A_NORMAL, " | %s | %s | %s | %s", el, header_disp(run, disp, sizeof disp),
                   ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver));
         return;
     }
@@ -76,7 +88,6 @@ void panel_header_draw(tui_app *app, tui_rect r)
     if (session_run_phase(run, NULL, label, sizeof label) == 2 && last &&
         session_run_wall(run) - last->t_run >= TUI_WORK_AFTER_S)
         snprintf(work, sizeof work, " | %s", label);
-    draw_text(r, 1, n, A_NORMAL, " | tau %g mu %s | %s | %s | it %d gap %s | %s%s", run->cfg.tau,
-              runinfo_mu(run, mu, sizeof mu), ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver),
-              last ? last->iter : 0, gap, el, work);
+    draw_text(r, 1, n, A_NORMAL, " | %s | %s | %s | it %d gap %s | %s%s", header_disp(run, disp, sizeof disp),
+              ds_filter_name(run->cfg.filter), ds_solver_name(run->cfg.solver), last ? last->iter : 0, gap, el, work);
 }

@@ -27,7 +27,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     else
         snprintf(title, sizeof title, "runs (%d)", s->n_runs);
     draw_box(app, r, title);
-    char line[256];
+    char line[256], disp[40];
     for (int shortform = 0; shortform < 2; shortform++) {
         /* the short form, when the long one does not fit: backend beside the
          * threads, "cold" for no warm start, the warm source without "(latest)" */
@@ -45,10 +45,10 @@ void panel_runs_draw(tui_app *app, tui_rect r)
             else
                 snprintf(warm, sizeof warm, "| warm on (no run yet)");
         }
-        snprintf(line, sizeof line, "next: tau %g | %s | %s | tol %g | max %d | thr %s%s%s %s", c->tau,
-                 ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol, c->max_iter,
-                 runinfo_threads(c->threads, thr, sizeof thr), shortform ? " " : " | ", ds_backend_name(c->backend),
-                 shortform && !s->warm_next ? "| cold" : warm);
+        snprintf(line, sizeof line, "next: %s | %s | %s | tol %g | max %d | thr %s%s%s %s",
+                 runinfo_disp(c, 0, disp, sizeof disp), ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol,
+                 c->max_iter, runinfo_threads(c->threads, thr, sizeof thr), shortform ? " " : " | ",
+                 ds_backend_name(c->backend), shortform && !s->warm_next ? "| cold" : warm);
         if ((int)strlen(line) <= in.w) break;
     }
     draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%s", line);
@@ -72,7 +72,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     app->runs_first = first;
     for (int i = first; i < s->n_runs && y < in.h; i++, y++) {
         tui_run *run = s->runs[i];
-        char gap[32], el[32], mark[4] = "   ", start[32];
+        char gap[32], el[32], mark[4] = "   ", start[32], rd[32];
         int iters;
         run_summary(run, gap, sizeof gap, el, sizeof el, &iters);
         mark[0] = i == app->sel ? '>' : ' ';
@@ -82,13 +82,15 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         if (i != app->sel && run->joined && run->status != DS_STATUS_CONVERGED) a = term_attr(app, ROLE_REJECT);
         runinfo_start(run, start, sizeof start);
         if (wide)
-            draw_text(in, y, 0, a, "%s%-2d %-*.*s %-8s %-4s %6g %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, run->id, nw,
+            draw_text(in, y, 0, a, "%s%-2d %-*.*s %-8s %-4s %6s %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, run->id, nw,
                       nw, run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
-                      run->cfg.tau, ds_backend_name(run->cfg.backend), run->cfg.tol, iters, gap, state(run), el, start);
+                      runinfo_disp(&run->cfg, 6, rd, sizeof rd), ds_backend_name(run->cfg.backend), run->cfg.tol, iters,
+                      gap, state(run), el, start);
         else
-            draw_text(in, y, 0, a, "%s%-2d%-*.*s %-8s %-4s %5g %-4s %6d %-8.8s %-9.9s %7s", mark, run->id, nw, nw,
-                      run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter), run->cfg.tau,
-                      ds_backend_name(run->cfg.backend), iters, gap, state(run), el);
+            draw_text(in, y, 0, a, "%s%-2d%-*.*s %-8s %-4s %5s %-4s %6d %-8.8s %-9.9s %7s", mark, run->id, nw, nw,
+                      run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
+                      runinfo_disp(&run->cfg, 5, rd, sizeof rd), ds_backend_name(run->cfg.backend), iters, gap,
+                      state(run), el);
     }
     if (!s->n_runs) {
         char key[32];

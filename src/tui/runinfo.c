@@ -18,18 +18,38 @@ const char *runinfo_state(const tui_run *r)
 const char *runinfo_label(const tui_run *r, int width, char *buf, size_t n)
 {
     /* widest first; every form keeps the run number, solver, filter and tau */
-    if (width >= 22)
-        snprintf(buf, n, "#%d %s/%s t%g", r->id, ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter),
-                 r->cfg.tau);
+    char d[32];
+    if (r->cfg.mu > 0)
+        snprintf(d, sizeof d, "m%g", r->cfg.mu);
     else
-        snprintf(buf, n, "#%d %.3s/%.1s t%g", r->id, ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter),
-                 r->cfg.tau);
+        snprintf(d, sizeof d, "t%g", r->cfg.tau);
+    if (width >= 22)
+        snprintf(buf, n, "#%d %s/%s %s", r->id, ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter), d);
+    else
+        snprintf(buf, n, "#%d %.3s/%.1s %s", r->id, ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter), d);
     return buf;
 }
 
 const char *runinfo_time(const tui_run *r, char *buf, size_t n)
 {
     fmt_secs(session_run_wall(r), buf, n);
+    return buf;
+}
+
+const char *runinfo_disp(const ds_config *c, int width, char *buf, size_t n)
+{
+    if (!(c->mu > 0)) {
+        snprintf(buf, n, width > 0 ? "%g" : "tau %g", c->tau);
+        return buf;
+    }
+    if (width <= 0) {
+        snprintf(buf, n, "mu %g", c->mu);
+        return buf;
+    }
+    /* "mu0.5", else fewer digits: the details give them all */
+    static const char *const forms[] = {"mu%g", "m%g", "m%.3g", "m%.2g", "m%.1g"};
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
+        if (snprintf(buf, n, forms[i], c->mu) <= width) break;
     return buf;
 }
 
@@ -80,10 +100,8 @@ void runinfo_settings(const ds_config *c, char *buf, size_t n)
 {
     char thr[32];
     size_t k = 0;
-    if (c->mu > 0)
-        k += (size_t)snprintf(buf + k, n - k, "mu %g", c->mu);
-    else
-        k += (size_t)snprintf(buf + k, n - k, "tau %g", c->tau);
+    char d[40];
+    k += (size_t)snprintf(buf + k, n - k, "%s", runinfo_disp(c, 0, d, sizeof d));
     if (k < n)
         k += (size_t)snprintf(buf + k, n - k, " | %s | %s | tol %g | max %d | thr %s | %s | cap %g | inner %s",
                               ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol, c->max_iter,

@@ -39,8 +39,10 @@ static void write_rows(FILE *f, const tui_app *app)
         csv_str(f, r->net->name);
         fputc(',', f);
         csv_str(f, r->net->net_path);
-        fprintf(f, ",%s,%s,%.17g,%.17g,%.17g,%d,%d,%s,%.17g,%s,%d,%d,%.17g,%s,%s,", ds_solver_name(c->solver),
-                ds_filter_name(c->filter), c->tau, r->mu, c->tol, c->max_iter, c->threads, ds_backend_name(c->backend),
+        char tau[32] = ""; /* empty for a run given mu: its tau was not used */
+        if (!(c->mu > 0)) snprintf(tau, sizeof tau, "%.17g", c->tau);
+        fprintf(f, ",%s,%s,%s,%.17g,%.17g,%d,%d,%s,%.17g,%s,%d,%d,%.17g,%s,%s,", ds_solver_name(c->solver),
+                ds_filter_name(c->filter), tau, r->mu, c->tol, c->max_iter, c->threads, ds_backend_name(c->backend),
                 c->cost.cap, ds_inner_name(c->inner), c->inner_max, c->edsp_max_refresh, c->edsp_damping,
                 ds_globalise_name(c->globalise), ds_start_name(c->start));
         if (r->warm && r->warm_from < 0)

@@ -228,8 +228,12 @@ const char *runinfo_state(const tui_run *r); /* running, paused, setting-up, con
 const char *runinfo_label(const tui_run *r, int width, char *buf, size_t n);
 const char *runinfo_time(const tui_run *r, char *buf, size_t n); /* engine clock */
 const char *runinfo_mu(const tui_run *r, char *buf, size_t n);   /* "n/a (...)" until known */
-const char *runinfo_threads(int threads, char *buf, size_t n);   /* 0 -> "all 16" */
-const char *runinfo_gap(const tui_run *r, char *buf, size_t n);  /* last gap_rel or "n/a" */
+/* The dispersion a run was given: "tau 10", or "mu 0.5" where it was given mu
+ * (its tau is then unused); with width > 0 the compact "10" or "mu0.5" (fewer
+ * digits of mu where that is longer than width). */
+const char *runinfo_disp(const ds_config *c, int width, char *buf, size_t n);
+const char *runinfo_threads(int threads, char *buf, size_t n);  /* 0 -> "all 16" */
+const char *runinfo_gap(const tui_run *r, char *buf, size_t n); /* last gap_rel or "n/a" */
 /* Where a run started: "auto" (the start setting), "warm #3", "warm file F.csv". */
 const char *runinfo_start(const tui_run *r, char *buf, size_t n);
 /* Every setting of a config on one line (tau | filter | solver | ...). */

@@ -191,8 +191,9 @@ static void build_ref(tui_app *app, textbuf *t)
     }
     const ds_network *net = r->net;
     flowstat_compare(r->flows, app->ref_flow, net->n_links, &c);
-    tb_add(t, ROLE_TITLE, 0, "run #%d (%s %s tau %g) against %s", r->id, ds_solver_name(r->cfg.solver),
-           ds_filter_name(r->cfg.filter), r->cfg.tau, app->ref_path);
+    char disp[40];
+    tb_add(t, ROLE_TITLE, 0, "run #%d (%s %s %s) against %s", r->id, ds_solver_name(r->cfg.solver),
+           ds_filter_name(r->cfg.filter), runinfo_disp(&r->cfg, 0, disp, sizeof disp), app->ref_path);
     tb_add(t, ROLE_DIM, 2, "as `dillsue compare RUN.csv REF.csv`: the reference is the second file");
     if (!c.finite) tb_add(t, ROLE_WARN, 2, "warning: non-finite values in the input");
     tb_add(t, ROLE_NORMAL, 0, "links:         %d of %d", c.m.n_used, net->n_links);
