@@ -128,4 +128,20 @@ r2=$?
 screen | grep -q 'newton/dsp m0.5'
 check sweep_tui_r_mu_shown $((r1 + r2 + $?)) "a run given mu 0.5 does not show mu 0.5 in its row, the header and the legend"
 $T send-keys -t mu q
+
+# r where the sweep's network is gone: said on the viewer's bottom line, the viewer kept
+mkdir "$tmp/gone"
+cp "$SF" "$tmp/gone/g_net.tntp"
+cp "${SF%_net.tntp}_trips.tntp" "$tmp/gone/g_trips.tntp"
+"$D" sweep --net "$tmp/gone/g_net.tntp" --scenarios 1 --seed 2 --tau 10 --filter dsp --solver newton --out "$tmp/swg" --quiet > /dev/null 2>&1
+rm "$tmp/gone/g_net.tntp"
+$T new-session -d -s gone -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/swg' --no-runlog --no-config; echo EXIT=\$?; sleep 60"
+PANE=gone
+wait_for '^all cells|^not converged' 10
+$T send-keys -t gone a r
+wait_for "^r: cannot open the cell as a run: $tmp/gone/g_net.tntp: No such file or directory" 5
+r1=$?
+$T send-keys -t gone q
+wait_for 'EXIT=0' 5
+check sweep_tui_r_network_gone $((r1 + $?)) "r with the network gone did not say so and keep the viewer"
 exit 0

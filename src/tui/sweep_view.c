@@ -167,8 +167,9 @@ typedef struct view {
     int show_all;           /* the list holds every cell, not only failures */
     replay rp;
     char err[1100];
-    int embedded; /* opened from the main TUI: Escape on the main list goes back to it */
-    int stopped;  /* a file turned into something that is not a regular file: err says which */
+    char note[1300]; /* why the last key did nothing (bottom line, until the next key) */
+    int embedded;    /* opened from the main TUI: Escape on the main list goes back to it */
+    int stopped;     /* a file turned into something that is not a regular file: err says which */
 } view;
 
 static void read_progress(view *v)
@@ -473,7 +474,7 @@ static void draw_detail(view *v, int y0)
         "Escape: back");
 }
 
-static void draw(view *v)
+static void draw_body(view *v)
 {
     int h = LINES, w = COLS, y = 0;
     erase();
@@ -504,14 +505,10 @@ static void draw(view *v)
     y++;
     if (v->detail == 2) {
         draw_replay(v, y);
-        wnoutrefresh(stdscr);
-        doupdate();
         return;
     }
     if (v->detail && v->n_fail) {
         draw_detail(v, y);
-        wnoutrefresh(stdscr);
-        doupdate();
         return;
     }
     for (int s = 0; s < v->g.n_solver && y + 3 < h - 3; s++, y += 4) draw_solver(v, y, s, w);
@@ -537,6 +534,18 @@ static void draw(view *v)
         put(h - 1, 0, "%ld journal lines skipped (cut short)   %s", v->bad, keys);
     else
         put(h - 1, 0, "%s", keys);
+}
+
+static void draw(view *v)
+{
+    draw_body(v);
+    if (v->note[0]) {
+        move(LINES - 1, 0);
+        clrtoeol();
+        attron(A_BOLD);
+        put(LINES - 1, 0, "%s", v->note);
+        attroff(A_BOLD);
+    }
     wnoutrefresh(stdscr);
     doupdate();
 }
@@ -650,6 +659,7 @@ static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*
         int ch = getch();
         if (ch == ERR) continue;
         dirty = 1;
+        v->note[0] = 0;
         if (ch == 'q' || ch == 'Q') break;
         if (ch == KEY_UP && v->sel > 0)
             v->sel--;
@@ -662,6 +672,15 @@ static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*
             flows_path(v, v->fail[v->sel], fp, sizeof fp);
             if (replay_start(&v->rp, &v->g, v->fail[v->sel], fp) == 0) v->detail = 2;
         } else if (ch == 'r' && v->n_fail) {
+            /* a network that cannot be read is said here, the viewer kept */
+            const char *bad = access(v->g.net, R_OK) != 0                      ? v->g.net
+                              : v->g.trips[0] && access(v->g.trips, R_OK) != 0 ? v->g.trips
+                                                                               : NULL;
+            if (bad) {
+                snprintf(v->note, sizeof v->note, "r: cannot open the cell as a run: %.1024s: %s", bad,
+                         strerror(errno));
+                continue;
+            }
             cell_request(v, v->fail[v->sel], req);
             replay_stop(&v->rp);
             return SWEEP_VIEW_OPEN_CELL;
