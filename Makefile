@@ -48,7 +48,8 @@ $(B)/dillsue: $(APP_OBJ) $(B)/obj/gen/revision.o $(B)/libdillsue.a
 	$(CC) $(CFLAGS) -o $@ $(APP_OBJ) $(B)/obj/gen/revision.o $(B)/libdillsue.a $(TUILIBS) $(LDLIBS) $(LDFLAGS) $(RPATH_CUDA)
 
 # Engine tests link the library only; tests/test_tui_*.c also link the TUI modules.
-# (`tests` also builds bench/costnewton: tests/t_costnewton.sh runs it.)
+# (`tests` also builds bench/costnewton and bench/walltime: tests/t_costnewton.sh
+# and tests/t_walltime.sh run them.)
 TUI_OBJ := $(filter $(B)/obj/src/tui/%,$(APP_OBJ)) $(B)/obj/src/cli/opts.o $(B)/obj/src/cli/env.o
 $(B)/tests/test_tui_%: tests/test_tui_%.c $(B)/libdillsue.a $(wildcard tests/*.h) $(TUI_OBJ)
 	@mkdir -p $(dir $@)
@@ -61,7 +62,7 @@ $(B)/bench/%: bench/%.c $(B)/libdillsue.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libdillsue.a $(LDLIBS) $(LDFLAGS)
 
-tests: $(B)/dillsue $(TEST_BIN) $(B)/bench/costnewton lib
+tests: $(B)/dillsue $(TEST_BIN) $(B)/bench/costnewton $(B)/bench/walltime lib
 
 test: tests
 	@BUILD=$(B) sh tests/run.sh

@@ -23,17 +23,17 @@ LIMIT=
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 TIME=
-[ -x /usr/bin/time ] && TIME="/usr/bin/time -f %e,%M -o $tmp/time"
+# wall and peak memory of the solve's own process (bench/walltime.c: fork to
+# wait4, microseconds); the shell's clock around GNU time added about 5 ms a run
+[ -x "$BUILD/bench/walltime" ] && TIME="$BUILD/bench/walltime -o $tmp/time"
 
 # one run: prints "status iters evals jv wall rss_mb"
 one() {
     threads=$1
     shift
     if [ -n "$TIME" ]; then
-        # wall from the shell's clock (GNU time's %e has 10 ms steps: Anaheim full takes 0.05 s)
-        s=$(date +%s.%N)
         $TIME $LIMIT "$D" solve --tau 10 --tol 1e-8 --threads "$threads" "$@" >"$tmp/out" 2>"$tmp/err"
-        wall=$(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+        wall=$(cut -d, -f1 "$tmp/time" | awk '{ printf "%.4f", $1 }')
         rss=$(cut -d, -f2 "$tmp/time" | tail -n 1)
         rss=$((rss / 1024))
     else
@@ -80,7 +80,7 @@ row() {
         w1=$(median <"$tmp/w1")
         m1=$(minimum <"$tmp/w1") m2=$(minimum <"$tmp/w2")
         sp=$(awk -v a="$w1" -v b="$w2" -v c="$m1" -v d="$m2" -v n="$n" 'BEGIN { if (b > 0 && d > 0)
-            printf "%.2fx (%.3f s / %.3f s); fastest of %d: %.2fx", a / b, a, b, n, c / d; else print "-" }')
+            printf "%.2fx (%.4f s / %.4f s); fastest of %d: %.2fx", a / b, a, b, n, c / d; else print "-" }')
     fi
     echo "| $label | $st | $it | $ev | $jv | $w2 | $sp | $rss | $target |"
 }
