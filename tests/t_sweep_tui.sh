@@ -115,9 +115,10 @@ $T send-keys -t cell Escape q
 wait_for 'EXIT=0' 5
 check sweep_tui_r_quit $? "q in the TUI opened from the viewer did not quit with status 0"
 
-# a cell of a --mu sweep: the run shows the mu it was given (never the unused default tau)
+# a cell of a --mu sweep: the run shows the mu it was given (never the unused default tau);
+# --threads and --runlog given with --sweep are the opened TUI's: the run log has the run
 "$D" sweep --net "$SF" --scenarios 1 --seed 2 --mu 0.5 --filter dsp --solver newton --out "$tmp/swmu" --quiet > /dev/null 2>&1
-$T new-session -d -s mu -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/swmu' --no-runlog --no-config; echo EXIT=\$?; sleep 60"
+$T new-session -d -s mu -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/swmu' --threads 2 --runlog '$tmp/mu-runs.csv' --no-config; echo EXIT=\$?; sleep 60"
 PANE=mu
 wait_for '^all cells|^not converged' 10
 $T send-keys -t mu a r
@@ -128,6 +129,12 @@ r2=$?
 screen | grep -q 'newton/dsp m0.5'
 check sweep_tui_r_mu_shown $((r1 + r2 + $?)) "a run given mu 0.5 does not show mu 0.5 in its row, the header and the legend"
 $T send-keys -t mu q
+wait_for 'EXIT=0' 5
+it=$(awk -F, '$1 == 0 {print $(NF-12)}' "$tmp/swmu/cells.csv")
+# run,network,net_path,solver,filter,tau,mu,tol,max_iter,threads,...,status,iterations (fields 20, 21)
+awk -F, -v it="$it" 'NR == 2 && $1 == 1 && $4 == "newton" && $5 == "dsp" && $6 == "" && $7 == 0.5 && $10 == 2 &&
+    $20 == "converged" && $21 == it { ok = 1 } END { exit !ok }' "$tmp/mu-runs.csv" 2> /dev/null
+check sweep_tui_r_runlog $? "the run log of the TUI opened by r lacks the cell's run (threads 2, mu 0.5, tau empty, $it iterations): $(cat "$tmp/mu-runs.csv" 2> /dev/null)"
 
 # r where the sweep's network is gone: said on the viewer's bottom line, the viewer kept
 mkdir "$tmp/gone"
