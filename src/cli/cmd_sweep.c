@@ -99,7 +99,8 @@ static int print_help(void)
            "stdout. Ctrl-C stops after cancelling the cells in flight; --resume finishes.\n"
            "Exit codes: 0 every cell done (whatever each cell's status), 1 cells missing\n"
            "(--merge of an incomplete sweep), 2 usage, input or output error, 4 stopped.\n"
-           "See docs/sweep.md.\n"
+           "The TUI's sweep viewer watches DIR fill, from any machine that sees it (O in\n"
+           "dillsue tui); r on a cell there opens it as a run. See docs/sweep.md.\n"
            "This build: %s.\n",
 #ifdef DS_HAVE_MPI
            "with MPI (mpirun -np R deals cells to R ranks)"
