@@ -441,7 +441,7 @@ static void draw_replay(view *v, int y0)
             }
         }
     }
-    put(h - 1, 0, "r: open it as a run of the main TUI   Escape: back (cancels a replay still running)");
+    put(h - 1, 0, "r: open it as a run   Escape: back (cancels a replay still running)");
 }
 
 static void draw_detail(view *v, int y0)
@@ -469,9 +469,7 @@ static void draw_detail(view *v, int y0)
         v->g.net, id.k, v->g.seed, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
         ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]), v->g.tol,
         v->g.max_iter);
-    put(y + 3, 0,
-        "h: solve it again here and show its history and flows   r: open it as a run of the main TUI   "
-        "Escape: back");
+    put(y + 3, 0, "h: solve it again here (history, flows)   r: open it as a run   Escape: back");
 }
 
 static void draw_body(view *v)
@@ -514,7 +512,8 @@ static void draw_body(view *v)
     for (int s = 0; s < v->g.n_solver && y + 3 < h - 3; s++, y += 4) draw_solver(v, y, s, w);
     attron(A_BOLD);
     put(y++, 0, "%s: %ld%s", v->show_all ? "all cells" : "not converged", v->n_fail,
-        v->n_fail ? " (newest first; Up/Down, Enter: details, r: as a run; a: all cells / failures)"
+        v->n_fail ? (v->show_all ? " (newest first; Up/Down, Enter: details, r: run it, a: failed)"
+                                 : " (newest first; Up/Down, Enter: details, r: run it, a: all)")
                   : "  (a: all cells)");
     attroff(A_BOLD);
     int rows = h - y - 1;
