@@ -69,6 +69,16 @@ check sweep_tui_per_solver $ok "per-solver lines do not match cells.csv"
 $T send-keys -t main Enter
 wait_for 'reproduce: +dillsue solve --net' 3
 check sweep_tui_detail $? "Enter did not open the cell's details"
+# the command shown reproduces the cell: run as shown (continuation lines joined), it
+# stops where the cell stopped, after as many iterations
+cmd=$(screen | sed -n '/reproduce:/,$p' | sed 's/^.*reproduce: *//; s/^ *//' |
+    awk '{ if (sub(/ \\$/, "")) { printf "%s ", $0 } else { print; exit } }')
+cell=$(screen | sed -n 's/^cell \([0-9]*\): .*/\1/p' | head -n 1)
+it=$(awk -F, -v c="$cell" '$1 == c {print $(NF-12)}' "$tmp/sw/cells.csv")
+case "$cmd" in "dillsue solve "*) ;; *) cmd="not shown" ;; esac
+(cd "$tmp" && PATH="$(dirname "$PROG"):$PATH" sh -c "$cmd" > "$tmp/repro.out" 2> /dev/null)
+grep -q "| iterations $it |" "$tmp/repro.out" && [ -f "$tmp/H.csv" ]
+check sweep_tui_detail_command_reproduces $? "cell $cell ($it iterations): '$cmd' gave $(head -c 300 "$tmp/repro.out")"
 $T send-keys -t main h
 wait_for 'flows: bitwise equal to the sweep.s flow file' 20
 check sweep_tui_replay_bitwise $? "h did not solve the cell again to the sweep's flows"

@@ -207,5 +207,30 @@ int main(void)
     }
     rmdir(dir);
     tc_end();
+
+    /* the solve command of a cell, as the viewer shows it: every setting that
+     * differs from solve's default, numbers in their shortest exact form,
+     * paths quoted for a shell where needed */
+    tc_begin("sweep_cell_command");
+    char cmd[4096];
+    sweep_cell_id id = sweep_grid_cell(&g, 3 * 2 * 1 + 0); /* k 0, tau 30, dsp, newton */
+    sweep_cell_command(&g, id, cmd, sizeof cmd);
+    const char *want = "dillsue solve --net /data/X_net.tntp --scenario 0 --seed 18446744073709551615 --tau 30 "
+                       "--filter dsp --solver newton --tol 1e-07 --max-iter 123 --inner-max 80 --globalise paper "
+                       "--edsp-damping 0.3";
+    TC_CHECK(!strcmp(cmd, want), "got\n  %s\nwant\n  %s", cmd, want);
+    sweep_grid qg = g;
+    snprintf(qg.net, sizeof qg.net, "/my data/it's_net.tntp");
+    snprintf(qg.trips, sizeof qg.trips, "/t/T_trips.tntp");
+    qg.use_mu = 1;
+    qg.cap = 0;
+    sweep_cell_command(&qg, sweep_grid_cell(&qg, 35), cmd, sizeof cmd); /* k 2, mu 30, full, msa */
+    want = "dillsue solve --net '/my data/it'\\''s_net.tntp' --trips /t/T_trips.tntp --scenario 2 "
+           "--seed 18446744073709551615 --mu 30 --filter full --solver msa --tol 1e-07 --max-iter 123 --cap 0 "
+           "--inner-max 80 --globalise paper --edsp-damping 0.3";
+    TC_CHECK(!strcmp(cmd, want), "got\n  %s\nwant\n  %s", cmd, want);
+    TC_CHECK(sweep_cell_command(&g, sweep_grid_cell(&g, 1), cmd, 16) > 16 && strlen(cmd) == 15,
+             "a short buffer: cut, the length needed returned");
+    tc_end();
     return tc_failed_ ? 1 : 0;
 }

@@ -66,15 +66,16 @@ static const struct knob {
     const char *(*name)(int);
     size_t off;
     int is_int;
+    const char *option; /* `dillsue solve`'s option of the setting */
 } knobs[] = {
-    {"inner", NULL, ds_inner_parse, inner_name, offsetof(sweep_grid, inner), 1},
-    {"inner_max", "inner_max", NULL, NULL, offsetof(sweep_grid, inner_max), 1},
-    {"globalise", NULL, ds_globalise_parse, globalise_name, offsetof(sweep_grid, globalise), 1},
-    {"start", NULL, ds_start_parse, start_name, offsetof(sweep_grid, start), 1},
-    {"newton_warm", "newton_warm", NULL, NULL, offsetof(sweep_grid, newton_warm), 1},
-    {"factor_mb", "factor_mb", NULL, NULL, offsetof(sweep_grid, factor_mb), 0},
-    {"edsp_refresh", "edsp_refresh", NULL, NULL, offsetof(sweep_grid, edsp_refresh), 1},
-    {"edsp_damping", "edsp_damping", NULL, NULL, offsetof(sweep_grid, edsp_damping), 0},
+    {"inner", NULL, ds_inner_parse, inner_name, offsetof(sweep_grid, inner), 1, "inner"},
+    {"inner_max", "inner_max", NULL, NULL, offsetof(sweep_grid, inner_max), 1, "inner-max"},
+    {"globalise", NULL, ds_globalise_parse, globalise_name, offsetof(sweep_grid, globalise), 1, "globalise"},
+    {"start", NULL, ds_start_parse, start_name, offsetof(sweep_grid, start), 1, "start"},
+    {"newton_warm", "newton_warm", NULL, NULL, offsetof(sweep_grid, newton_warm), 1, "newton-warm"},
+    {"factor_mb", "factor_mb", NULL, NULL, offsetof(sweep_grid, factor_mb), 0, "factor-memory"},
+    {"edsp_refresh", "edsp_refresh", NULL, NULL, offsetof(sweep_grid, edsp_refresh), 1, "edsp-refresh"},
+    {"edsp_damping", "edsp_damping", NULL, NULL, offsetof(sweep_grid, edsp_damping), 0, "edsp-damping"},
 };
 
 static double knob_get(const sweep_grid *g, const struct knob *k)
@@ -130,6 +131,74 @@ void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
             PUT("%s=%.17g\n", k->key, x);
     }
 #undef PUT
+}
+
+/* A path as one shell word: as it is where it holds only characters no
+ * shell treats specially, else in single quotes (a quote as '\''). */
+static size_t shell_word(const char *s, char *buf, size_t n)
+{
+    size_t u = 0;
+    int plain = *s != 0;
+    for (const char *p = s; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("_./+-,:=@%", *p) != NULL;
+#define PUTC(c) (u + 1 < n ? (void)(buf[u] = (c)) : (void)0, u++)
+    if (!plain) PUTC('\'');
+    for (const char *p = s; *p; p++) {
+        if (!plain && *p == '\'') {
+            PUTC('\''), PUTC('\\'), PUTC('\''), PUTC('\'');
+        } else
+            PUTC(*p);
+    }
+    if (!plain) PUTC('\'');
+#undef PUTC
+    if (n) buf[u < n ? u : n - 1] = 0;
+    return u;
+}
+
+/* x in the fewest significant digits (up to 17) that read back as x; a
+ * whole number below 1e15 without an exponent (30, not 3e+01) */
+static const char *exact(double x, char *buf, size_t n)
+{
+    if (x == floor(x) && fabs(x) < 1e15) {
+        snprintf(buf, n, "%.0f", x);
+        return buf;
+    }
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, n, "%.*g", p, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    return buf;
+}
+
+size_t sweep_cell_command(const sweep_grid *g, sweep_cell_id id, char *buf, size_t n)
+{
+    size_t u = 0;
+    char w[2200], a[32], b[32];
+#define PUT(...) (u += (size_t)snprintf(buf + (u < n ? u : n), u < n ? n - u : 0, __VA_ARGS__))
+    shell_word(g->net, w, sizeof w);
+    PUT("dillsue solve --net %s", w);
+    if (g->trips[0]) {
+        shell_word(g->trips, w, sizeof w);
+        PUT(" --trips %s", w);
+    }
+    PUT(" --scenario %d --seed %llu --%s %s --filter %s --solver %s --tol %s --max-iter %d", id.k, g->seed,
+        g->use_mu ? "mu" : "tau", exact(g->disp[id.d], a, sizeof a), ds_filter_name((ds_filter)g->filter[id.f]),
+        ds_solver_name((ds_solver_kind)g->solver[id.s]), exact(g->tol, b, sizeof b), g->max_iter);
+    sweep_grid d;
+    sweep_grid_defaults(&d);
+    if (g->cap != d.cap) PUT(" --cap %s", exact(g->cap, a, sizeof a));
+    for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+        const struct knob *k = &knobs[i];
+        double x = knob_get(g, k);
+        if (x == knob_get(&d, k)) continue;
+        if (k->name)
+            PUT(" --%s %s", k->option, k->name((int)x));
+        else
+            PUT(" --%s %s", k->option, exact(x, a, sizeof a));
+    }
+#undef PUT
+    return u;
 }
 
 /* Comma-separated list of names or numbers. Returns the count or -1. */

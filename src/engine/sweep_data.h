@@ -76,6 +76,11 @@ typedef struct sweep_result {
 /* A network of scenario k: the base network cloned and perturbed, exactly as
  * `dillsue solve --scenario k --seed S` builds it. NULL with err on failure. */
 ds_network *sweep_scenario_network(const ds_network *base, int k, unsigned long long seed, ds_error *err);
+/* The `dillsue solve` command that computes cell id (its scenario, the grid's
+ * network and every setting of sweep.conf that differs from solve's default;
+ * paths quoted for a shell where needed), into buf (n bytes, cut there).
+ * Returns the length it needed. */
+size_t sweep_cell_command(const sweep_grid *g, sweep_cell_id id, char *buf, size_t n);
 /* The run configuration of a cell, exactly as `dillsue solve` builds it from
  * --tau/--mu, --filter, --solver, --tol, --max-iter, --threads, --cap. */
 void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_config *cfg);

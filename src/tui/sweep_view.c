@@ -444,6 +444,38 @@ static void draw_replay(view *v, int y0)
     put(h - 1, 0, "r: open it as a run   Escape: back (cancels a replay still running)");
 }
 
+/* text from (y, x) in lines of at most COLS - x columns, broken between
+ * shell words (not inside '...'), each line but the last ending in " \\" and
+ * the next indented by `indent`: a command that stays one to copy. Returns
+ * the lines drawn. */
+static int put_command(int y, int x, int indent, const char *text)
+{
+    int width = COLS - x - 2, lines = 0, col = 0, quoted = 0;
+    char line[2048];
+    size_t k = 0;
+    const char *w = text;
+    if (width < 20) width = 20;
+    while (*w) {
+        const char *e = w; /* one word: to the next space outside quotes */
+        for (; *e && (quoted || *e != ' '); e++)
+            if (*e == '\'') quoted = !quoted;
+        int len = (int)(e - w);
+        if (col > 0 && col + 1 + len > width) {
+            line[k] = 0;
+            put(y + lines, lines ? x + indent : x, "%s \\", line);
+            lines++;
+            k = 0, col = 0;
+        }
+        if (col > 0 && k + 1 < sizeof line) line[k++] = ' ', col++;
+        for (int i = 0; i < len && k + 1 < sizeof line; i++) line[k++] = w[i];
+        col += len;
+        w = *e ? e + 1 : e;
+    }
+    line[k] = 0;
+    put(y + lines, lines ? x + indent : x, "%s", line);
+    return lines + 1;
+}
+
 static void draw_detail(view *v, int y0)
 {
     long c = v->fail[v->sel];
@@ -463,13 +495,12 @@ static void draw_detail(view *v, int y0)
     put(y++, 2, "tau %.6g   mu %.6g   lost OD pairs %d (demand %.6g)", r->tau, r->mu, r->lost_od, r->lost_demand);
     put(y++, 2, "wall %.3f s on rank %d worker %d", r->wall_s, r->rank, r->worker);
     put(y++, 2, "flows       %s", stat(path, &st) == 0 ? path : "(not written: run the sweep with --flows)");
-    put(y + 1, 2,
-        "reproduce:  dillsue solve --net %s --scenario %d --seed %llu --%s %.17g --filter %s --solver %s "
-        "--tol %g --max-iter %d --history H.csv",
-        v->g.net, id.k, v->g.seed, v->g.use_mu ? "mu" : "tau", v->g.disp[id.d],
-        ds_filter_name((ds_filter)v->g.filter[id.f]), ds_solver_name((ds_solver_kind)v->g.solver[id.s]), v->g.tol,
-        v->g.max_iter);
-    put(y + 3, 0, "h: solve it again here (history, flows)   r: open it as a run   Escape: back");
+    char cmd[6000];
+    size_t cl = sweep_cell_command(&v->g, id, cmd, sizeof cmd - 32);
+    snprintf(cmd + (cl < sizeof cmd - 32 ? cl : sizeof cmd - 33), 32, " --history H.csv");
+    put(y + 1, 2, "reproduce:");
+    y += 1 + put_command(y + 1, 14, 2, cmd);
+    put(y + 1, 0, "h: solve it again here (history, flows)   r: open it as a run   Escape: back");
 }
 
 static void draw_body(view *v)
