@@ -96,6 +96,17 @@ $T send-keys -t main q
 wait_for 'EXIT=0' 5
 check sweep_tui_quit $? "q did not quit with status 0"
 
+# at 80 columns the grid line names the network's file (its path does not fit) and
+# the progress line takes its short form: both whole, not cut at the edge
+$T new-session -d -s narrow -x 80 -y 24 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/sw' --ascii"
+PANE=narrow
+wait_for '^SiouxFalls_net.tntp  3 scenarios x 2 tau x 2 filters x 3 solvers = 36 cells$' 5
+r1=$?
+wait_for '^finished \| .* session \| ETA .* \| [0-9]+/1 workers$' 5
+check sweep_tui_80_columns $((r1 + $?)) "the grid or progress line is cut at 80 columns"
+$T send-keys -t narrow q
+PANE=main
+
 # r on a cell: the main TUI takes over with that cell as run #1, on its
 # scenario's network, with the sweep's iterations and its flows bit for bit
 $T new-session -d -s cell -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/sw' --no-runlog --no-config --ascii; echo EXIT=\$?; sleep 60"

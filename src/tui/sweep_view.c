@@ -511,8 +511,16 @@ static void draw_body(view *v)
     attron(A_BOLD);
     put(y++, 0, "dillsue sweep  %s", v->dir);
     attroff(A_BOLD);
-    put(y++, 0, "%s  %d scenarios x %d %s x %d filters x %d solvers = %ld cells%s", v->g.net, v->g.scenarios,
-        v->g.n_disp, v->g.use_mu ? "mu" : "tau", v->g.n_filter, v->g.n_solver, v->total, v->g.ue ? ", UE MAPE" : "");
+    /* the network's whole path where it fits, else its file name (a cell's command has the path) */
+    char grid[1400];
+    const char *base = strrchr(v->g.net, '/');
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(grid, sizeof grid, "%s  %d scenarios x %d %s x %d filters x %d solvers = %ld cells%s",
+                 pass && base ? base + 1 : v->g.net, v->g.scenarios, v->g.n_disp, v->g.use_mu ? "mu" : "tau",
+                 v->g.n_filter, v->g.n_solver, v->total, v->g.ue ? ", UE MAPE" : "");
+        if ((int)strlen(grid) <= w) break;
+    }
+    put(y++, 0, "%s", grid);
     /* progress */
     double frac = v->total ? (double)v->done / v->total : 0;
     int bw = w - 30 > 10 ? w - 30 : 10;
@@ -527,10 +535,18 @@ static void draw_body(view *v)
     sweep_fmt_duration(rate > 0 ? (v->total - v->done) / rate : NAN, eta, sizeof eta);
     if (!v->state[0])
         put(y++, 0, "no progress file yet | %.3g cells/s over the last minute", rate);
-    else
-        put(y++, 0, "%s%s | %.3g cells/s (last minute), %.3g this session | ETA %s | %d of %d %s alive", v->state,
-            stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta, v->alive, v->workers,
-            !strcmp(v->mode, "mpi") ? "ranks" : "workers");
+    else {
+        /* the long form where it fits, else the same numbers shorter */
+        char line[400];
+        const char *unit = !strcmp(v->mode, "mpi") ? "ranks" : "workers";
+        snprintf(line, sizeof line, "%s%s | %.3g cells/s (last minute), %.3g this session | ETA %s | %d of %d %s alive",
+                 v->state, stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta, v->alive,
+                 v->workers, unit);
+        if ((int)strlen(line) > w)
+            snprintf(line, sizeof line, "%s%s | %.3g cells/s, %.3g session | ETA %s | %d/%d %s", v->state,
+                     stale ? " (no update: stopped?)" : "", rate, v->rate, eta, v->alive, v->workers, unit);
+        put(y++, 0, "%s", line);
+    }
     y++;
     if (v->detail == 2) {
         draw_replay(v, y);
