@@ -41,6 +41,15 @@ wait_for() { # wait_for REGEX SECONDS
     return 1
 }
 check() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; screen | sed 's/^/    | /'; fi; }
+# viewer SESSION COLSxROWS DIR [OPTION...]: `tui --sweep DIR` in a new tmux
+# session, which becomes the one screen and wait_for read; EXIT=status at the end
+viewer() {
+    vs=$1 vsize=$2 vdir=$3
+    shift 3
+    $T new-session -d -s "$vs" -x "${vsize%x*}" -y "${vsize#*x}" \
+        "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$vdir' $*; echo EXIT=\$?; sleep 60"
+    PANE=$vs
+}
 
 # a sweep with failures (msa cannot reach 1e-7 in 300 iterations), one worker
 "$D" sweep --net "$SF" --scenarios 3 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson,msa \
@@ -48,7 +57,7 @@ check() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; screen | sed '
 spid=$!
 i=0
 while [ ! -f "$tmp/sw/sweep.conf" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-$T new-session -d -s main -x 120 -y 40 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/sw'; echo EXIT=\$?; sleep 60"
+viewer main 120x40 "$tmp/sw"
 wait_for 'dillsue sweep' 10
 check sweep_tui_opens $? "the viewer did not come up"
 wait_for '36/36 .*100.0%' 60 && wait_for '^finished' 10
@@ -98,19 +107,16 @@ check sweep_tui_quit $? "q did not quit with status 0"
 
 # at 80 columns the grid line names the network's file (its path does not fit) and
 # the progress line takes its short form: both whole, not cut at the edge
-$T new-session -d -s narrow -x 80 -y 24 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/sw' --ascii"
-PANE=narrow
+viewer narrow 80x24 "$tmp/sw" --ascii
 wait_for '^SiouxFalls_net.tntp  3 scenarios x 2 tau x 2 filters x 3 solvers = 36 cells$' 5
 r1=$?
 wait_for '^finished \| .* session \| ETA .* \| [0-9]+/1 workers$' 5
 check sweep_tui_80_columns $((r1 + $?)) "the grid or progress line is cut at 80 columns"
 $T send-keys -t narrow q
-PANE=main
 
 # r on a cell: the main TUI takes over with that cell as run #1, on its
 # scenario's network, with the sweep's iterations and its flows bit for bit
-$T new-session -d -s cell -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/sw' --no-runlog --no-config --ascii; echo EXIT=\$?; sleep 60"
-PANE=cell
+viewer cell 140x45 "$tmp/sw" --no-runlog --no-config --ascii
 wait_for '^not converged: ' 10
 $T send-keys -t cell Down Enter
 wait_for 'reproduce:' 3
@@ -139,8 +145,7 @@ check sweep_tui_r_quit $? "q in the TUI opened from the viewer did not quit with
 # a cell of a --mu sweep: the run shows the mu it was given (never the unused default tau);
 # --threads and --runlog given with --sweep are the opened TUI's: the run log has the run
 "$D" sweep --net "$SF" --scenarios 1 --seed 2 --mu 0.5 --filter dsp --solver newton --out "$tmp/swmu" --quiet > /dev/null 2>&1
-$T new-session -d -s mu -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/swmu' --threads 2 --runlog '$tmp/mu-runs.csv' --no-config; echo EXIT=\$?; sleep 60"
-PANE=mu
+viewer mu 140x45 "$tmp/swmu" --threads 2 --runlog "'$tmp/mu-runs.csv'" --no-config
 wait_for '^all cells|^not converged' 10
 $T send-keys -t mu a r
 wait_for '^.> +1 +SiouxFalls~k0/2 +newton +dsp +mu0.5 +cpu .* converged ' 20
@@ -163,8 +168,7 @@ cp "$SF" "$tmp/gone/g_net.tntp"
 cp "${SF%_net.tntp}_trips.tntp" "$tmp/gone/g_trips.tntp"
 "$D" sweep --net "$tmp/gone/g_net.tntp" --scenarios 1 --seed 2 --tau 10 --filter dsp --solver newton --out "$tmp/swg" --quiet > /dev/null 2>&1
 rm "$tmp/gone/g_net.tntp"
-$T new-session -d -s gone -x 140 -y 45 "LANG=C.UTF-8 TERM=xterm-256color '$PROG' tui --sweep '$tmp/swg' --no-runlog --no-config; echo EXIT=\$?; sleep 60"
-PANE=gone
+viewer gone 140x45 "$tmp/swg" --no-runlog --no-config
 wait_for '^all cells|^not converged' 10
 $T send-keys -t gone a r
 wait_for "^r: cannot open the cell as a run: $tmp/gone/g_net.tntp: No such file or directory" 5
