@@ -404,7 +404,8 @@ void ds_run_reason(const ds_run *run, char *buf, size_t n);
 const ds_config *ds_run_config(const ds_run *run);
 const ds_network *ds_run_network(const ds_run *run);
 /* mu and cbar are known once set-up has derived them (0 before; cbar is NAN
- * when mu was given and cbar was therefore not computed). */
+ * when mu was given and cbar was therefore not computed); thread-safe, like
+ * ds_run_times_get, so a front end may poll them while the run sets up. */
 double ds_run_mu(const ds_run *run);
 double ds_run_cbar(const ds_run *run);
 

@@ -483,8 +483,17 @@ ds_status ds_run_status(const ds_run *run) { return (ds_status)atomic_load(&((ds
 void ds_run_reason(const ds_run *run, char *buf, size_t n) { snprintf(buf, n, "%s", run->reason); }
 const ds_config *ds_run_config(const ds_run *run) { return &run->cfg; }
 const ds_network *ds_run_network(const ds_run *run) { return run->net; }
-double ds_run_mu(const ds_run *run) { return run->mu; }
-double ds_run_cbar(const ds_run *run) { return run->cbar; }
+/* run_setup writes them under snap_mu while a front end may be reading */
+static double locked_read(const ds_run *run, const double *v)
+{
+    ds_run *r = (ds_run *)run;
+    pthread_mutex_lock(&r->snap_mu);
+    double x = *v;
+    pthread_mutex_unlock(&r->snap_mu);
+    return x;
+}
+double ds_run_mu(const ds_run *run) { return locked_read(run, &run->mu); }
+double ds_run_cbar(const ds_run *run) { return locked_read(run, &run->cbar); }
 const double *ds_run_flows(const ds_run *run) { return run->res_flows; }
 const double *ds_run_costs(const ds_run *run) { return run->res_costs; }
 
@@ -1173,17 +1182,23 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         ds_error_format(&err, run->reason, sizeof run->reason);
         return DS_STATUS_ERROR;
     }
-    if (run->cfg.mu > 0) {
-        run->mu = run->cfg.mu;
-    } else {
+    double mu = run->cfg.mu, cbar = NAN;
+    if (!(mu > 0)) {
         STEP(0.2, "cbar (free-flow shortest paths)");
-        run->cbar = ds_loader_cbar(run->ld);
-        run->mu = run->cfg.tau / run->cbar;
-        if (!(run->mu > 0) || !isfinite(run->mu))
+        cbar = ds_loader_cbar(run->ld);
+        mu = run->cfg.tau / cbar;
+    }
+    /* published under snap_mu: a front end reads them while the run sets up */
+    pthread_mutex_lock(&run->snap_mu);
+    run->mu = mu;
+    run->cbar = cbar;
+    pthread_mutex_unlock(&run->snap_mu);
+    if (!(run->cfg.mu > 0)) {
+        if (!(mu > 0) || !isfinite(mu))
             FAIL_WITH(DS_STATUS_ERROR,
                       "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
-                      run->cfg.tau, run->cbar, ds_filter_name(run->cfg.filter));
-        ds_loader_set_mu(run->ld, run->mu);
+                      run->cfg.tau, cbar, ds_filter_name(run->cfg.filter));
+        ds_loader_set_mu(run->ld, mu);
     }
     /* OpenBLAS is opened here, by the first Anderson run (lapack.c) */
     if (run->cfg.solver == DS_SOLVER_ANDERSON) {
@@ -1371,7 +1386,10 @@ ds_status ds_run_execute(ds_run *run)
     edsp_state es = {0, {0}, 0, NULL};
     ds_status st;
 
-    run->t_start = run->t_iter0 = run_now();
+    double t0 = run_now();
+    pthread_mutex_lock(&run->pause_mu); /* ds_run_times_get reads it from another thread */
+    run->t_start = run->t_iter0 = t0;
+    pthread_mutex_unlock(&run->pause_mu);
     atomic_store(&run->status, DS_STATUS_RUNNING);
     atomic_store(&run->phase, 1);
     st = run_setup(run, &es);
