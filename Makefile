@@ -1,4 +1,4 @@
-# dillsue - build, test, bench.  `make`, `make test`, `make check`, `make bench`.
+# dillsue - build, test, bench.  `make`, `make test`, `make check`, `make tsan`, `make bench`.
 CC       ?= gcc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
@@ -17,7 +17,7 @@ APP_OBJ    := $(APP_SRC:%.c=$(B)/obj/%.o)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_BIN  := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
-.PHONY: all test check bench clean format tests install uninstall fuzz lib FORCE
+.PHONY: all test check tsan bench clean format tests install uninstall fuzz lib FORCE
 all: $(B)/dillsue $(TEST_BIN) $(BENCH_BIN)
 
 $(B)/obj/%.o: %.c $(wildcard include/*.h src/engine/*.h src/tui/*.h src/cli/*.h tests/*.h)
@@ -74,6 +74,12 @@ check:
 	  LDFLAGS="-fsanitize=address,undefined" test
 	$(MAKE) fuzz-run FUZZ_SECONDS=10
 
+# The suite under ThreadSanitizer, in its own build tree: data races between
+# the engine's threads and the front ends that watch them (tests/tsan.sh).
+tsan:
+	$(MAKE) B=build-tsan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" LDFLAGS="-fsanitize=thread" tests
+	@BUILD=build-tsan sh tests/tsan.sh
+
 bench: $(B)/dillsue $(BENCH_BIN)
 	@BUILD=$(B) sh bench/run.sh
 
@@ -81,7 +87,7 @@ format:
 	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h bench/*.c
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
 # --- CUDA ---
 # The GPU backend (cuda/, src/engine/gpu.c). The CPU emulation of the kernels is

@@ -57,6 +57,7 @@ else
     # a sanitizer build of the library needs the sanitizer runtime in the program too
     san=""
     nm -D "$L/libdillsue.so" | grep -q __asan_ && san="-fsanitize=address,undefined"
+    nm -D "$L/libdillsue.so" | grep -q __tsan_ && san="-fsanitize=thread"
     if ! ${CC:-cc} $san -o "$tmp/solve_sf" tests/install/solve_sf.c $flags 2>"$tmp/cc.err"; then
         fail install_pkg_config_program "does not build with '$flags': $(head -c 400 "$tmp/cc.err")"
     else

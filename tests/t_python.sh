@@ -15,6 +15,7 @@ lib=$(ls "$BUILD"/libdillsue.so.* 2>/dev/null | head -1)
 if [ -z "$lib" ]; then fail python_module "no $BUILD/libdillsue.so.* (make lib)"; exit 0; fi
 # a sanitizer build of the library cannot be loaded into a plain python3
 if nm -D "$lib" | grep -q __asan_; then skip python_module "library built with AddressSanitizer"; exit 0; fi
+if nm -D "$lib" | grep -q __tsan_; then skip python_module "library built with ThreadSanitizer"; exit 0; fi
 DILLSUE_LIB=$lib DILLSUE_PROG=$D $PY python/tests/test_dillsue.py "$TNTP" 2>"$tmp/err" || true
 [ -s "$tmp/err" ] && fail python_module_stderr "$(head -c 400 "$tmp/err")"
 exit 0
