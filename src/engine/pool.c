@@ -150,9 +150,8 @@ ds_pool *ds_pool_create(int threads)
     pthread_sigmask(SIG_BLOCK, &all, &old);
     for (int i = 1; i < threads; i++) {
         struct worker_arg *wa = malloc(sizeof *wa);
-        wa->p = p;
-        wa->id = i;
-        if (pthread_create(&p->tid[i], NULL, worker_main, wa) != 0) {
+        if (wa) wa->p = p, wa->id = i;
+        if (!wa || pthread_create(&p->tid[i], NULL, worker_main, wa) != 0) {
             free(wa);
             p->threads = i; /* run with what we got */
             break;
