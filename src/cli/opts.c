@@ -122,7 +122,8 @@ const cli_opt cli_opts[OPT_N] = {
                               "Newton: ptc (the line search below; where a trial leaves the domain of f, the next "
                               "directions are regularised as in pseudo-transient continuation until full steps "
                               "return them to Newton's), linesearch (backtracking on the Newton direction with a "
-                              "sufficient-decrease test) or paper (full or half step, else an MSA step)")},
+                              "sufficient-decrease test; a trial's cost on each link stays within 0.25/mu of its "
+                              "linear model) or paper (full or half step, else an MSA step)")},
     [OPT_START] = {CHOICE(
         "start", CLI_SOLVE | CLI_SWEEP, start, "S", 0,
         "start point: auto (x = 0, or where f(0) does not exist the links of the diverging cycles "

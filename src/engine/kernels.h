@@ -56,6 +56,18 @@ DSK_FN double dsk_cost_deriv(double x, double cap_c, double t0, double b, double
     return t0 * b * p * pow(r, p - 1.0) / cap_c;
 }
 
+/* The flow at which the capped BPR time (fixed part excluded) reaches u:
+ * dsk_cost's inverse on a flow-dependent link (t0, b, p > 0); 0 at or below
+ * free flow, the cap's flow at or above the capped time. */
+DSK_FN double dsk_cost_flow(double u, double cap_c, double t0, double b, double p, double cap)
+{
+    double q = (u / t0 - 1.0) / b;
+    if (!(q > 0)) return 0;
+    double r = p == 1.0 ? q : pow(q, 1.0 / p);
+    if (cap > 0 && r > cap) r = cap;
+    return r * cap_c;
+}
+
 /* The centroid rule. Nodes numbered below FIRST THRU NODE (0-based: node <
  * first_thru - 1) are zones: a route may start or end there, never pass
  * through. */
