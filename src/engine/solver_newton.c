@@ -12,11 +12,12 @@
  * failed trial shrinks l by the minimiser of the quadratic through W(0),
  * W'(0) and W(l), kept in [0.1 l, 0.5 l]. Iterates stay in x >= 0 (trial
  * points are projected), and a trial point's cost on each link stays within
- * 0.25/mu of its linear model (limited_flow below). If the search reaches its floor, the direction is
- * solved once more to a tighter forcing term and searched again; if GMRES
- * found no descent direction or that fails too, the step is a safeguarded SRA
- * step (newton-recover) and the next direction is solved more accurately; the
- * warm start is not repeated, so the quadratic phase stays within reach.
+ * 0.25/mu of its linear model (limited_flow below). If the search reaches
+ * its floor, the direction is solved once more to a tighter forcing term and
+ * searched again; if GMRES found no descent direction or that fails too, the
+ * step is a safeguarded SRA step (newton-recover) and the next direction is
+ * solved more accurately; the warm start is not repeated, so the quadratic
+ * phase stays within reach.
  *
  * Forcing terms: Eisenstat-Walker choice 1 (agreement of the linear model
  * with F along the step just taken), safeguarded by eta_{k-1}^((1+sqrt 5)/2)
