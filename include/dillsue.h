@@ -93,6 +93,12 @@ typedef struct ds_network {
     long declared_zones;           /* <NUMBER OF ZONES> of the net file (0 if absent) */
     int n_loops;                   /* self-loop rows dropped: they carry flow 0 */
     struct ds_dropped_loop *loops; /* [n_loops], in file order */
+    /* Columns after the tenth that the net file's column-name line ('~'
+     * comment before the first row) names after the ten standard ones: read
+     * past, not used (0 if none). */
+    int n_skipped_columns;
+    long columns_line;         /* line of that column-name comment */
+    char skipped_columns[128]; /* their names, ", "-separated (cut short with "...") */
 } ds_network;
 
 /* A link from a node to itself: no route uses it, so the reader drops it; flow

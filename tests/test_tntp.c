@@ -734,6 +734,35 @@ static void test_real_files(void)
     tc_end();
 }
 
+/* Columns after the tenth, named by the column-name line: read past, said in
+ * the network, the same links as without them; the clone keeps the names. */
+static void test_extra_columns(void)
+{
+    static const char net[] = "<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 2\n<NUMBER OF ZONES> 2\n<END OF METADATA>\n"
+                              "~ first comment\n~\tinit_node\tterm_node\tcapacity\tlength\tfree_flow_time\tb\tpower"
+                              "\tspeed\ttoll\tlink_type\tsaturation_flow\tlanes;\n"
+                              "1 3 10 1 2 0.15 4 1 0 1 6 2;\n3 2 20 1 3 0.15 4 1 0 1;\n";
+    static const char trips[] = "<NUMBER OF ZONES> 2\n<END OF METADATA>\nOrigin 1\n 2 : 10;\n";
+    ds_error e = {0};
+    ds_network *n = ds_network_parse(net, sizeof net - 1, "x.net.tntp", trips, sizeof trips - 1, "x.trips.tntp", &e),
+               *c;
+    tc_begin("tntp extra columns named by the column line");
+    TC_CHECK(n != NULL, "refused: %s:%ld: %s", e.file, e.line, e.msg);
+    if (n) {
+        TC_CHECK(n->n_skipped_columns == 2 && n->columns_line == 6 &&
+                     !strcmp(n->skipped_columns, "saturation_flow, lanes"),
+                 "skipped %d at %ld: '%s'", n->n_skipped_columns, n->columns_line, n->skipped_columns);
+        TC_CHECK(n->n_links == 2 && n->capacity[0] == 10 && n->t0[0] == 2 && n->link_type[0] == 1 &&
+                     n->capacity[1] == 20 && n->t0[1] == 3,
+                 "links read as the ten columns say");
+        c = ds_network_clone(n);
+        TC_CHECK(c && c->n_skipped_columns == 2 && !strcmp(c->skipped_columns, n->skipped_columns), "clone");
+        ds_network_free(c);
+        ds_network_free(n);
+    }
+    tc_end();
+}
+
 /* ds_parse_double gives strtod's bits on every decimal it accepts (its fast
  * path is Clinger's; the rest goes to strtod) and refuses what is not a whole
  * decimal. Random strings of the shapes data files write, and the edges of
@@ -803,5 +832,6 @@ int main(void)
     test_siouxfalls_flows();
     test_clone_and_default();
     test_real_files();
+    test_extra_columns();
     return tc_exit();
 }

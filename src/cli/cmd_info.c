@@ -153,6 +153,11 @@ int cmd_info(int argc, char **argv)
     printf("\n");
     printf("links:              %d", net->n_links);
     if (net->n_loops) printf(" (%d self-loop rows dropped: flow 0)", net->n_loops);
+    if (net->n_skipped_columns) {
+        printf(" (column%s not used: ", net->n_skipped_columns > 1 ? "s" : "");
+        cli_fputs_escaped(net->skipped_columns, stdout);
+        printf(", named at line %ld)", net->columns_line);
+    }
     printf("\n");
     printf("zones:              %d", net->n_zones);
     if (net->zones_inferred)

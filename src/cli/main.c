@@ -218,6 +218,12 @@ ds_network *cli_load_network(const char *net_path, const char *trips_path, int w
         fprintf(stderr,
                 "dillsue: warning: %s:%ld: self-loop at node %d dropped (no route uses it; written with flow 0)\n",
                 net->net_path, net->loops[i].line, net->loops[i].node_id);
+    if (net->n_skipped_columns) {
+        fprintf(stderr, "dillsue: note: %s:%ld: the column line names %d column%s after the ten of the link format (",
+                net->net_path, net->columns_line, net->n_skipped_columns, net->n_skipped_columns > 1 ? "s" : "");
+        cli_fputs_escaped(net->skipped_columns, stderr);
+        fputs("): not used, read past\n", stderr);
+    }
     return net;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "dillsue.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -39,6 +40,7 @@ typedef struct text {
     const char *name; /* file name used in errors */
     long line;        /* number of the line last returned */
     long n_lines;
+    char *comment; /* the '~' comment of the line last returned (NULL: none) */
 } text;
 
 static int is_ws(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
@@ -181,6 +183,7 @@ static char *text_next(text *t)
     }
     t->line++;
     c = strchr(b, '~');
+    t->comment = c ? c + 1 : NULL;
     if (c) *c = '\0';
     return b;
 }
@@ -620,6 +623,110 @@ static int net_row(text *t, ds_network *net, char **tok, long n_nodes, long L, d
     return 0;
 }
 
+/* Columns after the tenth. Some published files carry more (one public
+ * Nguyen-Dupuis file adds saturation_flow), and the rows alone cannot say
+ * whether such a file only appends columns or orders them differently. So
+ * they are read past only where the column-name line, the last '~' comment
+ * before the first row, names the ten standard columns first (each by one of
+ * the names files use for it, compared in lower case without punctuation or
+ * a parenthesised unit) and the extra ones after them; a row may then have up
+ * to as many columns as it names. Names are split at tabs where the line has
+ * any (names with spaces: "Free Flow Time"), else at spaces. */
+#define NET_MAX_COLUMNS 32
+static const char *const net_column_names[NET_COLUMNS] = {"initnode init from fromnode anode tail",
+                                                          "termnode term to tonode bnode head",
+                                                          "capacity cap",
+                                                          "length len",
+                                                          "freeflowtime fftime fftt freeflowtraveltime t0",
+                                                          "b alpha bprb",
+                                                          "power beta bprpower",
+                                                          "speed speedlimit",
+                                                          "toll",
+                                                          "linktype type"};
+
+static void column_key(const char *name, char *key, size_t size)
+{
+    size_t k = 0;
+    for (const char *c = name; *c && *c != '(' && k + 1 < size; c++)
+        if (isalnum((unsigned char)*c)) key[k++] = (char)tolower((unsigned char)*c);
+    key[k] = '\0';
+}
+
+static int column_is(const char *key, const char *names)
+{
+    size_t n = strlen(key);
+    for (const char *p = names; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, key, n)) return 1;
+        p += len + (e != NULL);
+    }
+    return 0;
+}
+
+/* Splits the column-name comment (a copy) into names; returns how many (at
+ * most NET_MAX_COLUMNS are stored, more are counted). */
+static int column_names(char *line, char **name)
+{
+    const char *sep = strchr(line, '\t') ? "\t" : " \t";
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(line, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
+        tok = trim(tok);
+        size_t len = strlen(tok);
+        while (len && tok[len - 1] == ';') tok[--len] = '\0'; /* "link_type;" or a lone ";" */
+        tok = trim(tok);
+        if (!*tok) continue;
+        if (n < NET_MAX_COLUMNS) name[n] = tok;
+        n++;
+    }
+    return n;
+}
+
+/* A row of nt > NET_COLUMNS columns: how many columns rows may have, from the
+ * column-name line `cols` (at line cline; NULL if none), or -1 with err set.
+ * The names of the extra columns go to net. */
+static int allowed_columns(text *t, ds_network *net, const char *cols, long cline, int nt, ds_error *err)
+{
+    char buf[1024], *name[NET_MAX_COLUMNS], key[64];
+    static const char std[] = "init_node term_node capacity length free_flow_time b power speed toll link_type";
+    static const char *const std_name[NET_COLUMNS] = {"init_node", "term_node", "capacity", "length", "free_flow_time",
+                                                      "b",         "power",     "speed",    "toll",   "link_type"};
+    int n = 0, k;
+    if (cols) {
+        snprintf(buf, sizeof buf, "%s", cols);
+        n = column_names(buf, name);
+    }
+    if (n <= NET_COLUMNS || n > NET_MAX_COLUMNS || nt > n)
+        return ds_error_set(err, t->name, t->line,
+                            "too many columns: %d, expected %d (%s); extra columns are read past only where a '~' "
+                            "column-name line before the first row names them after these ten%s",
+                            nt, n > NET_COLUMNS && n <= NET_MAX_COLUMNS ? n : NET_COLUMNS, std,
+                            !cols             ? ""
+                            : n > NET_COLUMNS ? " (the line names fewer)"
+                                              : " (the line names ten or fewer)");
+    for (k = 0; k < NET_COLUMNS; k++) {
+        column_key(name[k], key, sizeof key);
+        if (!column_is(key, net_column_names[k]))
+            return ds_error_set(err, t->name, t->line,
+                                "too many columns: %d, expected %d (%s); the column line (line %ld) names column %d "
+                                "'%.40s', not %s, so the extra columns cannot be told apart",
+                                nt, NET_COLUMNS, std, cline, k + 1, name[k], std_name[k]);
+    }
+    net->n_skipped_columns = n - NET_COLUMNS;
+    net->columns_line = cline;
+    size_t len = 0, cap = sizeof net->skipped_columns;
+    net->skipped_columns[0] = '\0';
+    for (k = NET_COLUMNS; k < n; k++) {
+        int w = snprintf(net->skipped_columns + len, cap - len, "%s%s", k > NET_COLUMNS ? ", " : "", name[k]);
+        if (w < 0 || (size_t)w >= cap - len) {
+            snprintf(net->skipped_columns + cap - 4, 4, "...");
+            break;
+        }
+        len += (size_t)w;
+    }
+    return n;
+}
+
 /* The header and the link rows; node ids stay as the file writes them until
  * map_nodes has seen every row and the trips file's zones. */
 static int parse_net(text *t, ds_network *net, meta *m, ds_error *err)
@@ -659,12 +766,19 @@ static int parse_net(text *t, ds_network *net, meta *m, ds_error *err)
         !net->speed || !net->toll || !net->link_type || !net->src_line)
         return ds_error_set(err, t->name, 0, "out of memory for %ld links", n_links);
 
+    char *cols = NULL; /* the column-name line: the last comment before the first row */
+    long cline = 0;
+    int max_cols = NET_COLUMNS;
     while ((s = text_next(t))) {
         char *tok[NET_COLUMNS + 1];
         int nt, rc;
+        char *comment = t->comment;
         if (cut_semicolon(t, s, err)) return -1;
         nt = split_ws(s, tok, NET_COLUMNS + 1);
-        if (nt == 0) continue;
+        if (nt == 0) {
+            if (comment && rows == 0 && *trim(comment)) cols = comment, cline = t->line;
+            continue;
+        }
         if (rows == n_links)
             return ds_error_set(err, t->name, t->line, "more link rows than <NUMBER OF LINKS> %ld", n_links);
         if (nt < NET_COLUMNS)
@@ -672,8 +786,10 @@ static int parse_net(text *t, ds_network *net, meta *m, ds_error *err)
                                 "too few columns: %d, expected %d (init_node term_node capacity length "
                                 "free_flow_time b power speed toll link_type)",
                                 nt, NET_COLUMNS);
-        if (nt > NET_COLUMNS)
-            return ds_error_set(err, t->name, t->line, "too many columns: %d, expected %d", nt, NET_COLUMNS);
+        if (nt > max_cols && max_cols > NET_COLUMNS)
+            return ds_error_set(err, t->name, t->line,
+                                "too many columns: %d, expected at most %d (line %ld names them)", nt, max_cols, cline);
+        if (nt > max_cols && (max_cols = allowed_columns(t, net, cols, cline, nt, err)) < 0) return -1;
         rc = net_row(t, net, tok, n_nodes, L, err);
         if (rc < 0) return -1;
         rows++;

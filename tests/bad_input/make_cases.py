@@ -239,6 +239,27 @@ ACCEPTED["sparse_ids"] = (text([NET_META[0], NET_META[1], NET_META[3], NET_META[
                                + [sparse_row(l) for l in LINKS]), sparse_trips(), "")
 ACCEPTED["bom"] = ("\ufeff" + BASE_NET, "\ufeff" + BASE_TRIPS, "")
 ACCEPTED["total_printed_g"] = (BASE_NET, trips_summing("1e+05", "99480.4"), "")
+# Columns after the tenth, read past where the column-name line names them
+# after the ten standard ones (a public Nguyen-Dupuis file adds
+# saturation_flow); the rows may also stop at ten.
+EXTRA_HEAD = "~\tinit_node\tterm_node\tcapacity\tlength\tfree_flow_time\tb\tpower\tspeed\ttoll\tlink_type\tsaturation_flow;"
+EXTRA_ROWS = [l.rstrip("\t;") + "\t6\t;" for l in LINKS[:-1]] + [LINKS[-1]]
+ACCEPTED["extra_named_column"] = (text(NET_META[:6] + [EXTRA_HEAD] + EXTRA_ROWS), None,
+                                  "extra_named_column.net.tntp:7: the column line names 1 column after the ten of "
+                                  "the link format (saturation_flow)")
+ACCEPTED["extra_named_columns_spaces"] = (
+    text(NET_META[:6] + ["~ Init node \tTerm node \tCapacity \tLength \tFree Flow Time \tB\tPower\tSpeed limit "
+                         "\tToll \tType\tLanes\tCapacity (per lane)\t;"] + EXTRA_ROWS), None,
+    "extra_named_columns_spaces.net.tntp:7: the column line names 2 columns after the ten of the link format "
+    "(Lanes, Capacity (per lane))")
+case("links_extra_column_misordered", text(NET_META[:6] + [EXTRA_HEAD.replace("init_node\tterm_node", "term_node\tinit_node")]
+                                           + EXTRA_ROWS), None,
+     "links_extra_column_misordered.net.tntp:8: too many columns: 11, expected 10 (init_node term_node capacity "
+     "length free_flow_time b power speed toll link_type); the column line (line 7) names column 1 'term_node', not "
+     "init_node")
+case("links_more_columns_than_named", text(NET_META[:6] + [EXTRA_HEAD] + EXTRA_ROWS[:1] + [EXTRA_ROWS[1].rstrip("\t;")
+                                           + "\t7\t;"] + EXTRA_ROWS[2:]), None,
+     "links_more_columns_than_named.net.tntp:9: too many columns: 12, expected at most 11 (line 7 names them)")
 case("sparse_trips_not_node", ACCEPTED["sparse_ids"][0], sparse_trips().replace("Origin 1003", "Origin 1007"),
      "sparse_trips_not_node.trips.tntp:9: origin 1007 is not a node of the network")
 case("sparse_too_many_ids", text([NET_META[0], NET_META[1], NET_META[3], NET_META[4]]
