@@ -99,6 +99,10 @@ typedef struct ds_network {
     int n_skipped_columns;
     long columns_line;         /* line of that column-name comment */
     char skipped_columns[128]; /* their names, ", "-separated (cut short with "...") */
+    /* Columns of a ten-column file whose name on the column-name line is not
+     * the TNTP column's: "column 9 'lanes' where TNTP has toll, ..." ("" if
+     * none; read by position all the same) */
+    char column_note[256];
 } ds_network;
 
 /* A link from a node to itself: no route uses it, so the reader drops it; flow

@@ -760,6 +760,14 @@ static void test_extra_columns(void)
         ds_network_free(c);
         ds_network_free(n);
     }
+    /* a prose comment before the rows is no column line: no note */
+    static const char prose[] = "<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 2\n<NUMBER OF ZONES> 2\n<END OF METADATA>\n"
+                                "~ converted from the original files by hand in 2016; the capacities are per hour\n"
+                                "1 3 10 1 2 0.15 4 1 0 1;\n3 2 20 1 3 0.15 4 1 0 1;\n";
+    n = ds_network_parse(prose, sizeof prose - 1, "p.net.tntp", trips, sizeof trips - 1, "p.trips.tntp", &e);
+    TC_CHECK(n && !n->column_note[0] && !n->n_skipped_columns, "prose read as a column line: '%s'",
+             n ? n->column_note : e.msg);
+    ds_network_free(n);
     tc_end();
 }
 

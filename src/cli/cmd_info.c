@@ -159,6 +159,11 @@ int cmd_info(int argc, char **argv)
         printf(", named at line %ld)", net->columns_line);
     }
     printf("\n");
+    if (net->column_note[0]) {
+        printf("column names:       line %ld names ", net->columns_line);
+        cli_fputs_escaped(net->column_note, stdout);
+        printf(" (read by position as the TNTP columns)\n");
+    }
     printf("zones:              %d", net->n_zones);
     if (net->zones_inferred)
         printf(" (taken from the trips file's origins and destinations%s)",

@@ -224,6 +224,11 @@ ds_network *cli_load_network(const char *net_path, const char *trips_path, int w
         cli_fputs_escaped(net->skipped_columns, stderr);
         fputs("): not used, read past\n", stderr);
     }
+    if (net->column_note[0]) {
+        fprintf(stderr, "dillsue: note: %s:%ld: the column line names ", net->net_path, net->columns_line);
+        cli_fputs_escaped(net->column_note, stderr);
+        fputs(": read by position as the TNTP columns\n", stderr);
+    }
     return net;
 }
 

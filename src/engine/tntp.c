@@ -637,10 +637,10 @@ static const char *const net_column_names[NET_COLUMNS] = {"initnode init from fr
                                                           "termnode term to tonode bnode head",
                                                           "capacity cap",
                                                           "length len",
-                                                          "freeflowtime fftime fftt freeflowtraveltime t0",
+                                                          "freeflowtime fftime fftt fft freeflowtraveltime t0",
                                                           "b alpha bprb",
                                                           "power beta bprpower",
-                                                          "speed speedlimit",
+                                                          "speed speedlimit ffspeed freeflowspeed",
                                                           "toll",
                                                           "linktype type"};
 
@@ -682,6 +682,39 @@ static int column_names(char *line, char **name)
     return n;
 }
 
+static const char *const net_std_name[NET_COLUMNS] = {"init_node", "term_node", "capacity", "length", "free_flow_time",
+                                                      "b",         "power",     "speed",    "toll",   "link_type"};
+
+/* A 10-column file read by position whose column-name line says otherwise
+ * (one public file has "critical speed (km/h)" and "lanes" where TNTP has toll
+ * and link_type): said in net->column_note, not refused, since only the
+ * position counts. A comment that matches fewer than half the names is not a
+ * column line (prose), and says nothing. */
+static void column_note(ds_network *net, const char *cols, long cline)
+{
+    char buf[1024], *name[NET_MAX_COLUMNS], key[64];
+    int n, bad[NET_COLUMNS], nbad = 0;
+    snprintf(buf, sizeof buf, "%s", cols);
+    n = column_names(buf, name);
+    if (n < NET_COLUMNS || n > NET_MAX_COLUMNS) return;
+    for (int k = 0; k < NET_COLUMNS; k++) {
+        column_key(name[k], key, sizeof key);
+        if (!column_is(key, net_column_names[k])) bad[nbad++] = k;
+    }
+    if (nbad == 0 || 2 * nbad > NET_COLUMNS) return;
+    size_t len = 0, cap = sizeof net->column_note;
+    for (int i = 0; i < nbad; i++) {
+        int k = bad[i], w = snprintf(net->column_note + len, cap - len, "%scolumn %d '%.40s' where TNTP has %s",
+                                     i ? ", " : "", k + 1, name[k], net_std_name[k]);
+        if (w < 0 || (size_t)w >= cap - len) {
+            snprintf(net->column_note + cap - 4, 4, "...");
+            break;
+        }
+        len += (size_t)w;
+    }
+    net->columns_line = cline;
+}
+
 /* A row of nt > NET_COLUMNS columns: how many columns rows may have, from the
  * column-name line `cols` (at line cline; NULL if none), or -1 with err set.
  * The names of the extra columns go to net. */
@@ -689,8 +722,6 @@ static int allowed_columns(text *t, ds_network *net, const char *cols, long clin
 {
     char buf[1024], *name[NET_MAX_COLUMNS], key[64];
     static const char std[] = "init_node term_node capacity length free_flow_time b power speed toll link_type";
-    static const char *const std_name[NET_COLUMNS] = {"init_node", "term_node", "capacity", "length", "free_flow_time",
-                                                      "b",         "power",     "speed",    "toll",   "link_type"};
     int n = 0, k;
     if (cols) {
         snprintf(buf, sizeof buf, "%s", cols);
@@ -710,7 +741,7 @@ static int allowed_columns(text *t, ds_network *net, const char *cols, long clin
             return ds_error_set(err, t->name, t->line,
                                 "too many columns: %d, expected %d (%s); the column line (line %ld) names column %d "
                                 "'%.40s', not %s, so the extra columns cannot be told apart",
-                                nt, NET_COLUMNS, std, cline, k + 1, name[k], std_name[k]);
+                                nt, NET_COLUMNS, std, cline, k + 1, name[k], net_std_name[k]);
     }
     net->n_skipped_columns = n - NET_COLUMNS;
     net->columns_line = cline;
@@ -790,6 +821,7 @@ static int parse_net(text *t, ds_network *net, meta *m, ds_error *err)
             return ds_error_set(err, t->name, t->line,
                                 "too many columns: %d, expected at most %d (line %ld names them)", nt, max_cols, cline);
         if (nt > max_cols && (max_cols = allowed_columns(t, net, cols, cline, nt, err)) < 0) return -1;
+        if (rows == 0 && cols && max_cols == NET_COLUMNS) column_note(net, cols, cline);
         rc = net_row(t, net, tok, n_nodes, L, err);
         if (rc < 0) return -1;
         rows++;
