@@ -52,7 +52,12 @@ run() {
 # first cell's start to the last cell's end: what dealing, recording and the
 # journal cost (program and mpirun start-up are in "elapsed" only).
 # BENCH_SWEEP_FULL=1 adds the whole grid with anderson and sra (6,000 cells;
-# an hour of CPU). BENCH_SWEEP=0 skips this block.
+# an hour of CPU). BENCH_SWEEP=0 skips this block. The 1 -> 2 rank speed-up is
+# the median over BENCH_SWEEP_PAIRS (default 3) alternating -np 1 / -np 2 runs
+# of the ratio of their spans: this machine's cores change speed in spells of
+# seconds, and one run of each compared two spells (stop 25: 1.77x in one
+# pass, 1.89x-1.93x in pairs right after).
+sweep_spans=
 sweep_one() { # sweep_one LABEL WORKERS SOLVERS LAUNCHER...
     label=$1 workers=$2 solvers=$3
     shift 3
@@ -71,7 +76,9 @@ for r in csv.reader(open(sys.argv[1])): print("\t".join(r))' "$dir/s/cells.csv" 
             b = $20 - $19; if (n == 1 || b < first) first = b; if ($20 > last) last = $20 }
         END { el = t1 - t0; span = last - first
               printf "| %s | %d | %.1f | %.1f | %.1f | %.2f |%s\n", l, n, el, span, n / span, 1000 * (span * w - s) / n,
-              rc ? " exit " rc : "" }'
+              rc ? " exit " rc : ""
+              printf "%.6f\n", span > sp }' sp="$dir/span"
+    sweep_spans="$sweep_spans $(cat "$dir/span" 2>/dev/null || echo 0)"
     rm -rf "$dir"
 }
 sweep_bench() {
@@ -89,15 +96,26 @@ sweep_bench() {
     sweep_one "newton, 2 workers" 2 newton env
     mpi=
     "$BUILD/dillsue" sweep --help | grep -q "This build: with MPI" && command -v mpirun > /dev/null && mpi=1
+    ratios=
     if [ -n "$mpi" ]; then
-        sweep_one "newton, mpirun -np 1" 1 newton mpirun --oversubscribe --allow-run-as-root -np 1
-        sweep_one "newton, mpirun -np 2" 2 newton mpirun --oversubscribe --allow-run-as-root -np 2
+        for pair in $(seq "${BENCH_SWEEP_PAIRS:-3}"); do
+            sweep_spans=
+            sweep_one "newton, mpirun -np 1 (pair $pair)" 1 newton mpirun --oversubscribe --allow-run-as-root -np 1
+            sweep_one "newton, mpirun -np 2 (pair $pair)" 2 newton mpirun --oversubscribe --allow-run-as-root -np 2
+            ratios="$ratios $(echo "$sweep_spans" | awk '{ if ($2 > 0) printf "%.3f", $1 / $2; else print "-" }')"
+        done
     else
         echo "| (no MPI build: mpirun rows skipped) | | | | | |"
     fi
     if [ "${BENCH_SWEEP_FULL:-0}" = 1 ]; then
         sweep_one "newton,anderson,sra, 2 workers" 2 newton,anderson,sra env
         [ -n "$mpi" ] && sweep_one "newton,anderson,sra, mpirun -np 2" 2 newton,anderson,sra mpirun --oversubscribe --allow-run-as-root -np 2
+    fi
+    if [ -n "$ratios" ]; then
+        echo
+        echo "1 -> 2 ranks (span at -np 1 / span at -np 2, alternating pairs):$(echo "$ratios" | sed 's/ \([0-9.-]*\)/ \1x/g');" \
+            "median $(echo "$ratios" | tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 } END { printf "%.2fx", a[int((NR + 1) / 2)] }')" \
+            "(target >= 1.8x)"
     fi
 }
 # --- end sweep ---
