@@ -78,6 +78,19 @@ int main(void)
     }
     tc_end();
 
+    tc_begin("tui_session_open_says_what_the_reader_read_past");
+    {
+        tui_log_entry e;
+        int said = 0;
+        TC_CHECK(session_open(&s, "tests/bad_input/extra_named_column.net.tntp", NULL, &err) == 0, "open: %s", err.msg);
+        for (long i = 0; i < session_log_count(&s); i++)
+            if (session_log_get(&s, i, &e) && strstr(e.text, "(saturation_flow): not used")) said = 1;
+        TC_CHECK(said, "no log line names the skipped column");
+        TC_CHECK(s.n_nets == 2, "nets %d", s.n_nets);
+        s.net = s.nets[0]; /* back to the default network for the runs below */
+    }
+    tc_end();
+
     tc_begin("tui_session_records_whole_while_running");
     s.next.solver = DS_SOLVER_SRA;
     s.next.tau = 10;

@@ -699,7 +699,11 @@ static void column_note(ds_network *net, const char *cols, long cline)
     if (n < NET_COLUMNS || n > NET_MAX_COLUMNS) return;
     for (int k = 0; k < NET_COLUMNS; k++) {
         column_key(name[k], key, sizeof key);
-        if (!column_is(key, net_column_names[k])) bad[nbad++] = k;
+        /* a unit in parentheses is no change of meaning, a count of lanes is
+         * ("capacity (per lane)": the link's capacity is that times lanes) */
+        const char *q = strchr(name[k], '(');
+        int per_lane = q && (strstr(q, "lane") || strstr(q, "Lane"));
+        if (!column_is(key, net_column_names[k]) || per_lane) bad[nbad++] = k;
     }
     if (nbad == 0 || 2 * nbad > NET_COLUMNS) return;
     size_t len = 0, cap = sizeof net->column_note;

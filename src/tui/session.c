@@ -69,6 +69,18 @@ int session_open(tui_session *s, const char *path, const char *trips, ds_error *
 {
     ds_network *net = path ? ds_network_load_net_trips(path, trips, err) : ds_network_load_default(err);
     if (!net) return -1;
+    /* what the reader dropped or read past, as the command line says it */
+    if (net->n_loops)
+        session_log(s, 0, 0, "%s: %d self-loop row%s dropped (no route uses them; written with flow 0)", net->net_path,
+                    net->n_loops, net->n_loops > 1 ? "s" : "");
+    if (net->n_skipped_columns)
+        session_log(s, 0, 0,
+                    "%s:%ld: the column line names %d column%s after the ten of the link format (%s): not used",
+                    net->net_path, net->columns_line, net->n_skipped_columns, net->n_skipped_columns > 1 ? "s" : "",
+                    net->skipped_columns);
+    if (net->column_note[0])
+        session_log(s, 0, 0, "%s:%ld: the column line names %s: read by position as the TNTP columns", net->net_path,
+                    net->columns_line, net->column_note);
     return session_adopt(s, net, err);
 }
 

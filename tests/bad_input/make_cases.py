@@ -252,13 +252,14 @@ ACCEPTED["extra_named_columns_spaces"] = (
                          "\tToll \tType\tLanes\tCapacity (per lane)\t;"] + EXTRA_ROWS), None,
     "extra_named_columns_spaces.net.tntp:7: the column line names 2 columns after the ten of the link format "
     "(Lanes, Capacity (per lane))")
-# Ten columns whose column line names two of them otherwise (one public file
-# has "critical speed (km/h)" and "lanes" where TNTP has toll and link_type):
-# read by position, with a note.
+# Ten columns whose column line names three of them otherwise (one public
+# file has capacity per lane, "critical speed (km/h)" and "lanes" where TNTP
+# has toll and link_type): read by position, with a note.
 ACCEPTED["columns_named_otherwise"] = (
     text(NET_META[:6] + ["~\tfrom\tto\tcapacity (per lane)\tlength (km)\tfftt (min)\talpha\tbeta\tff speed (km/h)"
                          "\tcritical speed (km/h)\tlanes\t"] + LINKS), None,
-    "columns_named_otherwise.net.tntp:7: the column line names column 9 'critical speed (km/h)' where TNTP has toll, "
+    "columns_named_otherwise.net.tntp:7: the column line names column 3 'capacity (per lane)' where TNTP has "
+    "capacity, column 9 'critical speed (km/h)' where TNTP has toll, "
     "column 10 'lanes' where TNTP has link_type: read by position as the TNTP columns")
 case("links_extra_column_misordered", text(NET_META[:6] + [EXTRA_HEAD.replace("init_node\tterm_node", "term_node\tinit_node")]
                                            + EXTRA_ROWS), None,
