@@ -298,7 +298,7 @@ int ds_loader_set_relax(ds_loader *ld, double lambda)
     if (lambda != ld->relax_lambda) {
         ld->relax_lambda = lambda;
         ld->kept_valid = 0;
-        for (size_t i = 0; ld->V && i < (size_t)ld->n_dest * (size_t)net->n_nodes; i++) ld->V[i] = -INFINITY;
+        if (ld->v_valid) memset(ld->v_valid, 0, (size_t)ld->n_dest);
     }
     return 0;
 }
@@ -437,7 +437,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     const double *t = ld_dest_costs(ld, di, s, ld->t);
     double mu = ld->mu, *D = s->dist, *z = s->z, *w = s->w;
     double *Vw = ld->V + (size_t)di * (size_t)net->n_nodes;
-    int d = net->dest_node[di], cnt = 0, R, pass = 0, diverged = 0;
+    int d = net->dest_node[di], cnt = 0, R, pass = 0, diverged = 0, warm = ld->v_valid[di];
     double delta = INFINITY, prev = INFINITY, t0 = ds_clock_now(), t1;
 
     R = sp_dijkstra_to(net, t, d, D, s->hops, s->order, &s->sp);
@@ -459,7 +459,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
     z[d] = 1;
     for (int i = 1; i < R; i++) {
         int u = s->order[i];
-        z[u] = dsk_z_start(Vw[u], mu, D[u]);
+        z[u] = dsk_z_start(warm ? Vw[u] : -INFINITY, mu, D[u]);
     }
     while (pass < ld->inner_max) {
         pass++;
@@ -499,6 +499,7 @@ static void eval_full(ds_loader *ld, int di, ld_scratch *s, double *flow)
         int u = s->order[i];
         Vw[u] = dsk_v_from_z(z[u], mu, D[u]);
     }
+    ld->v_valid[di] = 1;
     for (int i = 1; i < R; i++) {
         int u = s->order[i];
         for (int k = s->ls[i]; k < s->ls[i + 1]; k++) w[k] = dsk_choice_prob(w[k], z[s->vi[k]], z[u]);
@@ -681,7 +682,7 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
     ld->keep_failed = 0;
     if (ld->stats.diverged_dest >= 0) {
         /* forget the warm start: it came from diverging passes */
-        for (size_t i = 0; i < (size_t)ld->n_dest * (size_t)ld->net->n_nodes; i++) ld->V[i] = -INFINITY;
+        if (ld->v_valid) memset(ld->v_valid, 0, (size_t)ld->n_dest);
         return 1;
     }
     for (int e = 0; e < m; e++)
@@ -855,7 +856,7 @@ int ds_loader_set_mu(ds_loader *ld, double mu)
     if (!(mu > 0) || !isfinite(mu)) return -1;
     ld->mu = mu;
     ld->kept_valid = 0;
-    for (size_t i = 0; ld->V && i < (size_t)ld->n_dest * (size_t)ld->net->n_nodes; i++) ld->V[i] = -INFINITY;
+    if (ld->v_valid) memset(ld->v_valid, 0, (size_t)ld->n_dest);
     return 0;
 }
 
@@ -961,10 +962,10 @@ ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params 
     }
     if (filter == DS_FILTER_FULL) {
         ld->V = malloc(sizeof(double) * (size_t)ld->n_dest * (size_t)n);
+        ld->v_valid = calloc((size_t)ld->n_dest + 1, 1);
         ld->reach_stride = ((size_t)n + 8) / 8;
         ld->reach_node = calloc((size_t)ld->n_dest * ld->reach_stride + 1, 1);
-        if (!ld->V || !ld->reach_node) goto oom;
-        for (size_t i = 0; i < (size_t)ld->n_dest * (size_t)n; i++) ld->V[i] = -INFINITY;
+        if (!ld->V || !ld->v_valid || !ld->reach_node) goto oom;
     } else {
         ld->dag = calloc((size_t)ld->n_dest, sizeof(ld_dag));
         if (!ld->dag || ld_dag_rebuild(ld, ld->tff, ld->dag) != 0) goto oom;
@@ -1015,6 +1016,7 @@ void ds_loader_free(ds_loader *ld)
     free(ld->st_loaded);
     free(ld->od_ffcost);
     free(ld->V);
+    free(ld->v_valid);
     free(ld->relax_dag);
     free(ld->pw.t);
     free(ld->pw.y);

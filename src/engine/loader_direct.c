@@ -906,7 +906,7 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
 void ds_loader_state_plan(const ds_loader *ld, int keep, double *least, double *most)
 {
     double nd = ld->n_dest, n = ld->net->n_nodes, probs = nd * ld->net->n_links * sizeof(double);
-    *least = *most = nd * n * sizeof(double); /* ld->V */
+    *least = *most = ld->direct ? 0 : nd * n * sizeof(double); /* ld->V: touched by --inner passes only */
     if (!keep) return;
     *least += 2 * nd * n * sizeof(double) + fmin(probs, ld->prob_budget);
     *most += 2 * nd * n * sizeof(double) + probs;

@@ -83,7 +83,10 @@ struct ds_loader {
     int *blk_start, *blk_link, *lnk_start, *lnk_blk;
     double *tbuf, *tff;      /* current and free-flow costs */
     const double *t;         /* costs of the eval in progress */
-    double *V;               /* full: warm-start values [n_dest * n] */
+    double *V;               /* full: warm-start values [n_dest * n] (--inner passes only) */
+    unsigned char *v_valid;  /* [n_dest] 1 where V holds the last converged values; else V is read as -inf
+                              * (so V's pages are touched only by the passes that use them: the
+                              * direct inner solver never does, and a reset is n_dest bytes) */
     ld_dag *dag;             /* filtered variants: per destination */
     unsigned char *reach_ok; /* per OD pair: has a path */
     /* full graph: a bit per (destination, node), 1 = the node reaches the

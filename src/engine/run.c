@@ -1123,10 +1123,11 @@ static int loader_progress(void *ctx, const char *what, int done, int total)
     return run_cancelled(run);
 }
 
-/* Beside the factors (bounded by --factor-memory) the full graph keeps values
- * per destination and node, and Newton's J v each destination's values, flows
- * and link probabilities: said where it is large, since nothing bounds it
- * (33,000 nodes and 3,300 zones: 5.5 GiB). */
+/* Beside the factors (bounded by --factor-memory) the full graph keeps
+ * Newton's J v state, each destination's values, flows and link probabilities
+ * (and, with --inner passes, the warm-start values per destination and node):
+ * said where it is large, since nothing bounds it (33,000 nodes and 3,300
+ * zones: 4.7 GiB). */
 static void say_state_memory(ds_run *run)
 {
     const ds_network *net = run->net;
