@@ -620,6 +620,46 @@ static void check_determinism(const char *name, const char *rel, ds_filter filt,
     ds_network_free(net);
 }
 
+/* The full graph's warm-start values: with --inner passes an evaluation marks
+ * every destination's values valid and the next one starts from them (fewer
+ * passes); a new mu forgets them, and the next evaluation is a cold one, bit
+ * for bit a fresh loader's. The direct inner solver never writes them (their
+ * n_dest x n doubles are never touched: Austin-SDB 67 MB). */
+static void check_warm_values(const char *name, const char *rel, double tau)
+{
+    char tn[128];
+    snprintf(tn, sizeof tn, "full_warm_values_%s", name);
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    int m = net->n_links, nd;
+    double *x = malloc(sizeof(double) * m), *f = malloc(sizeof(double) * m), *g = malloc(sizeof(double) * m);
+    double mu = tau / ds_network_cbar(net, &cp);
+    ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 2, 5000, 1e-13, NULL), *fresh;
+    TC_CHECK(ld && eval_somewhere(ld, net, x, f) == 0, "passes: no point where f exists");
+    nd = ld ? ld->n_dest : 0;
+    int valid = 0, cold = ld ? ld->stats.bellman_passes : 0;
+    for (int d = 0; d < nd; d++) valid += ld->v_valid[d];
+    TC_CHECK(valid == nd, "%d of %d destinations' values marked valid", valid, nd);
+    TC_CHECK(ld && ds_loader_eval(ld, x, f) == 0 && ld->stats.bellman_passes < cold, "warm passes %d, cold %d",
+             ld ? ld->stats.bellman_passes : -1, cold);
+    TC_CHECK(ld && ds_loader_set_mu(ld, 1.01 * mu) == 0 && ds_loader_eval(ld, x, f) == 0, "eval at the new mu");
+    fresh = ds_loader_create(net, &cp, DS_FILTER_FULL, 1.01 * mu, 2, 5000, 1e-13, NULL);
+    TC_CHECK(fresh && ds_loader_eval(fresh, x, g) == 0 && memcmp(f, g, sizeof(double) * m) == 0,
+             "after a new mu the evaluation is not a fresh loader's");
+    ds_loader_free(fresh);
+    TC_CHECK(ld && ds_loader_set_inner(ld, DS_INNER_DIRECT) == 0 && ds_loader_set_mu(ld, mu) == 0 &&
+                 ds_loader_eval(ld, x, f) == 0 && ds_loader_eval(ld, x, f) == 0,
+             "direct: evals");
+    valid = 0;
+    for (int d = 0; d < nd; d++) valid += ld->v_valid[d];
+    TC_CHECK(valid == 0, "direct: %d destinations' warm-start values written", valid);
+    ds_loader_free(ld);
+    tc_end();
+    free(x), free(f), free(g);
+    ds_network_free(net);
+}
+
 /* ||J v - central finite difference|| / ||FD|| at x, where the loader's last
  * evaluation was at x (keep on); -1 if an evaluation or J v fails. */
 static double jv_fd_error(ds_loader *ld, const double *x, const double *v, int m)
@@ -1503,6 +1543,8 @@ int main(void)
     check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_FULL, 100, DS_INNER_DIRECT);
     check_determinism("Barcelona", "Barcelona/Barcelona_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
     check_determinism("Winnipeg", "Winnipeg/Winnipeg_net.tntp", DS_FILTER_BFS, 10, DS_INNER_DIRECT);
+    check_warm_values("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 10);
+    check_warm_values("Anaheim", "Anaheim/Anaheim_net.tntp", 10);
     check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_PASSES);
     check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     check_jv("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_DSP, 10, DS_INNER_DIRECT);
