@@ -450,6 +450,11 @@ typedef struct ds_certificate {
 } ds_certificate;
 /* Filled once execute has returned with an iterate; returns 0, or -1 (c->valid = 0). */
 int ds_run_certificate(const ds_run *run, ds_certificate *c);
+/* OD pairs that the run's filter leaves without a path, and their demand (not
+ * assigned; the same for every filter: a DAG keeps every node with a path).
+ * Known once set-up has built the loading map: returns 0, or -1 before that or
+ * where set-up failed first. */
+int ds_run_lost_demand(const ds_run *run, int *n_od, double *demand);
 
 /* Telemetry: lock-free, never blocks the engine. count = records published. */
 size_t ds_run_history_count(const ds_run *run);

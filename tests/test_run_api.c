@@ -94,6 +94,40 @@ static void test_setup_and_certificate(const ds_network *net, const char *name, 
     tc_end();
 }
 
+/* ds_run_lost_demand: -1 before set-up, then the OD pairs without a path and
+ * their demand, as a loader of the same filter finds them, under every filter. */
+static void test_lost_demand(void)
+{
+    static const char net_text[] = "<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 4\n"
+                                   "<NUMBER OF LINKS> 4\n<END OF METADATA>\n"
+                                   "1 4 100 1 1 0.15 4 1 0 1;\n4 2 100 1 1 0.15 4 1 0 1;\n"
+                                   "2 4 100 1 1 0.15 4 1 0 1;\n4 1 100 1 2 0.15 4 1 0 1;\n";
+    static const char trips[] = "<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n 2 : 5; 3 : 7;\n"
+                                "Origin 2\n 1 : 4;\n";
+    ds_error err = {0};
+    ds_network *net =
+        ds_network_parse(net_text, sizeof net_text - 1, "l.net.tntp", trips, sizeof trips - 1, "l.trips.tntp", &err);
+    tc_begin("run_api_lost_demand");
+    TC_CHECK(net != NULL, "parse: %s", err.msg);
+    for (int f = 0; net && f < 3; f++) {
+        ds_filter filt = f == 0 ? DS_FILTER_FULL : f == 1 ? DS_FILTER_DSP : DS_FILTER_EDSP;
+        ds_config cfg;
+        ds_config_default(&cfg);
+        cfg.filter = filt;
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        int n_od = -5;
+        double q = -5;
+        TC_CHECK(run && ds_run_lost_demand(run, &n_od, &q) == -1, "%s: answered before execute", ds_filter_name(filt));
+        if (!run) continue;
+        ds_run_execute(run);
+        TC_CHECK(ds_run_lost_demand(run, &n_od, &q) == 0 && n_od == 1 && q == 7, "%s: %d OD pairs, demand %g",
+                 ds_filter_name(filt), n_od, q);
+        ds_run_free(run);
+    }
+    ds_network_free(net);
+    tc_end();
+}
+
 /* A run paused for a while: the pause is not run time, and records' t_run skip it. */
 static void test_pause_excluded(const ds_network *net)
 {
@@ -348,6 +382,7 @@ int main(void)
     test_cancel_in_setup(ring);
     test_emulation_is_config(ring);
     test_negative_cost(ring);
+    test_lost_demand();
     test_progress_events(ring, DS_SOLVER_NEWTON);
     test_progress_events(ring, DS_SOLVER_SRA);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");

@@ -1419,6 +1419,14 @@ ds_status ds_run_execute(ds_run *run)
     return st;
 }
 
+int ds_run_lost_demand(const ds_run *run, int *n_od, double *demand)
+{
+    /* run->ld is set during set-up on the engine thread: read after execute */
+    if (atomic_load(&((ds_run *)run)->phase) != 3 || !run->ld) return -1;
+    ds_loader_lost_demand(run->ld, n_od, demand);
+    return 0;
+}
+
 int ds_run_certificate(const ds_run *run, ds_certificate *c)
 {
     const ds_network *net = run->net;

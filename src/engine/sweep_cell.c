@@ -66,7 +66,10 @@ void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_co
 }
 
 /* OD pairs the cell's filter leaves without a path (what the run reports in
- * its message, as numbers). eDSP starts from the DSP mask. */
+ * its message, as numbers): the run's own set-up found them; only where the
+ * run ended before building its loading map are they searched here (a second
+ * set-up: a second of Dijkstras a cell on Austin-SDB). eDSP starts from the
+ * DSP mask. */
 static void lost_demand(const ds_network *net, ds_run *run, int *n_od, double *demand)
 {
     const ds_config *c = ds_run_config(run);
@@ -74,6 +77,7 @@ static void lost_demand(const ds_network *net, ds_run *run, int *n_od, double *d
     ds_error err;
     *n_od = 0;
     *demand = 0;
+    if (ds_run_lost_demand(run, n_od, demand) == 0) return;
     ds_loader *ld = ds_loader_create(net, &c->cost, f, ds_run_mu(run), 1, c->inner_max, c->inner_tol, &err);
     if (!ld) {
         *n_od = -1;
