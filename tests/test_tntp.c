@@ -760,6 +760,21 @@ static void test_extra_columns(void)
         ds_network_free(c);
         ds_network_free(n);
     }
+    /* column lines that public writers print name the TNTP columns: no note */
+    static const char *const heads[] = {
+        "~\tTail\tHead\tCapacity (veh/h)\tLength (ft)\tFree Flow Time (min)\tB\tPower\tSpeed (ft/min)\tToll\tType\t;",
+        "~from  to  capacity  length  ftime(min)  B  power  speed(mpm)  toll  type",
+        "~ \tInit node \tTerm node \tCapacity \tLength \tFree Flow Time \tB\tPower\tSpeed limit \tToll \tType\t;"};
+    for (int h = 0; h < 3; h++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 2\n<NUMBER OF ZONES> 2\n<END OF METADATA>\n%s\n"
+                 "1 3 10 1 2 0.15 4 1 0 1;\n3 2 20 1 3 0.15 4 1 0 1;\n",
+                 heads[h]);
+        n = ds_network_parse(text, strlen(text), "h.net.tntp", trips, sizeof trips - 1, "h.trips.tntp", &e);
+        TC_CHECK(n && !n->column_note[0], "header %d: note '%s'", h, n ? n->column_note : e.msg);
+        ds_network_free(n);
+    }
     /* a prose comment before the rows is no column line: no note */
     static const char prose[] = "<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 2\n<NUMBER OF ZONES> 2\n<END OF METADATA>\n"
                                 "~ converted from the original files by hand in 2016; the capacities are per hour\n"

@@ -633,16 +633,17 @@ static int net_row(text *t, ds_network *net, char **tok, long n_nodes, long L, d
  * to as many columns as it names. Names are split at tabs where the line has
  * any (names with spaces: "Free Flow Time"), else at spaces. */
 #define NET_MAX_COLUMNS 32
-static const char *const net_column_names[NET_COLUMNS] = {"initnode init from fromnode anode tail",
-                                                          "termnode term to tonode bnode head",
-                                                          "capacity cap",
-                                                          "length len",
-                                                          "freeflowtime fftime fftt fft freeflowtraveltime t0",
-                                                          "b alpha bprb",
-                                                          "power beta bprpower",
-                                                          "speed speedlimit ffspeed freeflowspeed",
-                                                          "toll",
-                                                          "linktype type"};
+static const char *const net_column_names[NET_COLUMNS] = {
+    "initnode init from fromnode anode inode tail startnode",
+    "termnode term to tonode bnode jnode head endnode",
+    "capacity cap",
+    "length len distance dist",
+    "freeflowtime fftime fftt fft ftime freeflowtraveltime traveltime time t0",
+    "b alpha bprb bpralpha",
+    "power beta bprpower bprbeta",
+    "speed speedlimit ffspeed freeflowspeed",
+    "toll",
+    "linktype type"};
 
 static void column_key(const char *name, char *key, size_t size)
 {
