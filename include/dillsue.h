@@ -114,6 +114,10 @@ typedef struct ds_dropped_loop {
     double t0;   /* free-flow time from the file */
 } ds_dropped_loop;
 
+/* Note i (from 0) on what the reader did with the net file's columns (extra
+ * ones read past, columns named otherwise), one sentence with file and line,
+ * unescaped, as every front end says it; returns 0 once there is none left. */
+int ds_network_column_note(const ds_network *net, int i, char *buf, size_t size);
 /* The files' id of node i (0-based), as every output names it. */
 int ds_node_id(const ds_network *net, int node);
 /* The node whose files' id is id, or -1 if the network has none. */

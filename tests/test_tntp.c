@@ -755,6 +755,12 @@ static void test_extra_columns(void)
         TC_CHECK(n->n_links == 2 && n->capacity[0] == 10 && n->t0[0] == 2 && n->link_type[0] == 1 &&
                      n->capacity[1] == 20 && n->t0[1] == 3,
                  "links read as the ten columns say");
+        char note[600];
+        TC_CHECK(ds_network_column_note(n, 0, note, sizeof note) &&
+                     !strcmp(note, "x.net.tntp:6: the column line names 2 columns after the ten of the link format "
+                                   "(saturation_flow, lanes): not used, read past"),
+                 "note 0: '%s'", note);
+        TC_CHECK(!ds_network_column_note(n, 1, note, sizeof note), "a second note");
         c = ds_network_clone(n);
         TC_CHECK(c && c->n_skipped_columns == 2 && !strcmp(c->skipped_columns, n->skipped_columns), "clone");
         ds_network_free(c);

@@ -218,16 +218,11 @@ ds_network *cli_load_network(const char *net_path, const char *trips_path, int w
         fprintf(stderr,
                 "dillsue: warning: %s:%ld: self-loop at node %d dropped (no route uses it; written with flow 0)\n",
                 net->net_path, net->loops[i].line, net->loops[i].node_id);
-    if (net->n_skipped_columns) {
-        fprintf(stderr, "dillsue: note: %s:%ld: the column line names %d column%s after the ten of the link format (",
-                net->net_path, net->columns_line, net->n_skipped_columns, net->n_skipped_columns > 1 ? "s" : "");
-        cli_fputs_escaped(net->skipped_columns, stderr);
-        fputs("): not used, read past\n", stderr);
-    }
-    if (net->column_note[0]) {
-        fprintf(stderr, "dillsue: note: %s:%ld: the column line names ", net->net_path, net->columns_line);
-        cli_fputs_escaped(net->column_note, stderr);
-        fputs(": read by position as the TNTP columns\n", stderr);
+    char note[600];
+    for (int i = 0; ds_network_column_note(net, i, note, sizeof note); i++) {
+        fputs("dillsue: note: ", stderr);
+        cli_fputs_escaped(note, stderr);
+        fputc('\n', stderr);
     }
     return net;
 }

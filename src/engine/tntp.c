@@ -683,8 +683,30 @@ static int column_names(char *line, char **name)
     return n;
 }
 
+/* The TNTP link columns, as messages name them. */
+#define NET_COLUMN_LIST "init_node term_node capacity length free_flow_time b power speed toll link_type"
 static const char *const net_std_name[NET_COLUMNS] = {"init_node", "term_node", "capacity", "length", "free_flow_time",
                                                       "b",         "power",     "speed",    "toll",   "link_type"};
+
+/* The column-name line cols split into name[] (in buf; the count returned),
+ * and the first ten names that do not name their TNTP column into bad[]
+ * (*nbad of them). A unit in parentheses changes no meaning; with `lanes` a
+ * count of lanes does ("capacity (per lane)": the link's capacity is that
+ * times lanes). */
+static int column_line(const char *cols, int lanes, char *buf, size_t size, char **name, int *bad, int *nbad)
+{
+    char key[64], q[64];
+    snprintf(buf, size, "%s", cols);
+    int n = column_names(buf, name);
+    *nbad = 0;
+    for (int k = 0; k < NET_COLUMNS && n >= NET_COLUMNS && n <= NET_MAX_COLUMNS; k++) {
+        const char *paren = strchr(name[k], '(');
+        column_key(name[k], key, sizeof key);
+        column_key(paren ? paren + 1 : "", q, sizeof q);
+        if (!column_is(key, net_column_names[k]) || (lanes && strstr(q, "lane"))) bad[(*nbad)++] = k;
+    }
+    return n;
+}
 
 /* A 10-column file read by position whose column-name line says otherwise
  * (one public file has "critical speed (km/h)" and "lanes" where TNTP has toll
@@ -693,20 +715,9 @@ static const char *const net_std_name[NET_COLUMNS] = {"init_node", "term_node", 
  * column line (prose), and says nothing. */
 static void column_note(ds_network *net, const char *cols, long cline)
 {
-    char buf[1024], *name[NET_MAX_COLUMNS], key[64];
-    int n, bad[NET_COLUMNS], nbad = 0;
-    snprintf(buf, sizeof buf, "%s", cols);
-    n = column_names(buf, name);
-    if (n < NET_COLUMNS || n > NET_MAX_COLUMNS) return;
-    for (int k = 0; k < NET_COLUMNS; k++) {
-        column_key(name[k], key, sizeof key);
-        /* a unit in parentheses is no change of meaning, a count of lanes is
-         * ("capacity (per lane)": the link's capacity is that times lanes) */
-        const char *q = strchr(name[k], '(');
-        int per_lane = q && (strstr(q, "lane") || strstr(q, "Lane"));
-        if (!column_is(key, net_column_names[k]) || per_lane) bad[nbad++] = k;
-    }
-    if (nbad == 0 || 2 * nbad > NET_COLUMNS) return;
+    char buf[1024], *name[NET_MAX_COLUMNS];
+    int bad[NET_COLUMNS], nbad, n = column_line(cols, 1, buf, sizeof buf, name, bad, &nbad);
+    if (n < NET_COLUMNS || n > NET_MAX_COLUMNS || nbad == 0 || 2 * nbad > NET_COLUMNS) return;
     size_t len = 0, cap = sizeof net->column_note;
     for (int i = 0; i < nbad; i++) {
         int k = bad[i], w = snprintf(net->column_note + len, cap - len, "%scolumn %d '%.40s' where TNTP has %s",
@@ -725,34 +736,29 @@ static void column_note(ds_network *net, const char *cols, long cline)
  * The names of the extra columns go to net. */
 static int allowed_columns(text *t, ds_network *net, const char *cols, long cline, int nt, ds_error *err)
 {
-    char buf[1024], *name[NET_MAX_COLUMNS], key[64];
-    static const char std[] = "init_node term_node capacity length free_flow_time b power speed toll link_type";
-    int n = 0, k;
-    if (cols) {
-        snprintf(buf, sizeof buf, "%s", cols);
-        n = column_names(buf, name);
-    }
+    char buf[1024], *name[NET_MAX_COLUMNS];
+    int n = 0, bad[NET_COLUMNS], nbad = 0;
+    if (cols) n = column_line(cols, 0, buf, sizeof buf, name, bad, &nbad);
     if (n <= NET_COLUMNS || n > NET_MAX_COLUMNS || nt > n)
         return ds_error_set(err, t->name, t->line,
-                            "too many columns: %d, expected %d (%s); extra columns are read past only where a '~' "
-                            "column-name line before the first row names them after these ten%s",
-                            nt, n > NET_COLUMNS && n <= NET_MAX_COLUMNS ? n : NET_COLUMNS, std,
+                            "too many columns: %d, expected %d (" NET_COLUMN_LIST
+                            "); extra columns are read past only where a '~' column-name line before the first row "
+                            "names them after these ten%s",
+                            nt, n > NET_COLUMNS && n <= NET_MAX_COLUMNS ? n : NET_COLUMNS,
                             !cols             ? ""
                             : n > NET_COLUMNS ? " (the line names fewer)"
                                               : " (the line names ten or fewer)");
-    for (k = 0; k < NET_COLUMNS; k++) {
-        column_key(name[k], key, sizeof key);
-        if (!column_is(key, net_column_names[k]))
-            return ds_error_set(err, t->name, t->line,
-                                "too many columns: %d, expected %d (%s); the column line (line %ld) names column %d "
-                                "'%.40s', not %s, so the extra columns cannot be told apart",
-                                nt, NET_COLUMNS, std, cline, k + 1, name[k], net_std_name[k]);
-    }
+    if (nbad)
+        return ds_error_set(err, t->name, t->line,
+                            "too many columns: %d, expected %d (" NET_COLUMN_LIST
+                            "); the column line (line %ld) names column %d '%.40s', not %s, so the extra columns "
+                            "cannot be told apart",
+                            nt, NET_COLUMNS, cline, bad[0] + 1, name[bad[0]], net_std_name[bad[0]]);
     net->n_skipped_columns = n - NET_COLUMNS;
     net->columns_line = cline;
     size_t len = 0, cap = sizeof net->skipped_columns;
     net->skipped_columns[0] = '\0';
-    for (k = NET_COLUMNS; k < n; k++) {
+    for (int k = NET_COLUMNS; k < n; k++) {
         int w = snprintf(net->skipped_columns + len, cap - len, "%s%s", k > NET_COLUMNS ? ", " : "", name[k]);
         if (w < 0 || (size_t)w >= cap - len) {
             snprintf(net->skipped_columns + cap - 4, 4, "...");
@@ -761,6 +767,23 @@ static int allowed_columns(text *t, ds_network *net, const char *cols, long clin
         len += (size_t)w;
     }
     return n;
+}
+
+int ds_network_column_note(const ds_network *net, int i, char *buf, size_t size)
+{
+    int skipped = net->n_skipped_columns > 0, renamed = net->column_note[0] != '\0';
+    if (i == 0 && skipped)
+        snprintf(buf, size,
+                 "%s:%ld: the column line names %d column%s after the ten of the link format (%s): not used, "
+                 "read past",
+                 net->net_path, net->columns_line, net->n_skipped_columns, net->n_skipped_columns > 1 ? "s" : "",
+                 net->skipped_columns);
+    else if (i == skipped && renamed)
+        snprintf(buf, size, "%s:%ld: the column line names %s: read by position as the TNTP columns", net->net_path,
+                 net->columns_line, net->column_note);
+    else
+        return 0;
+    return 1;
 }
 
 /* The header and the link rows; node ids stay as the file writes them until
@@ -818,10 +841,8 @@ static int parse_net(text *t, ds_network *net, meta *m, ds_error *err)
         if (rows == n_links)
             return ds_error_set(err, t->name, t->line, "more link rows than <NUMBER OF LINKS> %ld", n_links);
         if (nt < NET_COLUMNS)
-            return ds_error_set(err, t->name, t->line,
-                                "too few columns: %d, expected %d (init_node term_node capacity length "
-                                "free_flow_time b power speed toll link_type)",
-                                nt, NET_COLUMNS);
+            return ds_error_set(err, t->name, t->line, "too few columns: %d, expected %d (" NET_COLUMN_LIST ")", nt,
+                                NET_COLUMNS);
         if (nt > max_cols && max_cols > NET_COLUMNS)
             return ds_error_set(err, t->name, t->line,
                                 "too many columns: %d, expected at most %d (line %ld names them)", nt, max_cols, cline);

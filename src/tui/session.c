@@ -73,14 +73,8 @@ int session_open(tui_session *s, const char *path, const char *trips, ds_error *
     if (net->n_loops)
         session_log(s, 0, 0, "%s: %d self-loop row%s dropped (no route uses them; written with flow 0)", net->net_path,
                     net->n_loops, net->n_loops > 1 ? "s" : "");
-    if (net->n_skipped_columns)
-        session_log(s, 0, 0,
-                    "%s:%ld: the column line names %d column%s after the ten of the link format (%s): not used",
-                    net->net_path, net->columns_line, net->n_skipped_columns, net->n_skipped_columns > 1 ? "s" : "",
-                    net->skipped_columns);
-    if (net->column_note[0])
-        session_log(s, 0, 0, "%s:%ld: the column line names %s: read by position as the TNTP columns", net->net_path,
-                    net->columns_line, net->column_note);
+    char note[600];
+    for (int i = 0; ds_network_column_note(net, i, note, sizeof note); i++) session_log(s, 0, 0, "%s", note);
     return session_adopt(s, net, err);
 }
 
