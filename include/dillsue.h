@@ -522,6 +522,10 @@ long ds_run_history_column(const ds_run *run, const char *name, double *out, siz
 double ds_network_cbar(const ds_network *net, const ds_cost_params *cp);
 /* The same with `threads` workers (0 = all cores): the same value, bit for bit. */
 double ds_network_cbar_threads(const ds_network *net, const ds_cost_params *cp, int threads);
+/* mu = tau / cbar, the one rule of `solve`, `load`, `sweep` and the TUI: 0,
+ * or -1 with why (what is wrong with cbar, in words, one phrase) where that
+ * is not a positive finite number. filter: the filter's name, for the words. */
+int ds_mu_from_tau(double tau, double cbar, const char *filter, double *mu, char *why, size_t n);
 /* Hop diameter: max over reachable (node, dest) pairs of the fewest-link count. */
 int ds_network_hop_diameter(const ds_network *net);
 int ds_network_hop_diameter_threads(const ds_network *net, int threads);

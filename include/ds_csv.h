@@ -56,6 +56,11 @@ int ds_flows_write(const char *path, const ds_network *net, const double *flows,
  * arrays of *n values that the caller frees. */
 int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs, int *n, ds_error *err);
 
+/* Flows to start from (solve's --warm, load's --flows, the TUI's warm start
+ * from a file): a flow CSV of net (ds_flows_read) whose every flow is >= 0,
+ * the one rule wherever such flows are read. 0, or -1 with err set. */
+int ds_flows_read_start(const char *path, const ds_network *net, double **flows, ds_error *err);
+
 /* As ds_flows_read, also returning the TNTP node ids of each row in *init and
  * *term (malloc'd, may be NULL if not wanted). */
 int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,

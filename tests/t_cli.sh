@@ -81,6 +81,8 @@ usage_case cli_bad_number 2 "$D" solve --tau abc
 usage_case cli_bad_filter 2 "$D" solve --filter nosuch
 usage_case cli_tau_and_mu 2 "$D" solve --tau 1 --mu 1
 usage_case cli_stray_arg 2 "$D" solve extra
+usage_case cli_list_values_unknown 2 "$D" --list-values solve --bogus
+grep -q "'dillsue solve' has no option --bogus" "$tmp/err" || fail cli_list_values_unknown_msg "$(cat "$tmp/err")"
 usage_case cli_compare_one_file 2 "$D" compare only.csv
 usage_case cli_compare_dep_needs_net 2 "$D" compare a.csv b.csv --flow-dependent-only
 usage_case cli_missing_net 2 "$D" solve --net "$tmp/nonexistent_net.tntp"
@@ -168,6 +170,42 @@ run "$D" compare "$tmp/a.csv" "$tmp/w.csv" --net "$SF" --flow-dependent-only
 ndep=$(awk '/^~/ { next } NF >= 6 && $1 ~ /^[0-9]+$/ && $6 + 0 > 0 && $7 + 0 > 0 { n++ } END { print n + 0 }' "$SF")
 if [ $rc -eq 0 ] && grep -q "^links: *$ndep of $nlinks (flow-dependent only)" "$tmp/out"; then pass cli_compare_dep
 else fail cli_compare_dep "rc $rc, want $ndep links: $(cat "$tmp/out" "$tmp/err")"; fi
+
+# mu from tau where cbar is 0 (Sioux Falls' lengths equal its free-flow times,
+# so --distance-factor -1 makes every free-flow route cost 0): said as that,
+# not as "no OD pair has a path", the same words from solve and load
+run "$D" solve --net "$SF" --distance-factor -1 --quiet
+r1=$rc
+grep -q "cbar, the demand-weighted cheapest free-flow route cost, is 0" "$tmp/out" "$tmp/err"
+r2=$?
+run "$D" load --net "$SF" --distance-factor -1 --out "$tmp/l0.csv"
+if [ $r1 -eq 2 ] && [ $r2 -eq 0 ] && [ $rc -eq 2 ] && grep -q "cbar, the demand-weighted cheapest" "$tmp/err"; then
+    pass cli_cbar_zero_said
+else fail cli_cbar_zero_said "solve rc $r1, load rc $rc: $(cat "$tmp/err")"; fi
+
+# inner passes that do not converge at x = 0 say so in the start's words, not
+# "f(0) does not exist" beside a spectral radius below 1
+run "$D" solve --net "$SF" --inner passes --inner-max 3 --quiet
+if grep -q "the inner values did not converge within 3 passes at x = 0" "$tmp/out" && ! grep -q "f(0) does not exist" "$tmp/out"; then
+    pass cli_start_inner_unconverged_said
+else fail cli_start_inner_unconverged_said "rc $rc: $(cat "$tmp/out")"; fi
+
+# A TNTP flow file (From To Volume Cost) as either side, matched to --net's
+# links: the numbers of the same flows as a flow CSV; without --net refused.
+FLOW=${SF%_net.tntp}_flow.tntp
+if [ -f "$FLOW" ]; then
+    awk 'NR == 1 { print "init_node,term_node,flow,cost"; next } NF >= 4 { printf "%s,%s,%s,%s\n", $1, $2, $3, $4 }' \
+        "$FLOW" > "$tmp/ref.csv"
+    "$D" compare "$tmp/a.csv" "$tmp/ref.csv" > "$tmp/want" 2>&1
+    run "$D" compare "$tmp/a.csv" "$FLOW" --net "$SF"
+    if [ $rc -eq 0 ] && cmp -s "$tmp/out" "$tmp/want" && grep -q '^MAPE: ' "$tmp/out"; then pass cli_compare_tntp_flow
+    else fail cli_compare_tntp_flow "rc $rc: $(cat "$tmp/out" "$tmp/err") against $(cat "$tmp/want")"; fi
+    run "$D" compare "$tmp/a.csv" "$FLOW"
+    if [ $rc -eq 2 ] && grep -q "_flow.tntp: a TNTP flow file needs --net NET" "$tmp/err"; then pass cli_compare_tntp_needs_net
+    else fail cli_compare_tntp_needs_net "rc $rc: $(cat "$tmp/err")"; fi
+else
+    skip cli_compare_tntp_flow "$FLOW missing"
+fi
 
 # A flow file of another network is refused with file and line.
 awk -F, 'NR == 3 { $1 = $1 + 1 } { print }' OFS=, "$tmp/a.csv" >"$tmp/bad.csv"

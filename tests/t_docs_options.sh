@@ -104,4 +104,13 @@ for f in README.md docs/*.md; do
 done
 if [ -n "$bad" ]; then fail docs_examples "options the command does not take:$bad"
 else pass docs_examples; fi
+
+# docs/files.md's table of the history CSV names every column the program
+# writes, in order, and no other
+"$D" solve --quiet --max-iter 1 --history "$tmp/hist.csv" >/dev/null 2>&1
+head -n 1 "$tmp/hist.csv" | tr ',' '\n' >"$tmp/hcols"
+sed -n '/^## The history CSV/,/^## /p' docs/files.md | grep '^| `' | cut -d'|' -f2 | grep -o '`[a-z_]*`' |
+    tr -d '`' >"$tmp/dcols"
+if [ -s "$tmp/hcols" ] && cmp -s "$tmp/hcols" "$tmp/dcols"; then pass docs_history_columns
+else fail docs_history_columns "$(diff "$tmp/hcols" "$tmp/dcols" | grep '^[<>]' | tr '\n' ' ')"; fi
 exit 0

@@ -144,7 +144,10 @@ else skip input_fifo_no_writer_does_not_block "no timeout(1)"; fi
 # ------------------------------------------------------------ warm starts and partial outputs
 awk -F, 'NR == 1 { print; next } NR == 2 { print $1 "," $2 ",-5," $4; next } { print }' "$tmp/f.csv" >"$tmp/neg.csv"
 run $S --warm "$tmp/neg.csv"
-expect warm_negative_flow_refused 2 "a warm start needs flows >= 0"
+expect warm_negative_flow_refused 2 "neg.csv: link 1 (.*) has flow -5: flows to start from must be >= 0"
+# load's x is read by the same rule (it printed a gap at negative flows)
+run "$D" load --net "$NET" --flows "$tmp/neg.csv" --out "$tmp/lneg.csv"
+expect load_negative_flow_refused 2 "neg.csv: link 1 (.*) has flow -5: flows to start from must be >= 0"
 ( trap "" XFSZ; ulimit -f 1; exec "$D" solve --quiet --max-iter 3 --out "$tmp/big2.csv" --history "$tmp/h2.csv" ) >"$tmp/out" 2>"$tmp/err"
 [ ! -e "$tmp/h2.csv" ] && grep -q "not written either" "$tmp/err" && pass history_not_written_without_flows \
     || fail history_not_written_without_flows "$(head -c 300 "$tmp/err")"

@@ -32,12 +32,36 @@ static int print_help(void)
 {
     printf("Usage: dillsue compare A.csv B.csv [OPTIONS]\n"
            "Compare flows A against the reference flows B (both flow CSV files:\n"
-           "%s, the same links in the same order).\n"
+           "%s, the same links in the same order). Either file may\n"
+           "instead be a TNTP flow file (a name ending in .tntp, rows From To Volume\n"
+           "Cost, as X_flow.tntp beside a network), matched to the links of --net NET.\n"
            "Prints MAPE in %% over links whose reference flow is >= --min-ref, R^2 over\n"
            "all links, the max abs difference, and the number of links compared.\n"
            "\n",
            DS_FLOWS_HEADER);
     return cli_help_options(CMD, help_sections, help_note, stdout) ? 2 : 0;
+}
+
+/* One side: a flow CSV, or a TNTP flow file matched to net's links by the
+ * reader of `solve`'s X_flow.tntp (the TUI's F reads both the same way);
+ * then *init and *term are NULL: the rows are net's links, in its order. */
+static int read_side(const char *path, ds_network *net, int **init, int **term, double **flows, int *n, ds_error *err)
+{
+    size_t l = strlen(path);
+    if (l < 5 || strcmp(path + l - 5, ".tntp") != 0)
+        return ds_flows_read_ex(path, net, init, term, flows, NULL, n, err);
+    if (!net)
+        return ds_error_set(err, path, 0,
+                            "a TNTP flow file needs --net NET: its rows are matched to the network's links");
+    free(net->ref_flow);
+    net->ref_flow = NULL;
+    if (ds_network_load_flows(net, path, err) != 0) return -1;
+    if (!net->ref_flow) return ds_error_set(err, path, 0, "no flows read");
+    *flows = net->ref_flow;
+    net->ref_flow = NULL;
+    *n = net->n_links;
+    *init = *term = NULL;
+    return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -61,8 +85,7 @@ int cmd_compare(int argc, char **argv)
     int *ia = NULL, *ta = NULL, *ib = NULL, *tb = NULL, na = 0, nb = 0;
     double *fa = NULL, *fb = NULL;
     int code = 0;
-    if (ds_flows_read_ex(pa, net, &ia, &ta, &fa, NULL, &na, &err) != 0 ||
-        ds_flows_read_ex(pb, net, &ib, &tb, &fb, NULL, &nb, &err) != 0) {
+    if (read_side(pa, net, &ia, &ta, &fa, &na, &err) != 0 || read_side(pb, net, &ib, &tb, &fb, &nb, &err) != 0) {
         code = cli_input_error(&err);
         goto done;
     }
@@ -71,7 +94,7 @@ int cmd_compare(int argc, char **argv)
         code = 2;
         goto done;
     }
-    for (int e = 0; e < na; e++)
+    for (int e = 0; ia && ib && e < na; e++) /* (a TNTP side was matched to --net, as the other was checked) */
         if (ia[e] != ib[e] || ta[e] != tb[e]) {
             /* Data row e is line e + 2 (after the header) in files without blank lines. */
             fprintf(stderr, "dillsue: %s: data row %d is link (%d,%d) but in %s it is (%d,%d)\n", pb, e + 1, ib[e],

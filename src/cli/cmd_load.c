@@ -86,8 +86,7 @@ int cmd_load(int argc, char **argv)
     int m = net->n_links;
     double *x = NULL, *f = malloc(sizeof(double) * (size_t)(m + 1)), *t = malloc(sizeof(double) * (size_t)(m + 1));
     if (flows_path) {
-        int n = 0;
-        if (ds_flows_read(flows_path, net, &x, NULL, &n, &err) != 0) {
+        if (ds_flows_read_start(flows_path, net, &x, &err) != 0) { /* (solve --warm's rule) */
             ds_network_free(net);
             free(f), free(t);
             return cli_input_error(&err);
@@ -98,7 +97,14 @@ int cmd_load(int argc, char **argv)
     ds_loader *ld = NULL;
     if ((rc = cli_check_costs(net, &cp))) goto done;
     double cbar = ds_network_cbar_threads(net, &cp, threads); /* (the same value on any count) */
-    if (mu <= 0) mu = tau / cbar;
+    if (mu <= 0) {
+        char why[400];
+        if (ds_mu_from_tau(tau, cbar, ds_filter_name((ds_filter)filter), &mu, why, sizeof why) != 0) {
+            fprintf(stderr, "dillsue: %s\n", why);
+            rc = 2;
+            goto done;
+        }
+    }
     ld = ds_loader_create(net, &cp, (ds_filter)filter, mu, threads, inner_max, 1e-13, &err);
     if (!ld || ds_loader_set_inner(ld, (ds_inner)inner) != 0) {
         if (ld) ds_error_set(&err, NULL, 0, "out of memory");

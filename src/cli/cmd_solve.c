@@ -51,7 +51,8 @@ static int print_help(void)
            "Progress lines go to stderr, the final summary line to stdout. Ctrl-C stops\n"
            "after the current iteration and still writes the outputs (twice: quit now).\n"
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
-           "2 usage or input error, 3 ill-posed model, 4 cancelled (results still written).\n");
+           "2 usage or input error, or a run that ended in error (the summary says why),\n"
+           "3 ill-posed model, 4 cancelled (results still written).\n");
     return rc ? 2 : 0;
 }
 
@@ -300,16 +301,7 @@ static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_conf
     if (o->have_distf) cfg->cost.distance_factor = o->distf;
     *warm = NULL;
     if (!o->warm) return 0;
-    int n = 0;
-    if (ds_flows_read(o->warm, net, warm, NULL, &n, &err) != 0) return cli_input_error(&err);
-    for (int e = 0; e < n; e++)
-        if ((*warm)[e] < 0) {
-            fprintf(stderr, "dillsue: %s: link %d (%d,%d) has flow %g: a warm start needs flows >= 0\n", o->warm, e + 1,
-                    ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), (*warm)[e]);
-            free(*warm);
-            *warm = NULL;
-            return 2;
-        }
+    if (ds_flows_read_start(o->warm, net, warm, &err) != 0) return cli_input_error(&err);
     cfg->warm = *warm;
     return 0;
 }

@@ -43,7 +43,8 @@ static const char usage_text[] =
     "  --version     print the version\n"
     "\n"
     "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
-    "2 usage or input error, 3 ill-posed model, 4 cancelled.\n";
+    "2 usage or input error, or a run that ended in error, 3 ill-posed model,\n"
+    "4 cancelled.\n";
 
 /* The stop request of solve and sweep. Lock-free atomics are async-signal-safe
  * and, unlike sig_atomic_t, also well-defined across threads (the signal may

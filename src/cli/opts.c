@@ -133,8 +133,8 @@ const cli_opt cli_opts[OPT_N] = {
         "penalty on the links outside the DSP DAGs to 0; an alternative to auto's cycle load, slower on "
         "the shared networks)")},
     [OPT_NEWTON_WARM] = {NUM("newton-warm", CLI_SOLVE | CLI_SWEEP, "newton_warm", "N", 0,
-                             "Newton: N SRA steps before the first Newton step (default: 5 with --globalise paper, "
-                             "0 with ptc and linesearch)")},
+                             "Newton: N SRA steps before the first Newton step (default -1: 5 with --globalise "
+                             "paper, 0 with ptc and linesearch)")},
     [OPT_FACTOR_MEMORY] = {NUM("factor-memory", CLI_SOLVE | CLI_SWEEP, "factor_mb", "MB", 0,
                                "--inner direct: keep at most MB MiB of LU factors between evaluations; beyond it "
                                "destinations refactor each time")},
@@ -213,11 +213,15 @@ int cli_list_values(const char *cmd, const char *opt)
     unsigned bit = cli_command_bit(cmd);
     if (!bit) return cli_usage(NULL, "--list-values: no such command '%s'", cmd ? cmd : "");
     if (opt && !strncmp(opt, "--", 2)) opt += 2;
+    int found = 0;
     for (int i = 0; i < OPT_N; i++) {
         const cli_opt *o = &cli_opts[i];
-        if (!(o->cmds & bit) || !opt || strcmp(o->name, opt) || o->kind != CLI_CHOICE) continue;
+        if (!(o->cmds & bit) || !opt || strcmp(o->name, opt)) continue;
+        found = 1; /* (an option of free values lists none) */
+        if (o->kind != CLI_CHOICE) continue;
         for (int c = 0; o->choice_name(c); c++) printf("%s\n", o->choice_name(c));
     }
+    if (!found) return cli_usage(NULL, "--list-values: 'dillsue %s' has no option --%s", cmd, opt ? opt : "");
     return 0;
 }
 

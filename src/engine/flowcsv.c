@@ -585,3 +585,19 @@ int ds_flows_read(const char *path, const ds_network *net, double **flows, doubl
 {
     return ds_flows_read_ex(path, net, NULL, NULL, flows, costs, n, err);
 }
+
+int ds_flows_read_start(const char *path, const ds_network *net, double **flows, ds_error *err)
+{
+    int n = 0;
+    *flows = NULL;
+    if (ds_flows_read(path, net, flows, NULL, &n, err) != 0) return -1;
+    for (int e = 0; e < n; e++)
+        if ((*flows)[e] < 0) {
+            ds_error_set(err, path, 0, "link %d (%d,%d) has flow %g: flows to start from must be >= 0", e + 1,
+                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), (*flows)[e]);
+            free(*flows);
+            *flows = NULL;
+            return -1;
+        }
+    return 0;
+}

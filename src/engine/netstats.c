@@ -8,6 +8,7 @@
  * settled distance): `dillsue info` on a generated 33,000-node, 3,300-zone
  * network spent a minute in these searches. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "dillsue.h"
@@ -119,6 +120,22 @@ double ds_network_cbar_threads(const ds_network *net, const ds_cost_params *cp, 
 }
 
 double ds_network_cbar(const ds_network *net, const ds_cost_params *cp) { return ds_network_cbar_threads(net, cp, 1); }
+
+int ds_mu_from_tau(double tau, double cbar, const char *filter, double *mu, char *why, size_t n)
+{
+    *mu = tau / cbar;
+    if (*mu > 0 && isfinite(*mu)) return 0;
+    if (isnan(cbar))
+        snprintf(why, n, "cannot derive mu from tau %g: no OD pair has a path under the %s filter", tau, filter);
+    else if (!(cbar > 0))
+        snprintf(why, n,
+                 "cannot derive mu from tau %g: cbar, the demand-weighted cheapest free-flow route cost, is %g "
+                 "(free-flow times, or the toll and distance terms, make routes cost nothing or less); give --mu",
+                 tau, cbar);
+    else
+        snprintf(why, n, "cannot derive mu from tau %g: tau / cbar (cbar %g) is %g", tau, cbar, *mu);
+    return -1;
+}
 
 /* Over the destinations with demand: the hop count that the full-graph Bellman
  * passes must cover (paper fig. 1). */

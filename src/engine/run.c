@@ -968,6 +968,20 @@ out:
     return rc;
 }
 
+/* Why the evaluation at a start just failed, in the words the start's
+ * description and reason use: f does not exist there (the Bellman values
+ * diverge), or, under --inner passes, its values did not converge within
+ * --inner-max passes, which says nothing about existence. */
+static void undefined_why(const ds_run *run, const char *where, char *buf, size_t n)
+{
+    if (run->last_unconverged)
+        snprintf(buf, n, "the inner values did not converge within %d passes %s", run->cfg.inner_max, where);
+    else if (!strcmp(where, "at x = 0"))
+        snprintf(buf, n, "f(0) does not exist");
+    else
+        snprintf(buf, n, "f does not exist %s", where);
+}
+
 /* The start point: the warm start, x = 0, the DSP solution or a loaded
  * start, as cfg.start says (docs/model.md "Start point"). Fills start_desc. */
 static int choose_start(ds_run *run)
@@ -983,10 +997,11 @@ static int choose_start(ds_run *run)
             run_accept(run, run->x, run->fx, run->merit);
         }
         if (rc != EV_UNDEFINED) return rc;
+        undefined_why(run, "at the warm-start flows", why, sizeof why);
         /* keep the given flows: load only the diverging cycles on top of them */
-        rc = cycle_search(run, run->warm, "the warm-start flows", "f does not exist at the warm-start flows");
+        rc = cycle_search(run, run->warm, "the warm-start flows", why);
         if (rc != EV_UNDEFINED) return rc;
-        return capacity_search(run, NULL, "f does not exist at the warm-start flows");
+        return capacity_search(run, NULL, why);
     }
     if (mode == DS_START_RELAX && run->cfg.filter == DS_FILTER_FULL) {
         rc = relax_start(run);
@@ -1005,7 +1020,7 @@ static int choose_start(ds_run *run)
             run_accept(run, run->x, run->fx, run->merit);
         }
         if (rc != EV_UNDEFINED) return rc;
-        snprintf(why, sizeof why, "f(0) does not exist");
+        undefined_why(run, "at x = 0", why, sizeof why);
         /* auto: the DSP solution is tried only on request. On every shared
          * network where f(0) does not exist (Anaheim, Austin-SDB full) f does
          * not exist at the DSP solution either (the diverging cycles carry no
@@ -1184,10 +1199,12 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         return DS_STATUS_ERROR;
     }
     double mu = run->cfg.mu, cbar = NAN;
+    char mu_why[400] = "";
+    int mu_bad = 0;
     if (!(mu > 0)) {
         STEP(0.2, "cbar (free-flow shortest paths)");
         cbar = ds_loader_cbar(run->ld);
-        mu = run->cfg.tau / cbar;
+        mu_bad = ds_mu_from_tau(run->cfg.tau, cbar, ds_filter_name(run->cfg.filter), &mu, mu_why, sizeof mu_why);
     }
     /* published under snap_mu: a front end reads them while the run sets up */
     pthread_mutex_lock(&run->snap_mu);
@@ -1195,10 +1212,7 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     run->cbar = cbar;
     pthread_mutex_unlock(&run->snap_mu);
     if (!(run->cfg.mu > 0)) {
-        if (!(mu > 0) || !isfinite(mu))
-            FAIL_WITH(DS_STATUS_ERROR,
-                      "cannot derive mu from tau %g: cbar is %g (no OD pair has a path under the %s filter)",
-                      run->cfg.tau, cbar, ds_filter_name(run->cfg.filter));
+        if (mu_bad) FAIL_WITH(DS_STATUS_ERROR, "%s", mu_why);
         ds_loader_set_mu(run->ld, mu);
     }
     /* OpenBLAS is opened here, by the first Anderson run (lapack.c) */
