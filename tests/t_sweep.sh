@@ -222,8 +222,10 @@ elif [ $src -eq 0 ]; then
 else
     fail sweep_sigterm_stops_exit4 "rc $src, $before cells: $(cat "$tmp/stop.err")"
 fi
-run "$D" sweep --resume --out "$tmp/stop" --flows
-if [ $rc -eq 0 ] && same "$tmp/stop" && grep -q "$before done before, $((32 - before)) to do" "$tmp/err"; then
+# (without --flows: the sweep was started with it, so the resume writes flow files too)
+run "$D" sweep --resume --out "$tmp/stop"
+if [ $rc -eq 0 ] && same "$tmp/stop" && grep -q "$before done before, $((32 - before)) to do" "$tmp/err" &&
+    grep -q "the sweep writes flow files; so does this run" "$tmp/err"; then
     pass sweep_resume_after_stop
 else
     fail sweep_resume_after_stop "rc $rc: $(cat "$tmp/err")"
@@ -288,6 +290,32 @@ if [ $shard_rc -eq 0 ] && [ $rc -eq 0 ] && [ -f "$tmp/shard/journal-2-of-3.csv" 
 else
     fail sweep_shards_merge_same "rc $shard_rc/$rc: $(cat "$tmp/err")"
 fi
+
+# --- a journal of another grid (tau 10) copied beside this grid's (tau 3) is
+# skipped, never taken for a cell; sweep.conf is read by the command line's
+# rules (a key or a list value twice is refused); no percentile over no
+# converged cell reaches summary.csv or the table as nan
+one="--net $SF --scenarios 2 --seed 1 --filter dsp --solver newton --quiet"
+run "$D" sweep $one --tau 3 --shard 1/2 --out "$tmp/ga"
+run "$D" sweep $one --tau 10 --shard 2/2 --out "$tmp/gb"
+cp "$tmp/gb/journal-2-of-2.csv" "$tmp/ga/"
+run "$D" sweep --merge --out "$tmp/ga"
+if [ $rc -eq 1 ] && grep -q "1 of 2 cells missing" "$tmp/err" && ! grep -q '^10,' "$tmp/ga/summary.csv"; then
+    pass sweep_merge_other_grid_skipped
+else fail sweep_merge_other_grid_skipped "rc $rc: $(cat "$tmp/err") $(cat "$tmp/ga/summary.csv")"; fi
+cp -r "$tmp/ga" "$tmp/gc"
+printf 'tau=3\n' >> "$tmp/gc/sweep.conf"
+run "$D" sweep --merge --out "$tmp/gc"
+if [ $rc -eq 2 ] && grep -q "sweep.conf:[0-9]*: tau given a second time" "$tmp/err"; then pass sweep_conf_key_twice_refused
+else fail sweep_conf_key_twice_refused "rc $rc: $(cat "$tmp/err")"; fi
+sed -i 's/^tau=3$/tau=10,10/; $d' "$tmp/gc/sweep.conf"
+run "$D" sweep --merge --out "$tmp/gc"
+if [ $rc -eq 2 ] && grep -q "10 listed twice" "$tmp/err"; then pass sweep_conf_value_twice_refused
+else fail sweep_conf_value_twice_refused "rc $rc: $(cat "$tmp/err") $(cat "$tmp/gc/sweep.conf")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --tau 10 --filter dsp --solver newton --max-iter 1 --out "$tmp/gn"
+if [ $rc -eq 0 ] && ! grep -qi 'nan' "$tmp/gn/summary.csv" "$tmp/out" && grep -q '^10,dsp,newton,2,0,0,2,,,' "$tmp/gn/summary.csv"; then
+    pass sweep_summary_no_nan
+else fail sweep_summary_no_nan "rc $rc: $(cat "$tmp/gn/summary.csv" "$tmp/out")"; fi
 
 # --- --ue: a UE reference per scenario, MAPE per cell as `compare` computes it
 UEGRID="--net $SF --scenarios 2 --seed 7 --tau 10 --filter dsp --solver newton,anderson --ue --ue-gap 1e-6"

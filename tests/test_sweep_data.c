@@ -36,19 +36,21 @@ static sweep_grid small_grid(void)
     return g;
 }
 
-static sweep_result a_result(long cell)
+/* a row of grid g's cell (its tau: journals match rows to cells by it) */
+static sweep_result a_result(const sweep_grid *g, long cell)
 {
     sweep_result r;
     memset(&r, 0, sizeof r);
     r.cell = cell;
+    double tau = g->disp[sweep_grid_cell(g, cell).d];
     r.status = DS_STATUS_ILL_POSED;
     snprintf(r.reason, sizeof r.reason, "rho \"lower bound\" 1.02 >= 1, at the cap");
     r.iterations = 17;
     r.evals = 40;
     r.jv = 99;
     r.gap_rel = 1.0 / 3.0;
-    r.tau = 0.1;
-    r.mu = 0.1 / 8.81;
+    r.tau = tau;
+    r.mu = tau / 8.81;
     r.lost_od = 2;
     r.lost_demand = 12.5;
     r.total_flow = NAN;
@@ -126,15 +128,46 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char conf[512];
-        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
-                 bad[i][0]);
+        /* the base's line of the same key (tau for mu) gives way to ue=0: a
+         * key given a second time is refused as such */
+        static const char *const base[] = {"version=1", "net=a",       "scenarios=2",
+                                           "tau=1",     "filter=full", "solver=newton"};
+        size_t u = 0, kl = strcspn(bad[i][0], "=");
+        int disp_row = !strncmp(bad[i][0], "tau=", 4) || !strncmp(bad[i][0], "mu=", 3);
+        for (int l = 0; l < 6; l++) {
+            int same = !strncmp(base[l], bad[i][0], kl) && base[l][kl] == '=';
+            if (disp_row && !strncmp(base[l], "tau=", 4)) same = 1;
+            u += (size_t)snprintf(conf + u, sizeof conf - u, "%s\n", same ? "ue=0" : base[l]);
+        }
+        snprintf(conf + u, sizeof conf - u, "%s\n", bad[i][0]);
         TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, bad[i][1]),
                  "%s: line %ld '%s'", bad[i][0], err.line, err.msg);
     }
     tc_end();
 
+    /* a key twice, or a list value twice, is refused with its line (the
+     * command line refuses `--tau 3,3.0`; a second key silently won) */
+    tc_begin("sweep_conf_twice_refused");
+    static const char *const twice[][2] = {
+        {"tau=3", "tau given a second time"},
+        {"mu=0.5", "mu given a second time"},
+        {"filter=dsp", "filter given a second time"},
+    };
+    for (size_t i = 0; i < sizeof twice / sizeof *twice; i++) {
+        char conf[512];
+        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
+                 twice[i][0]);
+        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, twice[i][1]),
+                 "%s: line %ld '%s'", twice[i][0], err.line, err.msg);
+    }
+    TC_CHECK(sweep_grid_parse("version=1\nnet=a\nscenarios=2\ntau=10,3,10.0\nfilter=full\nsolver=newton\n", "c.conf",
+                              &h, &err) != 0 &&
+                 err.line == 4 && strstr(err.msg, "listed twice (items 1 and 3)"),
+             "tau=10,3,10.0: line %ld '%s'", err.line, err.msg);
+    tc_end();
+
     tc_begin("sweep_row_roundtrip_bitwise");
-    sweep_result r = a_result(29), q;
+    sweep_result r = a_result(&g, 29), q;
     char line[2048], line2[2048];
     int n = sweep_result_format(&g, &r, line, sizeof line);
     TC_CHECK(n > 0 && line[n - 1] == '\n', "no newline");
@@ -185,18 +218,28 @@ int main(void)
         fputs(sweep_cells_header, f1);
         fputs(sweep_cells_header, f2);
         for (long c = 0; c < 36; c += 2) {
-            sweep_result x = a_result(c);
+            sweep_result x = a_result(&g, c);
             sweep_result_format(&g, &x, line, sizeof line);
             fputs(line, c < 18 ? f1 : f2);
         }
         fputs("35,2,1,30", f2); /* cut short */
+        /* rows of another grid: cell 1 at another tau, cell 3 of another seed */
+        sweep_result o = a_result(&g, 1);
+        o.tau = g.disp[sweep_grid_cell(&g, 1).d] * 3;
+        sweep_result_format(&g, &o, line, sizeof line);
+        fputs(line, f1);
+        sweep_grid other = g;
+        other.seed = 7;
+        o = a_result(&g, 3);
+        sweep_result_format(&other, &o, line, sizeof line);
+        fputs(line, f1);
         fclose(f1);
         fclose(f2);
         sweep_result *res = calloc(36, sizeof *res);
         unsigned char *done = calloc(36, 1);
         long bad = 0, nd = sweep_load_journals(dir, &g, res, done, &bad);
-        TC_CHECK(nd == 18 && bad == 1, "done %ld bad %ld", nd, bad);
-        TC_CHECK(done[0] && done[34] && !done[1] && !done[35], "wrong cells marked done");
+        TC_CHECK(nd == 18 && bad == 3, "done %ld bad %ld", nd, bad);
+        TC_CHECK(done[0] && done[34] && !done[1] && !done[3] && !done[35], "wrong cells marked done");
         TC_CHECK(res[34].cell == 34 && res[34].iterations == 17, "row 34 not read");
         free(res);
         free(done);

@@ -215,6 +215,7 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
     o->resume = v.have[OPT_RESUME];
     o->merge = v.have[OPT_MERGE];
     o->flows = v.have[OPT_SWEEP_FLOWS];
+    o->g.flows = o->flows;
     o->quiet = v.have[OPT_QUIET];
     return check_opts(&v, o);
 }
@@ -490,6 +491,10 @@ void sweep_compute(sweep *sw, const sweep_job *job, int rank, int worker, ds_net
         sweep_copy_text(r->reason, sizeof r->reason, buf);
         r->status = DS_STATUS_ERROR;
         r->gap_rel = r->tau = r->mu = r->lost_demand = r->total_flow = r->veh_time = NAN;
+        if (job->type != SWEEP_JOB_UE) { /* the grid's value, as sweep_cell_solve keeps it */
+            double v = sw->g.disp[sweep_grid_cell(&sw->g, job->index).d];
+            *(sw->g.use_mu ? &r->mu : &r->tau) = v;
+        }
         return;
     }
     if (job->type == SWEEP_JOB_UE) {
@@ -794,17 +799,29 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
                 else
                     snprintf(m, sizeof m, "%.6g", gs.mape);
                 if (len + 512 > cap) break;
+                /* percentiles over no converged cell are not numbers: an
+                 * empty field in the file, "-" in the table (never nan) */
+                const double pct[9] = {gs.it[0], gs.it[1], gs.it[2], gs.ev[0], gs.ev[1],
+                                       gs.ev[2], gs.tm[0], gs.tm[1], gs.tm[2]};
+                char cf[9][32], tf[9][32];
+                for (int i = 0; i < 9; i++) {
+                    int w = i % 3 == 2 ? (i < 6 ? 7 : 9) : (i < 6 ? 6 : 8);
+                    if (isnan(pct[i])) {
+                        cf[i][0] = '\0';
+                        snprintf(tf[i], sizeof tf[i], "%*s", w, "-");
+                    } else {
+                        snprintf(cf[i], sizeof cf[i], "%.6g", pct[i]);
+                        snprintf(tf[i], sizeof tf[i], i < 6 ? "%*.0f" : "%*.3g", w, pct[i]);
+                    }
+                }
                 len += (size_t)snprintf(
-                    text + len, cap - len, "%.10g,%s,%s,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n",
-                    g->disp[d], ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]),
-                    gs.n, gs.conv, gs.ill, gs.failed, gs.it[0], gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2],
-                    gs.tm[0], gs.tm[1], gs.tm[2], m);
+                    text + len, cap - len, "%.10g,%s,%s,%d,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", g->disp[d],
+                    ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]), gs.n,
+                    gs.conv, gs.ill, gs.failed, cf[0], cf[1], cf[2], cf[3], cf[4], cf[5], cf[6], cf[7], cf[8], m);
                 if (print_table)
-                    printf("%-7.4g %-5s %-8s %5d %5d %4d %4d  %6.0f %6.0f %7.0f  %6.0f %6.0f %7.0f  %8.3g %8.3g "
-                           "%9.3g%s%s\n",
-                           g->disp[d], ds_filter_name((ds_filter)g->filter[f]),
-                           ds_solver_name((ds_solver_kind)g->solver[s]), gs.n, gs.conv, gs.ill, gs.failed, gs.it[0],
-                           gs.it[1], gs.it[2], gs.ev[0], gs.ev[1], gs.ev[2], gs.tm[0], gs.tm[1], gs.tm[2],
+                    printf("%-7.4g %-5s %-8s %5d %5d %4d %4d  %s %s %s  %s %s %s  %s %s %s%s%s\n", g->disp[d],
+                           ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]), gs.n,
+                           gs.conv, gs.ill, gs.failed, tf[0], tf[1], tf[2], tf[3], tf[4], tf[5], tf[6], tf[7], tf[8],
                            g->ue ? "  " : "", g->ue ? (m[0] ? m : "-") : "");
             }
     snprintf(path, sizeof path, "%s/summary.csv", dir);
@@ -830,6 +847,22 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
 
 /* ================================================================ the command */
 
+/* A sweep goes on as it was started: where it wrote flow files (sweep.conf
+ * says flows=1; a directory from before it said so has DIR/flows), --resume
+ * and a shard's next run write them too, also without --flows. */
+static void continue_flows(sweep_opts *o, int had)
+{
+    char sub[PATH_MAX + 16];
+    struct stat st;
+    snprintf(sub, sizeof sub, "%s/flows", o->out);
+    int dir = stat(sub, &st) == 0 && S_ISDIR(st.st_mode);
+    if ((had || dir) && !o->flows && !o->quiet)
+        fprintf(stderr, "dillsue sweep: %s: the sweep writes flow files; so does this run (as --flows)\n", sub);
+    if (o->flows && !had && !dir && !o->quiet)
+        fprintf(stderr, "dillsue sweep: --flows: cells finished before this run have no flow file in %s\n", sub);
+    o->g.flows = had || dir || o->flows;
+}
+
 /* DIR/sweep.conf: written by a new sweep, compared by --resume, read when the
  * grid is not given. Returns 0 or 2 (printed). */
 static int setup_conf(sweep_opts *o)
@@ -843,13 +876,20 @@ static int setup_conf(sweep_opts *o)
         int rc = sweep_grid_parse(old, path, &o->g, &err);
         free(old);
         if (rc) return cli_input_error(&err);
+        if (o->resume) continue_flows(o, o->g.flows);
         return 0;
     }
-    sweep_grid_format(&o->g, text, sizeof text);
     if (old) {
+        /* the grid must be the one the directory holds; whether it writes flow
+         * files is not the grid's (continue_flows) */
+        sweep_grid was, cmp = o->g;
+        int had = sweep_grid_parse(old, path, &was, &err) == 0 && was.flows;
+        if (o->resume || o->shard_m) continue_flows(o, had);
+        cmp.flows = had;
+        sweep_grid_format(&cmp, text, sizeof text);
         int same = !strcmp(old, text);
         if (!same) { /* a directory written before paths were made absolute names them as typed */
-            sweep_grid typed = o->g;
+            sweep_grid typed = cmp;
             char text_typed[8192];
             snprintf(typed.net, sizeof typed.net, "%s", o->net_given);
             snprintf(typed.trips, sizeof typed.trips, "%s", o->trips_given);
@@ -866,6 +906,7 @@ static int setup_conf(sweep_opts *o)
             return cli_usage(CMD, "%s already holds a sweep: --resume finishes it, --merge summarises it", o->out);
         return 0;
     }
+    sweep_grid_format(&o->g, text, sizeof text);
     if (make_dir(o->out) != 0) return cli_usage(CMD, "cannot create %s: %s", o->out, strerror(errno));
     if (write_atomic(path, text, strlen(text)) != 0) {
         fprintf(stderr, "dillsue sweep: %s: %s\n", path, strerror(errno));
@@ -931,7 +972,14 @@ static int open_journal(sweep *sw, const sweep_opts *o)
     }
     struct stat st;
     if (fstat(sw->journal_fd, &st) == 0 && st.st_size == 0) {
-        if (write(sw->journal_fd, sweep_cells_header, strlen(sweep_cells_header)) < 0) return -1;
+        ssize_t want = (ssize_t)strlen(sweep_cells_header), w = write(sw->journal_fd, sweep_cells_header, (size_t)want);
+        if (w != want) { /* (a full disk: said, and no header half written left to read) */
+            fprintf(stderr, "dillsue sweep: %s: cannot write: %s\n", sw->journal_path,
+                    w < 0 ? strerror(errno) : "short write (disk full?)");
+            if (ftruncate(sw->journal_fd, 0) != 0) { /* nothing more to do: the message is out */
+            }
+            return -1;
+        }
     } else if (st.st_size > 0) {
         /* a line cut short by a kill must not swallow the next one */
         char last = '\n';
@@ -940,7 +988,10 @@ static int open_journal(sweep *sw, const sweep_opts *o)
             if (pread(fd, &last, 1, st.st_size - 1) != 1) last = '\n';
             close(fd);
         }
-        if (last != '\n' && write(sw->journal_fd, "\n", 1) != 1) return -1;
+        if (last != '\n' && write(sw->journal_fd, "\n", 1) != 1) {
+            fprintf(stderr, "dillsue sweep: %s: cannot write: %s\n", sw->journal_path, strerror(errno));
+            return -1;
+        }
     }
     return 0;
 }
@@ -974,7 +1025,7 @@ static sweep *sweep_new(const sweep_opts *o, int rank0)
     sw->g = o->g;
     snprintf(sw->dir, sizeof sw->dir, "%s", o->out);
     sw->threads = o->threads;
-    sw->write_flows = o->flows;
+    sw->write_flows = o->g.flows;
     sw->quiet = o->quiet;
     sw->journal_fd = -1;
     sw->total = sweep_grid_total(&o->g);
@@ -1048,12 +1099,16 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
     char sub[PATH_MAX + 16];
     long bad = 0;
     snprintf(sub, sizeof sub, "%s/flows", sw->dir);
-    if (o->flows && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
+    if (o->g.flows && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
     snprintf(sub, sizeof sub, "%s/ue", sw->dir);
     if (o->g.ue && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
     if ((sw->n_done_total = sweep_load_journals(sw->dir, &sw->g, sw->res, sw->done, &bad)) < 0)
         return cli_usage(CMD, "cannot read %s: %s", sw->dir, strerror(errno));
-    if (bad) fprintf(stderr, "dillsue sweep: %ld journal lines were cut short by a kill and are redone\n", bad);
+    if (bad)
+        fprintf(stderr,
+                "dillsue sweep: %ld journal lines were cut short by a kill or are of another grid: skipped, their "
+                "cells redone\n",
+                bad);
     if (open_journal(sw, o) != 0 || plan(sw, o) != 0) return 2;
     if (!o->quiet)
         fprintf(stderr, "sweep: %ld cells in the grid, %ld done before, %ld to do%s%s\n", sw->total, sw->n_done_total,

@@ -97,7 +97,10 @@ void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id 
     sweep_cell_config(g, id, threads, &cfg);
     r->iterations = r->evals = r->jv = 0;
     r->gap_rel = r->total_flow = r->veh_time = r->mape_ue = r->lost_demand = NAN;
-    r->tau = r->mu = NAN;
+    /* the grid's value even where the run fails: --resume and --merge match
+     * every journal row to its cell by it */
+    r->tau = g->use_mu ? NAN : g->disp[id.d];
+    r->mu = g->use_mu ? g->disp[id.d] : NAN;
     r->lost_od = 0;
     r->reason[0] = '\0';
     *have_flows = 0;

@@ -117,6 +117,7 @@ void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
     for (int i = 0; i < g->n_solver; i++) PUT("%s%s", i ? "," : "", ds_solver_name((ds_solver_kind)g->solver[i]));
     PUT("\ntol=%.17g\nmax_iter=%d\ncap=%.17g\nue=%d\n", g->tol, g->max_iter, g->cap, g->ue);
     if (g->ue) PUT("ue_gap=%.17g\nue_max_iter=%d\n", g->ue_gap, g->ue_max_iter);
+    if (g->flows) PUT("flows=1\n"); /* (only when set: older directories read the same) */
     /* only what differs from the defaults: the directory of a sweep made
      * before these keys existed still reads as the same grid */
     sweep_grid d;
@@ -226,6 +227,8 @@ static int parse_numbers(const char *v, const char *setting, double *out, int ma
     snprintf(tmp, sizeof tmp, "%s", v);
     for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (n >= max || ds_setting_parse(setting, t, &out[n], why, n_why) != 0) return -1;
+        for (int i = 0; i < n; i++) /* (the command line refuses a value listed twice too) */
+            if (out[i] == out[n]) return snprintf(why, n_why, "%s listed twice (items %d and %d)", t, i + 1, n + 1), -1;
         n++;
     }
     return n ? n : -1;
@@ -262,6 +265,8 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
     g->n_disp = g->n_filter = g->n_solver = 0;
     long lineno = 0;
     int seen_grid = 0;
+    char seen[64][24]; /* the keys read: each at most once (a second would silently win) */
+    int n_seen = 0;
     const char *p = text;
     while (*p) {
         const char *e = strchr(p, '\n');
@@ -280,6 +285,11 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         char *end = NULL, why[160] = "";
         double x = 0;
         int bad = 0;
+        for (int i = 0; i < n_seen; i++)
+            if (!strcmp(seen[i], k) ||
+                ((!strcmp(k, "tau") || !strcmp(k, "mu")) && (!strcmp(seen[i], "tau") || !strcmp(seen[i], "mu"))))
+                return ds_error_set(err, path, lineno, "%s given a second time (the grid names each key once)", k);
+        if (n_seen < 64 && strlen(k) < sizeof seen[0]) snprintf(seen[n_seen++], sizeof seen[0], "%s", k);
         if (!strcmp(k, "version"))
             bad = strcmp(v, "1") != 0;
         else if (!strcmp(k, "net"))
@@ -306,6 +316,8 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
             bad = setting("cap", v, &g->cap, why, sizeof why);
         else if (!strcmp(k, "ue"))
             g->ue = (int)strtol(v, &end, 10), bad = *end || (g->ue != 0 && g->ue != 1);
+        else if (!strcmp(k, "flows"))
+            g->flows = (int)strtol(v, &end, 10), bad = *end || (g->flows != 0 && g->flows != 1);
         else if (!strcmp(k, "ue_gap"))
             bad = setting("gap", v, &g->ue_gap, why, sizeof why);
         else if (!strcmp(k, "ue_max_iter"))
@@ -439,7 +451,14 @@ int sweep_result_parse(const sweep_grid *g, const char *line, sweep_result *r)
         return -1;
     if (v[0] < 0 || v[0] >= sweep_grid_total(g)) return -1;
     sweep_cell_id id = sweep_grid_cell(g, v[0]);
-    if (id.k != v[1] || strcmp(f[5], ds_filter_name((ds_filter)g->filter[id.f])) ||
+    /* the row is this grid's cell: scenario, seed, tau (or mu: the value the
+     * grid lists, to the bit), filter and solver; a journal copied from a
+     * sweep of another grid is skipped, never taken for these cells */
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", g->seed);
+    double disp = g->use_mu ? d[1] : d[0];
+    if (id.k != v[1] || strcmp(f[2], seed) || !(disp == g->disp[id.d]) ||
+        strcmp(f[5], ds_filter_name((ds_filter)g->filter[id.f])) ||
         strcmp(f[6], ds_solver_name((ds_solver_kind)g->solver[id.s])))
         return -1;
     r->cell = v[0];

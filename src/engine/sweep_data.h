@@ -30,6 +30,7 @@ typedef struct sweep_grid {
     int ue; /* compute a UE reference per scenario */
     double ue_gap;
     int ue_max_iter;
+    int flows; /* the sweep writes every cell's flow file (--flows): --resume goes on writing them */
     /* every cell's solver beyond the lists: solve's options of the same
      * names (sweep.conf holds those that differ from the defaults) */
     int inner, inner_max, globalise, start, newton_warm, edsp_refresh;
