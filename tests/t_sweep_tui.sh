@@ -63,6 +63,10 @@ check sweep_tui_opens $? "the viewer did not come up"
 wait_for '36/36 .*100.0%' 60 && wait_for '^finished' 10
 check sweep_tui_progress_to_total $? "progress did not reach 36/36 and finished"
 wait $spid
+# without a terminal the viewer says so and stops (it drew escape codes into the file and never ended)
+run timeout 10 "$D" tui --sweep "$tmp/sw" < /dev/null
+if [ $rc -eq 2 ] && grep -q "needs a terminal" "$tmp/err" && [ ! -s "$tmp/out" ]; then pass sweep_tui_needs_terminal
+else fail sweep_tui_needs_terminal "rc $rc: $(head -c 200 "$tmp/err")"; fi
 nfail=$(grep -vc ',converged,' "$tmp/sw/cells.csv")
 nfail=$((nfail - 1)) # header
 sleep 1.2
@@ -75,6 +79,11 @@ for s in newton anderson msa; do
 done
 screen | grep -q "iterations |" || ok=1
 check sweep_tui_per_solver $ok "per-solver lines do not match cells.csv"
+# a solver none of whose cells converged (msa here) has no percentiles: n/a, never nan
+if [ "$(awk -F, '$7 == "msa" && $8 == "converged"' "$tmp/sw/cells.csv" | wc -l)" -eq 0 ]; then
+    screen | grep -q 'p10/med/p90 n/a (no cell converged)' && ! screen | grep -q 'nan'
+    check sweep_tui_no_nan $? "a solver without converged cells shows nan or no n/a"
+fi
 $T send-keys -t main Enter
 wait_for 'reproduce: +dillsue solve --net' 3
 check sweep_tui_detail $? "Enter did not open the cell's details"

@@ -73,8 +73,26 @@ f="$TMP/sf-flows.csv"
     awk -F, 'NR > 1 && ($3 + 0 < 0 || NF != 4) { bad = 1 } END { exit bad }' "$f" && [ -s "$TMP/sf-history.csv" ]
 check tui_export_csv $? "flows CSV missing or malformed (or no history file)"
 typed x "$TMP/no/such/dir/f.csv"
-wait_for main 'export failed, nothing written' 3
+wait_for main 'export failed: .*no/such/dir/f.csv: cannot create' 3
 check tui_export_failure_reported $? "a failing export was not reported"
+# an existing file is replaced only when y confirms it (n leaves it as it was)
+printf 'keep\n' > "$TMP/sf-flows.csv"
+typed x "$TMP/sf-flows.csv"
+wait_for main 'exists: overwrite it and its history\? y/n' 3
+r1=$?
+keys n; keys Enter
+wait_for main 'export cancelled: .*sf-flows.csv left as it was' 3
+r2=$?
+[ "$(cat "$TMP/sf-flows.csv")" = keep ]
+check tui_export_asks_before_overwrite $((r1 + r2 + $?)) "x replaced an existing file without asking, or n did not keep it"
+typed x "$TMP/sf-flows.csv"
+wait_for main 'exists: overwrite' 3
+r1=$?
+keys y; keys Enter
+wait_for main 'run #1: flows -> .*sf-flows.csv' 5
+r2=$?
+[ "$(wc -l < "$TMP/sf-flows.csv")" -eq 77 ]
+check tui_export_overwrite_confirmed $((r1 + r2 + $?)) "y did not replace the file"
 
 # resize: minimum, large, too small, back
 $T resize-window -t main -x 80 -y 24; sleep 0.5
@@ -224,4 +242,53 @@ $T send-keys -t cf4 S
 wait_for cf4 'not saved: started with --no-config' 3
 check tui_no_config $((r1 + $?)) "--no-config read the file or S wrote it"
 $T send-keys -t cf4 q
+
+# A scenario network's run, at 80x24, from a settings file that changes the
+# cost (distance_factor) and allows no iteration (max_iter=0, as solve's
+# --max-iter 0): the details name every setting, the default export name is
+# one file here, ~/ is the home directory, run 10 and on keep a space before
+# the network, an empty list item is refused.
+mkdir -p "$TMP/home"
+printf 'distance_factor=1\nmax_iter=0\n' > "$TMP/sc.cfg"
+$T new-session -d -s sc -x 80 -y 24 -c "$PWD" \
+    "HOME='$TMP/home' TERM=xterm-256color '$PROG' tui --net '$NET' --config '$TMP/sc.cfg' --ascii; echo EXIT=\$?; sleep 60"
+CUR=sc
+wait_for sc 'runs \(0\)' 10
+screen sc | grep -q 'max 0 '
+check tui_config_max_iter_zero $? "max_iter=0 in the settings file was not applied"
+typed N "2 7"
+keys r
+wait_for sc '^#1 ' 20
+keys v
+wait_for sc 'distance_factor 1' 3
+check tui_details_name_every_setting $? "the details view does not name distance_factor 1"
+keys Escape
+keys x
+wait_for sc 'export flows to: SiouxFalls~k2-7-run1-' 3
+check tui_export_default_name_one_file $? "the default export name of a scenario run is not one file here"
+keys C-u; $T send-keys -t sc -l -- "~/sc-flows.csv"; keys Enter
+wait_for sc 'flows -> .*home/sc-flows.csv' 5
+r1=$?
+[ "$(wc -l < "$TMP/home/sc-flows.csv" 2> /dev/null)" = 77 ]
+check tui_export_home $((r1 + $?)) "~/sc-flows.csv was not written to the home directory"
+typed Q "tau 3,,10"
+wait_for sc 'queue: an empty item in a list' 3
+check tui_queue_empty_item $? "the queue took tau 3,,10"
+typed Q "tau 1,2,3,4,5,6,7,8,9"
+wait_for sc '^#10 ' 30
+r1=$?
+screen sc | grep -Eq '^.{4}10 SiouxFalls'
+check tui_runs_number_column $((r1 + $?)) "run 10 runs into the network name in the run list"
+keys q
+wait_for sc 'EXIT=0' 10
+# the run log names the settings the details do (distance_factor 1 here, the file's toll factor)
+log=$(ls "$XDG_STATE_HOME"/dillsue/runs-*.csv 2> /dev/null | tail -n 1)
+python3 - "$log" << 'EOS'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = len(rows) == 10 and all(r["distance_factor"] == "1" and r["toll_factor"] == "net" and r["newton_warm"] == "-1"
+                            and r["max_iter"] == "0" for r in rows)
+sys.exit(0 if ok else 1)
+EOS
+check tui_runlog_names_every_setting $? "the run log ($log) lacks distance_factor 1 / toll_factor net / newton_warm -1"
 exit 0

@@ -62,7 +62,7 @@ keys Escape
 keys q
 wait_for main '^EXIT=0' 10
 # the run log: queue 1 for runs 1-8, 0 for run 9; run 8's evals and J*v as solve printed them
-awk -F, 'NR > 1 { print $1, $(NF - 2), $(NF - 1), $NF }' "$TMP/runs.csv" > "$TMP/q.txt"
+awk -F, 'NR > 1 { print $1, $(NF - 6), $(NF - 5), $(NF - 4) }' "$TMP/runs.csv" > "$TMP/q.txt"
 [ "$(awk '$4 == 1' "$TMP/q.txt" | wc -l)" -eq 8 ] && grep -qx '9 [0-9]* [0-9]* 0' "$TMP/q.txt" &&
     grep -qx "8 $ev $jv 1" "$TMP/q.txt"
 check tui_ladder_runlog $? "run log lacks queue 1 on runs 1-8, 0 on run 9, or run 8's evals $ev J*v $jv"

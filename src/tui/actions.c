@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "ds_csv.h"
@@ -66,7 +67,20 @@ static void default_export_name(const tui_app *app, const tui_run *r, char *buf,
     snprintf(buf, n, "%s-run%d-%s-%s-%s%g-flows.csv", r->net->name[0] ? r->net->name : "net", r->id,
              ds_solver_name(r->cfg.solver), ds_filter_name(r->cfg.filter), r->cfg.mu > 0 ? "mu" : "tau",
              r->cfg.mu > 0 ? r->cfg.mu : r->cfg.tau);
+    /* one file in the current directory: a scenario's name (SiouxFalls~k2/7)
+     * holds a slash */
+    for (char *p = buf; *p; p++)
+        if (*p == '/') *p = '-';
     (void)app;
+}
+
+/* "~/x" -> "$HOME/x", as a shell would have done; anything else as typed */
+static const char *expand_home(const char *in, char *out, size_t n)
+{
+    const char *home = getenv("HOME");
+    if (in[0] == '~' && (in[1] == '/' || !in[1]) && home && *home && snprintf(out, n, "%s%s", home, in + 1) < (int)n)
+        return out;
+    return in;
 }
 
 /* X-flows.csv -> X-history.csv; anything else gets .history.csv appended. */
@@ -92,8 +106,8 @@ static void do_export(tui_app *app, const char *path)
         return;
     }
     if (ds_flows_write(path, r->net, r->flows, r->costs, &err) != 0) {
-        ds_error_format(&err, msg, sizeof msg);
-        app_message(app, 1, "export failed, nothing written: %s", msg);
+        ds_error_format(&err, msg, sizeof msg); /* (it says that nothing was written) */
+        app_message(app, 1, "export failed: %s", msg);
         return;
     }
     history_name(path, hist, sizeof hist);
@@ -218,6 +232,18 @@ static int queue_words(tui_app *app, const char *b, queue_spec *q)
 {
     char list[512], *save = NULL;
     int axis = -1;
+    /* an empty item ("3,,10", "3,") is refused, as sweep's lists refuse it
+     * (strtok would skip it) */
+    for (const char *p = b; *p; p++)
+        if (*p == ',') {
+            const char *nx = p + 1, *pv = p;
+            while (*nx == ' ') nx++;
+            while (pv > b && pv[-1] == ' ') pv--;
+            if (!*nx || *nx == ',' || pv == b) {
+                app_message(app, 1, "queue: an empty item in a list (\"%.40s\"); nothing queued", b);
+                return -1;
+            }
+        }
     snprintf(list, sizeof list, "%s", b);
     for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
         int kw = -1;
@@ -296,6 +322,8 @@ static int s_n_runs(const tui_app *app) { return app->s.n_runs; }
 static void prompt_accept(tui_app *app)
 {
     const char *b = app->prompt_buf;
+    char home[sizeof app->prompt_buf];
+    const char *path = expand_home(b, home, sizeof home); /* for the prompts that take a file */
     tui_prompt_kind kind = app->prompt;
     ds_config *c = &app->s.next;
     long l;
@@ -321,8 +349,8 @@ static void prompt_accept(tui_app *app)
             app_message(app, 1, "no path given; network unchanged");
             break;
         }
-        app_message(app, 0, "loading %s ...", b);
-        if (session_open(&app->s, b, NULL, &err) != 0) {
+        app_message(app, 0, "loading %s ...", path);
+        if (session_open(&app->s, path, NULL, &err) != 0) {
             ds_error_format(&err, msg, sizeof msg);
             app_message(app, 1, "cannot open network (unchanged): %s", msg);
         } else {
@@ -332,10 +360,31 @@ static void prompt_accept(tui_app *app)
         }
         break;
     }
-    case PROMPT_EXPORT: do_export(app, b); break;
-    case PROMPT_REF: open_ref(app, b); break;
+    case PROMPT_EXPORT: {
+        char hist[600];
+        struct stat st;
+        history_name(path, hist, sizeof hist);
+        if (*path && (stat(path, &st) == 0 || stat(hist, &st) == 0)) {
+            /* an export replaces files whole: never without asking */
+            snprintf(app->pending_path, sizeof app->pending_path, "%s", path);
+            char label[sizeof app->prompt_label];
+            snprintf(label, sizeof label, "%.40s exists: overwrite it and its history? y/n",
+                     stat(path, &st) == 0 ? path : hist);
+            prompt_open(app, PROMPT_OVERWRITE, label, "");
+            break;
+        }
+        do_export(app, path);
+        break;
+    }
+    case PROMPT_OVERWRITE:
+        if (b[0] == 'y' || b[0] == 'Y')
+            do_export(app, app->pending_path);
+        else
+            app_message(app, 0, "export cancelled: %s left as it was", app->pending_path);
+        break;
+    case PROMPT_REF: open_ref(app, path); break;
     case PROMPT_QUEUE: queue_parse(app, b); break;
-    case PROMPT_SWEEP: open_sweep(app, b); break;
+    case PROMPT_SWEEP: open_sweep(app, path); break;
     case PROMPT_SCENARIO: {
         long k;
         unsigned long long seed;
@@ -381,11 +430,11 @@ static void prompt_accept(tui_app *app)
         if (!parse_long(b, &l)) { /* not a number: a flow CSV, as solve --warm */
             ds_error err = {0};
             char msg[700];
-            if (session_warm_file(&app->s, b, &err) != 0) {
+            if (session_warm_file(&app->s, path, &err) != 0) {
                 ds_error_format(&err, msg, sizeof msg);
                 app_message(app, 1, "warm start unchanged: %s", msg);
             } else {
-                app_message(app, 0, "warm start on: the next run starts from the flows in %s", b);
+                app_message(app, 0, "warm start on: the next run starts from the flows in %s", path);
             }
             break;
         }
@@ -525,7 +574,7 @@ void app_tick(tui_app *app)
         if (!session_log_get(s, app->log_seen - first, &e) || !e.run_id || !strncmp(e.text, "setting up: ", 12) ||
             !strncmp(e.text, "run #", 5))
             continue;
-        snprintf(app->msg, sizeof app->msg, "#%d: %s", e.run_id, e.text);
+        snprintf(app->msg, sizeof app->msg, "#%d: %.490s", e.run_id, e.text);
         app->msg_error = e.level;
         app->msg_until = session_now() + 5.0;
     }

@@ -376,7 +376,8 @@ static void config_write(FILE *f, const tui_config *c)
             ds_solver_name((ds_solver_kind)c->solver));
     fprintf(f, "# threads: CPU threads, 0..4096 (0 = all cores)\nthreads=%d\n", c->threads);
     fprintf(f, "# tol: stop when gap_rel < tol, 0 < tol < 1\ntol=%s\n", fmt_num(c->tol, num, sizeof num));
-    fprintf(f, "# max_iter: outer iterations at most, 1..100000000\nmax_iter=%d\n", c->max_iter);
+    fprintf(f, "# max_iter: outer iterations at most, 0..100000000 (0: the start point only)\nmax_iter=%d\n",
+            c->max_iter);
     fprintf(f, "# backend: %s (cuda needs a build with CUDA and a GPU)\nbackend=%s\n\n",
             choices(backend_name, DS_BACKEND_N, list, sizeof list), ds_backend_name((ds_backend)c->backend));
     for (int i = 0; i < tui_n_settings; i++) {

@@ -59,12 +59,17 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         if (l > nw) nw = l;
     }
     if (nw > (wide ? 24 : 13)) nw = wide ? 24 : 13;
+    /* the run number's column as wide as the largest number (run 10 and on
+     * must not run into the network name) */
+    int idw = wide ? 2 : 1;
+    for (int id = s->n_runs ? s->runs[s->n_runs - 1]->id : 0, dg = 1; id >= 10; id /= 10)
+        if (++dg > idw) idw = dg;
     if (wide)
-        draw_text(in, y++, 0, A_DIM, "   #  %-*s %-8s %-4s %6s %-4s %8s %7s %-9s %-10s %9s  %s", nw, "network",
-                  "solver", "filt", "tau", "be", "tol", "iters", "gap", "status", "time", "start");
+        draw_text(in, y++, 0, A_DIM, "   %-*s %-*s %-8s %-4s %6s %-4s %8s %7s %-9s %-10s %9s  %s", idw, "#", nw,
+                  "network", "solver", "filt", "tau", "be", "tol", "iters", "gap", "status", "time", "start");
     else
-        draw_text(in, y++, 0, A_DIM, "   # %-*s %-8s %-4s %5s %-4s %6s %-8s %-9s %7s", nw, "network", "solver", "filt",
-                  "tau", "be", "iters", "gap", "status", "time");
+        draw_text(in, y++, 0, A_DIM, "   %-*s %-*s %-8s %-4s %5s %-4s %6s %-8s %-9s %7s", idw, "#", nw, "network",
+                  "solver", "filt", "tau", "be", "iters", "gap", "status", "time");
     rows = in.h - y;
     if (rows <= 0) return;
     first = app->sel - rows + 1;
@@ -82,12 +87,12 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         if (i != app->sel && run->joined && run->status != DS_STATUS_CONVERGED) a = term_attr(app, ROLE_REJECT);
         runinfo_start(run, start, sizeof start);
         if (wide)
-            draw_text(in, y, 0, a, "%s%-2d %-*.*s %-8s %-4s %6s %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, run->id, nw,
-                      nw, run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
+            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %6s %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, idw, run->id,
+                      nw, nw, run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
                       runinfo_disp(&run->cfg, 6, rd, sizeof rd), ds_backend_name(run->cfg.backend), run->cfg.tol, iters,
                       gap, state(run), el, start);
         else
-            draw_text(in, y, 0, a, "%s%-2d%-*.*s %-8s %-4s %5s %-4s %6d %-8.8s %-9.9s %7s", mark, run->id, nw, nw,
+            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %5s %-4s %6d %-8.8s %-9.9s %7s", mark, idw, run->id, nw, nw,
                       run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
                       runinfo_disp(&run->cfg, 5, rd, sizeof rd), ds_backend_name(run->cfg.backend), iters, gap,
                       state(run), el);

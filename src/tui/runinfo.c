@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "settings.h"
 #include "tui.h"
 
 const char *runinfo_state(const tui_run *r)
@@ -112,5 +113,18 @@ void runinfo_settings(const ds_config *c, char *buf, size_t n)
         k += (size_t)snprintf(buf + k, n - k, " | edsp %d d%g", c->edsp_max_refresh, c->edsp_damping);
     if (k < n && c->solver == DS_SOLVER_NEWTON)
         k += (size_t)snprintf(buf + k, n - k, " | %s", ds_globalise_name(c->globalise));
-    if (k < n) snprintf(buf + k, n - k, " | start %s", ds_start_name(c->start));
+    if (k < n) k += (size_t)snprintf(buf + k, n - k, " | start %s", ds_start_name(c->start));
+    /* every other setting that changes the result, where it is not the
+     * default: the line must say all a user needs to run it again */
+    static const char *const more[] = {"toll_factor", "distance_factor", "newton_warm", "factor_mb"};
+    ds_config def;
+    ds_config_default(&def);
+    for (size_t i = 0; i < sizeof more / sizeof more[0] && k < n; i++) {
+        int row = settings_find(more[i]);
+        char v[40], dv[40];
+        if (row < 0) continue;
+        tui_settings[row].get(c, v, sizeof v);
+        tui_settings[row].get(&def, dv, sizeof dv);
+        if (strcmp(v, dv) != 0) k += (size_t)snprintf(buf + k, n - k, " | %s %s", more[i], v);
+    }
 }

@@ -11,12 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "settings.h"
 #include "tui.h"
 
 #define RUNLOG_HEADER                                                                                                  \
     "run,network,net_path,solver,filter,tau,mu,tol,max_iter,threads,backend,cap,inner,inner_max,edsp_refresh,"         \
     "edsp_damping,globalise,start,warm_from,status,iterations,gap_rel,wall_s,setup_s,paused_s,t_tol_s,"                \
-    "lost_pct,max_imbalance,reason,evals,jv,queue"
+    "lost_pct,max_imbalance,reason,evals,jv,queue,toll_factor,distance_factor,newton_warm,factor_mb"
 
 /* RFC 4180 field: quoted, quotes doubled */
 static void csv_str(FILE *f, const char *s)
@@ -59,7 +60,17 @@ static void write_rows(FILE *f, const tui_app *app)
         if (r->cert.valid) fprintf(f, "%.6g", r->cert.max_imbalance);
         fputc(',', f);
         csv_str(f, r->reason);
-        fprintf(f, ",%d,%d,%d\n", r->n ? r->rec[r->n - 1].evals : 0, r->n ? r->rec[r->n - 1].jv : 0, r->queue);
+        fprintf(f, ",%d,%d,%d", r->n ? r->rec[r->n - 1].evals : 0, r->n ? r->rec[r->n - 1].jv : 0, r->queue);
+        /* the other settings that change a result, as the settings view spells
+         * them (toll and distance factors: "net" = the network file's) */
+        static const char *const more[] = {"toll_factor", "distance_factor", "newton_warm", "factor_mb"};
+        for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
+            char val[40] = "";
+            int row = settings_find(more[k]);
+            if (row >= 0) tui_settings[row].get(c, val, sizeof val);
+            fprintf(f, ",%s", val);
+        }
+        fputc('\n', f);
     }
 }
 

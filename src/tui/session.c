@@ -142,8 +142,9 @@ void session_log(tui_session *s, int run_id, int level, const char *fmt, ...)
     e->run_id = run_id;
     e->level = level;
     va_start(ap, fmt);
-    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    int len = vsnprintf(e->text, sizeof e->text, fmt, ap);
     va_end(ap);
+    if (len >= (int)sizeof e->text) memcpy(e->text + sizeof e->text - 4, "...", 4); /* cut: say so */
     s->log_n++;
     pthread_mutex_unlock(&s->log_mu);
 }
@@ -194,8 +195,7 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 int session_warm_file(tui_session *s, const char *path, ds_error *err)
 {
     double *f = NULL;
-    int n = 0;
-    if (ds_flows_read(path, s->net, &f, NULL, &n, err) != 0) return -1;
+    if (ds_flows_read_start(path, s->net, &f, err) != 0) return -1;
     free(s->warm_file);
     s->warm_file = f;
     s->warm_file_net = s->net;

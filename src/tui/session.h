@@ -40,10 +40,10 @@ typedef struct tui_run {
     char warm_path[256];
     const ds_network *net;
     pthread_t thread;
-    int joined;       /* thread joined (or never started) */
-    atomic_int done;  /* set by the engine thread when execute returned */
-    ds_status status; /* final status once joined, else RUNNING */
-    char reason[512];
+    int joined;          /* thread joined (or never started) */
+    atomic_int done;     /* set by the engine thread when execute returned */
+    ds_status status;    /* final status once joined, else RUNNING */
+    char reason[1024];   /* the engine's reason, whole */
     double mu, cbar;     /* from the engine once set-up derived them (0 / NAN before) */
     ds_iter_record *rec; /* UI-side copy of the published history (thinned once retired) */
     double *it, *gap;    /* rec[i].iter and rec[i].gap_rel, for the plot */
@@ -64,10 +64,10 @@ typedef struct tui_run {
 } tui_run;
 
 typedef struct tui_log_entry {
-    double tod; /* time of day, seconds since the epoch */
-    int run_id; /* 0 = the session, not a run */
-    int level;  /* 0 info, 1 warning or error */
-    char text[300];
+    double tod;      /* time of day, seconds since the epoch */
+    int run_id;      /* 0 = the session, not a run */
+    int level;       /* 0 info, 1 warning or error */
+    char text[1100]; /* (the engine's longest reason is 1023 bytes; longer texts end in "...") */
 } tui_log_entry;
 
 typedef struct tui_session {

@@ -229,13 +229,23 @@ static int refresh_data(view *v)
 }
 
 /* cells finished in the last 60 s of journal time, per second (works for
- * shards and finished sweeps too, where the progress file says less) */
+ * shards and finished sweeps too, where the progress file says less); over
+ * a younger sweep, per second since the first of them started, or the first
+ * minute's rate would read as a sixtieth of the minute's share done */
 static double recent_rate(const view *v, double now)
 {
     long n = 0;
+    double first = now;
     for (long c = 0; c < v->total; c++)
-        if (v->done_flag[c] && v->res[c].t_end > now - 60) n++;
-    return n / 60.0;
+        if (v->done_flag[c] && v->res[c].t_end > now - 60) {
+            n++;
+            double began = v->res[c].t_end - (v->res[c].wall_s > 0 ? v->res[c].wall_s : 0);
+            if (began < first) first = began;
+        }
+    double span = now - first;
+    if (span > 60) span = 60;
+    if (span < 1) span = 1; /* (the journal's clock counts whole seconds) */
+    return n / span;
 }
 
 /* ------------------------------------------------------------ drawing */
@@ -295,13 +305,18 @@ static void draw_solver(view *v, int y, int s, int w)
     free(tm);
     put(y, 0, "%-9s conv %-5d ill-posed %-4d not converged %-4d", ds_solver_name((ds_solver_kind)v->g.solver[s]), conv,
         ill, other);
+    char pi[80] = "n/a (no cell converged)", pt[80] = "n/a (no cell converged)";
+    if (n) {
+        snprintf(pi, sizeof pi, "%.0f / %.0f / %.0f", i10, i50, i90);
+        snprintf(pt, sizeof pt, "%.3g / %.3g / %.3g s", t10, t50, t90);
+    }
     if (w < 80) { /* no room for the histograms: the numbers only */
-        put(y + 1, 2, "iterations p10/med/p90 %.0f / %.0f / %.0f", i10, i50, i90);
-        put(y + 2, 2, "time s     p10/med/p90 %.3g / %.3g / %.3g", t10, t50, t90);
+        put(y + 1, 2, "iterations p10/med/p90 %s", pi);
+        put(y + 2, 2, "time       p10/med/p90 %s", pt);
         return;
     }
-    put(y + 1, 2, "iterations |%s| 1..1e6       p10/med/p90 %.0f / %.0f / %.0f", hi, i10, i50, i90);
-    put(y + 2, 2, "time       |%s| 1e-4..1e2 s  p10/med/p90 %.3g / %.3g / %.3g s", ht, t10, t50, t90);
+    put(y + 1, 2, "iterations |%s| 1..1e6       p10/med/p90 %s", hi, pi);
+    put(y + 2, 2, "time       |%s| 1e-4..1e2 s  p10/med/p90 %s", ht, pt);
 }
 
 static void cell_label(const view *v, long c, char *buf, size_t n)
@@ -539,11 +554,12 @@ static void draw_body(view *v)
         /* the long form where it fits, else the same numbers shorter */
         char line[400];
         const char *unit = !strcmp(v->mode, "mpi") ? "ranks" : "workers";
-        snprintf(line, sizeof line, "%s%s | %.3g cells/s (last minute), %.3g this session | ETA %s | %d of %d %s alive",
-                 v->state, stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta, v->alive,
-                 v->workers, unit);
+        snprintf(line, sizeof line,
+                 "%s%s | %.3g cells/s (last minute), %.3g cells/s this session | ETA %s | %d of %d %s alive", v->state,
+                 stale ? " (no update for a while: stopped or killed?)" : "", rate, v->rate, eta, v->alive, v->workers,
+                 unit);
         if ((int)strlen(line) > w)
-            snprintf(line, sizeof line, "%s%s | %.3g cells/s, %.3g session | ETA %s | %d/%d %s", v->state,
+            snprintf(line, sizeof line, "%s%s | %.3g cells/s, %.3g/s session | ETA %s | %d/%d %s", v->state,
                      stale ? " (no update: stopped?)" : "", rate, v->rate, eta, v->alive, v->workers, unit);
         put(y++, 0, "%s", line);
     }
@@ -769,6 +785,11 @@ int sweep_view_run(const char *dir, int ascii, int delay_ms, sweep_cell_request 
     if (delay_ms < 100) delay_ms = 100;
     if (view_open(&v, dir, err, sizeof err) != 0) {
         fprintf(stderr, "dillsue tui: %s\n", err);
+        return 2;
+    }
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) { /* (after the directory's check: that error first) */
+        fprintf(stderr, "dillsue tui: needs a terminal (the sweep's files in %s are plain CSV)\n", dir);
+        view_free(&v);
         return 2;
     }
     v.ascii = ascii;

@@ -50,7 +50,8 @@ typedef enum {
     PROMPT_WARM_FROM,
     PROMPT_QUEUE,
     PROMPT_SCENARIO,
-    PROMPT_SWEEP
+    PROMPT_SWEEP,
+    PROMPT_OVERWRITE /* y confirms the export to pending_path, an existing file */
 } tui_prompt_kind;
 
 /* Full-screen views over the panels (one at a time; Esc closes). */
@@ -192,6 +193,7 @@ typedef struct tui_app {
     char prompt_buf[512];
     int prompt_len;
     int export_run;         /* run index the export prompt is for */
+    char pending_path[512]; /* the export that PROMPT_OVERWRITE asks about */
     int delay_ms;           /* minimum time between frames */
     int want_color;         /* colour asked for (config / --no-color); NO_COLOR may still veto */
     tui_keymap keys;        /* keys in force */

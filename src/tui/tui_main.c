@@ -312,7 +312,7 @@ static void apply_settings(tui_app *app, const tui_config *cfg, const tui_opts *
     if (cfg->solver >= 0) n->solver = (ds_solver_kind)cfg->solver;
     if (cfg->backend >= 0) n->backend = (ds_backend)cfg->backend;
     if (cfg->threads >= 0) n->threads = cfg->threads;
-    if (cfg->max_iter > 0) n->max_iter = cfg->max_iter;
+    if (cfg->max_iter >= 0) n->max_iter = cfg->max_iter; /* (-1: not in the file; 0 is solve's --max-iter 0) */
     for (int i = 0; i < tui_n_settings; i++)
         if (cfg->opts_set >> i & 1) tui_settings[i].copy(n, &cfg->opts);
     app->keys = cfg->keys;

@@ -194,7 +194,12 @@ static void build_ref(tui_app *app, textbuf *t)
     char disp[40];
     tb_add(t, ROLE_TITLE, 0, "run #%d (%s %s %s) against %s", r->id, ds_solver_name(r->cfg.solver),
            ds_filter_name(r->cfg.filter), runinfo_disp(&r->cfg, 0, disp, sizeof disp), app->ref_path);
-    tb_add(t, ROLE_DIM, 2, "as `dillsue compare RUN.csv REF.csv`: the reference is the second file");
+    size_t rl = strlen(app->ref_path);
+    if (rl >= 5 && !strcmp(app->ref_path + rl - 5, ".tntp")) /* (compare matches a TNTP flow file to --net's links) */
+        tb_add(t, ROLE_DIM, 2, "as `dillsue compare RUN.csv %s --net %s` (RUN.csv: x exports it)", app->ref_path,
+               net->net_path);
+    else
+        tb_add(t, ROLE_DIM, 2, "as `dillsue compare RUN.csv %s` (RUN.csv: x exports it)", app->ref_path);
     if (!c.finite) tb_add(t, ROLE_WARN, 2, "warning: non-finite values in the input");
     tb_add(t, ROLE_NORMAL, 0, "links:         %d of %d", c.m.n_used, net->n_links);
     if (isnan(c.m.mape))
