@@ -256,6 +256,8 @@ CUR=sc
 wait_for sc 'runs \(0\)' 10
 screen sc | grep -q 'max 0 '
 check tui_config_max_iter_zero $? "max_iter=0 in the settings file was not applied"
+screen sc | grep -Eq 'next: .*(cold|warm[^|]*) \+1 '
+check tui_next_counts_other_settings $? "the next-run line does not count distance_factor among the settings it does not show"
 typed N "2 7"
 keys r
 wait_for sc '^#1 ' 20

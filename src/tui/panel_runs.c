@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "settings.h"
 #include "tui.h"
 
 static void run_summary(const tui_run *r, char *gap, size_t ng, char *el, size_t ne, int *iters)
@@ -27,7 +28,29 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     else
         snprintf(title, sizeof title, "runs (%d)", s->n_runs);
     draw_box(app, r, title);
-    char line[256], disp[40];
+    char line[256], disp[40], more[2][40] = {"", ""};
+    /* settings the line does not show that are not their defaults: counted,
+     * so that a run's cost terms or Newton's warm start never hide (s lists them) */
+    {
+        static const char *const shown[] = {"tau", "mu", "filter", "solver", "tol", "max_iter", "threads", "backend"};
+        ds_config def;
+        int n_more = 0;
+        ds_config_default(&def);
+        for (int i = 0; i < tui_n_settings; i++) {
+            int on_line = 0;
+            char v[40], dv[40];
+            for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+                on_line |= !strcmp(tui_settings[i].name, shown[k]);
+            if (on_line) continue;
+            tui_settings[i].get(c, v, sizeof v);
+            tui_settings[i].get(&def, dv, sizeof dv);
+            n_more += strcmp(v, dv) != 0;
+        }
+        if (n_more) {
+            snprintf(more[0], sizeof more[0], " | +%d setting%s", n_more, n_more == 1 ? "" : "s");
+            snprintf(more[1], sizeof more[1], " +%d", n_more);
+        }
+    }
     for (int shortform = 0; shortform < 2; shortform++) {
         /* the short form, when the long one does not fit: backend beside the
          * threads, "cold" for no warm start, the warm source without "(latest)" */
@@ -45,10 +68,10 @@ void panel_runs_draw(tui_app *app, tui_rect r)
             else
                 snprintf(warm, sizeof warm, "| warm on (no run yet)");
         }
-        snprintf(line, sizeof line, "next: %s | %s | %s | tol %g | max %d | thr %s%s%s %s",
+        snprintf(line, sizeof line, "next: %s | %s | %s | tol %g | max %d | thr %s%s%s %s%s",
                  runinfo_disp(c, 0, disp, sizeof disp), ds_filter_name(c->filter), ds_solver_name(c->solver), c->tol,
                  c->max_iter, runinfo_threads(c->threads, thr, sizeof thr), shortform ? " " : " | ",
-                 ds_backend_name(c->backend), shortform && !s->warm_next ? "| cold" : warm);
+                 ds_backend_name(c->backend), shortform && !s->warm_next ? "| cold" : warm, more[shortform]);
         if ((int)strlen(line) <= in.w) break;
     }
     draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%s", line);
