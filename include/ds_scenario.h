@@ -5,9 +5,13 @@
  *
  * Draws come from a counter-based generator (splitmix64 of seed, scenario,
  * element kind and element id), so scenario k with seed S is the same on
- * every machine and build, does not depend on which other scenarios were
- * drawn, and an OD pair's or link's multiplier does not depend on the order
- * the elements are stored in. Scenario 0 is the base network, unchanged.
+ * every machine and build and does not depend on which other scenarios were
+ * drawn. An OD pair is identified by its two nodes, so its multiplier does
+ * not depend on the order of the trips file; a link by its place among the
+ * network's link rows (TNTP gives a link no id, and parallel links share
+ * their two nodes), so a file whose link rows are reordered is, for its
+ * scenarios, another network: its scenario k draws other capacity and
+ * free-flow multipliers. Scenario 0 is the base network, unchanged.
  */
 #ifndef DS_SCENARIO_H
 #define DS_SCENARIO_H

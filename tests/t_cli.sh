@@ -183,6 +183,54 @@ if [ $r1 -eq 2 ] && [ $r2 -eq 0 ] && [ $rc -eq 2 ] && grep -q "cbar, the demand-
     pass cli_cbar_zero_said
 else fail cli_cbar_zero_said "solve rc $r1, load rc $rc: $(cat "$tmp/err")"; fi
 
+# nothing to assign (no OD pair has a path: Braess without the links into node
+# 2) is an error with --mu too, not "converged" with all the demand lost
+BR=$TNTP/Braess-Example/Braess_net.tntp
+if [ -f "$BR" ]; then
+    awk '!/^[ \t]*3[ \t]+2[ \t]/ && !/^[ \t]*4[ \t]+2[ \t]/' "$BR" | sed 's/<NUMBER OF LINKS> 5/<NUMBER OF LINKS> 3/' > "$tmp/nopath_net.tntp"
+    cp "${BR%_net.tntp}_trips.tntp" "$tmp/nopath_trips.tntp"
+    run "$D" solve --net "$tmp/nopath_net.tntp" --mu 1 --quiet
+    if [ $rc -eq 2 ] && grep -q "^error .*no OD pair has a path under the full filter: nothing to assign" "$tmp/out"; then
+        pass cli_nothing_to_assign_is_error
+    else fail cli_nothing_to_assign_is_error "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+fi
+
+# Barcelona gives every link capacity 1: most links sit at the default x/c cap
+# of the cost, which is said (and not with --cap 0); the full graph's proof
+# of no fixed point names the cap, and with --cap 0 says no cap (not x/c = 0)
+BC=$TNTP/Barcelona/Barcelona_net.tntp
+if [ -f "$BC" ]; then
+    run "$D" solve --net "$BC" --filter dsp
+    r1=$rc
+    grep -q "note: [0-9]* of [0-9]* flow-dependent links are at the x/c cap of the cost (--cap 100)" "$tmp/err"
+    r2=$?
+    run "$D" solve --net "$BC" --filter dsp --cap 0
+    ! grep -q "at the x/c cap" "$tmp/err"
+    r3=$?
+    run "$D" solve --net "$BC"
+    grep -q "the proof holds for costs capped at x/c = 100 (--cap)" "$tmp/err"
+    r4=$?
+    WP=$TNTP/Winnipeg/Winnipeg_net.tntp
+    r5=0
+    if [ -f "$WP" ]; then
+        run "$D" solve --net "$WP" --cap 0
+        grep -q "^ill-posed .*even with the cost of every flow-dependent link unbounded (--cap 0: no cap)" "$tmp/out"
+        r5=$?
+    fi
+    if [ $r1 -eq 0 ] && [ $((r2 + r3 + r4 + r5)) -eq 0 ]; then pass cli_cap_said
+    else fail cli_cap_said "dsp rc $r1, note $r2, no note at --cap 0 $r3, advice $r4, --cap 0 proof $r5: $(head -c 300 "$tmp/out")"; fi
+else
+    skip cli_cap_said "$BC missing"
+fi
+
+# load evaluates f of a scenario run as solve did: the same gap_rel, to the bit
+"$D" solve --net "$SF" --scenario 2 --seed 7 --quiet --out "$tmp/sc.csv" > "$tmp/sc.out" 2>&1
+run "$D" load --net "$SF" --scenario 2 --seed 7 --flows "$tmp/sc.csv" --out "$tmp/scf.csv"
+g1=$(sed -n 's/.*| gap_rel \([^ ]*\) |.*/\1/p' "$tmp/sc.out" | head -n 1)
+g2=$(awk '/^gap_rel / { printf "%.6e", $2 }' "$tmp/out")
+if [ $rc -eq 0 ] && [ -n "$g1" ] && [ "$g1" = "$g2" ]; then pass cli_load_scenario
+else fail cli_load_scenario "rc $rc: solve gap '$g1', load gap '$g2' $(cat "$tmp/err")"; fi
+
 # inner passes that do not converge at x = 0 say so in the start's words, not
 # "f(0) does not exist" beside a spectral radius below 1
 run "$D" solve --net "$SF" --inner passes --inner-max 3 --quiet

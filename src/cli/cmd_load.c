@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ds_scenario.h"
 #include "ds_csv.h"
 
 #define CMD "load"
@@ -16,7 +17,7 @@
 static const cli_help_section help_sections[] = {
     {"",
      {OPT_NET, OPT_TRIPS, OPT_FLOWS, OPT_TAU, OPT_MU, OPT_FILTER, OPT_INNER, OPT_INNER_MAX, OPT_CAP, OPT_TOLL_FACTOR,
-      OPT_DIST_FACTOR, OPT_THREADS, OPT_OUT, OPT_HELP, -1}},
+      OPT_DIST_FACTOR, OPT_SCENARIO, OPT_SEED, OPT_THREADS, OPT_OUT, OPT_HELP, -1}},
     {NULL, {-1}},
 };
 
@@ -28,6 +29,7 @@ static const char *help_note(int id, char *buf, size_t n)
     case OPT_FILTER: return "(default full; edsp's first mask is dsp)";
     case OPT_THREADS: return "(default 1; the result does not depend on it)";
     case OPT_OUT: return "(required; here f(x) and its costs t(x))";
+    case OPT_SEED: return "(with --scenario)";
     default: return cli_config_default(id, buf, n);
     }
 }
@@ -67,6 +69,7 @@ int cmd_load(int argc, char **argv)
     if (filter == DS_FILTER_EDSP) filter = DS_FILTER_DSP;
     if (v.have[OPT_TAU] && v.have[OPT_MU]) return cli_usage(CMD, "give --tau or --mu, not both");
     if (!out) return cli_usage(CMD, "--out F.csv is required");
+    if (v.have[OPT_SCENARIO] != v.have[OPT_SEED]) return cli_usage(CMD, "--scenario and --seed go together");
     if ((rc = cli_check_writable(CMD, "--out", out))) return rc;
     {
         char sib[PATH_MAX];
@@ -82,6 +85,11 @@ int cmd_load(int argc, char **argv)
 
     ds_network *net = cli_load_network(net_path, trips, 0, &err);
     if (!net) return cli_input_error(&err);
+    /* solve's scenario, so that f of any run of the program can be evaluated again */
+    if (v.have[OPT_SCENARIO] && ds_scenario_apply(net, (int)v.num[OPT_SCENARIO], (uint64_t)v.seed, NULL, &err) != 0) {
+        ds_network_free(net);
+        return cli_input_error(&err);
+    }
     ds_cost_params cp = {cap, isnan(tollf) ? net->toll_factor : tollf, isnan(distf) ? net->distance_factor : distf};
     int m = net->n_links;
     double *x = NULL, *f = malloc(sizeof(double) * (size_t)(m + 1)), *t = malloc(sizeof(double) * (size_t)(m + 1));

@@ -243,19 +243,24 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
 }
 
-static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last, double secs)
+static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last, double secs, int mu_given)
 {
-    char reason[512];
+    char reason[1024];
     ds_run_reason(run, reason, sizeof reason);
-    char gap[32] = "n/a", cbar[32] = "- (mu given)";
+    /* n/a, never nan or inf: gap_rel at x = 0 (--max-iter 0) is undefined, as
+     * the history's empty field says; mu and cbar before set-up derived them */
+    char gap[32] = "n/a", cbar[32] = "n/a", mu[32] = "n/a";
     ds_certificate cert;
     ds_run_times tm;
-    if (last) snprintf(gap, sizeof gap, "%.6e", last->gap_rel);
-    if (isfinite(ds_run_cbar(run))) snprintf(cbar, sizeof cbar, "%.6g", ds_run_cbar(run));
+    if (last && isfinite(last->gap_rel)) snprintf(gap, sizeof gap, "%.6e", last->gap_rel);
+    if (isfinite(ds_run_cbar(run)))
+        snprintf(cbar, sizeof cbar, "%.6g", ds_run_cbar(run));
+    else if (mu_given)
+        snprintf(cbar, sizeof cbar, "- (mu given)");
+    if (ds_run_mu(run) > 0 && isfinite(ds_run_mu(run))) snprintf(mu, sizeof mu, "%.6g", ds_run_mu(run));
     ds_run_times_get(run, &tm);
-    printf("%s | iterations %d | gap_rel %s | time %.3f s (set-up %.3f s) | mu %.6g | cbar %s | %s\n",
-           ds_status_name(st), last ? last->iter : 0, gap, secs, tm.setup, ds_run_mu(run), cbar,
-           reason[0] ? reason : "-");
+    printf("%s | iterations %d | gap_rel %s | time %.3f s (set-up %.3f s) | mu %s | cbar %s | %s\n", ds_status_name(st),
+           last ? last->iter : 0, gap, secs, tm.setup, mu, cbar, reason[0] ? reason : "-");
     if (ds_run_certificate(run, &cert) == 0) {
         char lost[96] = "not measured (no accepted iterate)";
         const ds_network *net = ds_run_network(run);
@@ -417,9 +422,15 @@ int cmd_solve(int argc, char **argv)
                 o.out && o.hist ? " and " : "", o.hist ? o.hist : "", o.hist ? " (final_status column)" : "",
                 o.out && o.hist ? "hold" : "holds");
     /* what a user can do about a proof that the full graph has no fixed point */
-    if (st == DS_STATUS_ILL_POSED && cfg.filter == DS_FILTER_FULL)
+    if (st == DS_STATUS_ILL_POSED && cfg.filter == DS_FILTER_FULL) {
         fprintf(stderr, "dillsue: the acyclic filters (--filter dsp, bfs or edsp) always have a fixed point; a larger "
                         "--tau or --mu (less dispersion, smaller weights exp(-mu t)) may give the full graph one\n");
+        if (cfg.cost.cap > 0)
+            fprintf(stderr,
+                    "dillsue: the proof holds for costs capped at x/c = %g (--cap); without the cap (--cap 0) costs "
+                    "grow without bound and the full graph may have a fixed point\n",
+                    cfg.cost.cap);
+    }
 
     if (!o.quiet && nrec > 0) {
         ds_totals tot;
@@ -428,7 +439,7 @@ int cmd_solve(int argc, char **argv)
         ds_totals_format(&tot, line, sizeof line);
         fprintf(stderr, "dillsue: %s\n", line);
     }
-    print_summary(run, st, last, secs);
+    print_summary(run, st, last, secs, cfg.mu > 0);
     free(prog.x);
     free(prog.cost);
     free(recs);

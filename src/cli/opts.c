@@ -101,10 +101,10 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_EDSP_DAMPING] = {NUM("edsp-damping", CLI_SOLVE | CLI_SWEEP, "edsp_damping", "D", 0,
                               "eDSP: build the mask from (1-D) old mask costs + D current costs, 0 < D <= 1; "
                               "below 1 damps mask flips")},
-    [OPT_SCENARIO] = {NUM("scenario", CLI_SOLVE | CLI_INFO, "scenario", "K", 0,
+    [OPT_SCENARIO] = {NUM("scenario", CLI_SOLVE | CLI_INFO | CLI_LOAD, "scenario", "K", 0,
                           "perturb demand, capacity and free-flow time (paper eqs. 9-11); scenario 0 is the "
                           "network unchanged; needs --seed")},
-    [OPT_SEED] = {"seed", CLI_SEED, CLI_SOLVE | CLI_INFO | CLI_SWEEP, NULL, NULL, NULL, "S", 0,
+    [OPT_SEED] = {"seed", CLI_SEED, CLI_SOLVE | CLI_INFO | CLI_SWEEP | CLI_LOAD, NULL, NULL, NULL, "S", 0,
                   "seed of the scenario draws"},
     [OPT_OUT] = {PATH("out", CLI_SOLVE | CLI_UE | CLI_LOAD, "FLOWS.csv",
                       "write flows: init_node,term_node,flow,cost, one row per link")},

@@ -525,12 +525,17 @@ static int check_ill_posed(ds_run *run, int phase)
     double *tmax = run->tcost;
     ds_costs_max(run->net, &run->cfg.cost, tmax);
     ds_loader_rho(run->ld, tmax, &lb, &est, &d);
+    char at[160]; /* where the proof stands: the cap's costs, or (--cap 0) none of the flow-dependent links */
+    if (run->cfg.cost.cap > 0)
+        snprintf(at, sizeof at, "at the largest costs the cap allows (x/c = %g)", run->cfg.cost.cap);
+    else
+        snprintf(at, sizeof at, "even with the cost of every flow-dependent link unbounded (--cap 0: no cap)");
     if (phase == 0 && lb >= 1.0) {
         snprintf(run->reason, sizeof run->reason,
-                 "no fixed point exists: at the largest costs the cap allows (x/c = %g) the weight matrix "
+                 "no fixed point exists: %s the weight matrix "
                  "exp(-mu t) has spectral radius >= %.6g (Collatz-Wielandt bound; power iteration %.6g, "
                  "destination %d), so the Bellman values diverge for every flow vector (mu = %.6g)",
-                 run->cfg.cost.cap, lb, est, d >= 0 ? ds_node_id(run->net, run->net->dest_node[d]) : 0, run->mu);
+                 at, lb, est, d >= 0 ? ds_node_id(run->net, run->net->dest_node[d]) : 0, run->mu);
         return 1;
     }
     /* The exact inner solve decides it too: (I - W~) z = b has a solution
@@ -545,11 +550,11 @@ static int check_ill_posed(ds_run *run, int phase)
             ds_loader_stats(run->ld, &st);
             int dd = st.diverged_dest;
             snprintf(run->reason, sizeof run->reason,
-                     "no fixed point exists: at the largest costs the cap allows (x/c = %g) the linear system "
+                     "no fixed point exists: %s the linear system "
                      "(I - W) z = b of destination %d has no positive solution (sparse LU), which happens exactly "
                      "when the spectral radius of exp(-mu t) is >= 1 (power iteration %.6g, Collatz-Wielandt "
                      "lower bound %.6g); so the Bellman values diverge for every flow vector (mu = %.6g)",
-                     run->cfg.cost.cap, dd >= 0 ? ds_node_id(run->net, run->net->dest_node[dd]) : 0, est, lb, run->mu);
+                     at, dd >= 0 ? ds_node_id(run->net, run->net->dest_node[dd]) : 0, est, lb, run->mu);
             return 1;
         }
     }
@@ -1198,6 +1203,14 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         ds_error_format(&err, run->reason, sizeof run->reason);
         return DS_STATUS_ERROR;
     }
+    /* nothing to assign is an error, whichever way mu is given (with --mu it
+     * "converged" at x = 0 with all the demand lost) */
+    ds_loader_lost_demand(run->ld, &lost_od, &lost);
+    if (run->net->n_od > 0 && lost_od >= run->net->n_od)
+        FAIL_WITH(DS_STATUS_ERROR,
+                  "no OD pair has a path under the %s filter: nothing to assign (demand %.6g, all of it without a "
+                  "path)",
+                  ds_filter_name(run->cfg.filter), lost);
     double mu = run->cfg.mu, cbar = NAN;
     char mu_why[400] = "";
     int mu_bad = 0;
@@ -1373,8 +1386,10 @@ static ds_status run_iterate(ds_run *run, edsp_state *es, const solver_ops *ops,
             return st;
         }
         if (run->iter >= run->cfg.max_iter) {
-            snprintf(run->reason, sizeof run->reason, "stopped at the iteration limit %d with gap_rel %.3g (tol %.3g)",
-                     run->cfg.max_iter, run->gap, run->cfg.tol);
+            char g[40] = "undefined (x = 0)"; /* (gap_rel divides by ||x||) */
+            if (isfinite(run->gap)) snprintf(g, sizeof g, "%.3g", run->gap);
+            snprintf(run->reason, sizeof run->reason, "stopped at the iteration limit %d with gap_rel %s (tol %.3g)",
+                     run->cfg.max_iter, g, run->cfg.tol);
             return DS_STATUS_MAX_ITER;
         }
         int keep_mask = run->cur.mask_refresh;
@@ -1383,15 +1398,45 @@ static ds_status run_iterate(ds_run *run, edsp_state *es, const solver_ops *ops,
         int rc = ops->step(run, state, &run->cur);
         if (rc == EV_CANCELLED) continue; /* reported at the top of the loop */
         if (rc != EV_OK) {
-            if (!run->reason[0])
+            /* a stall at the edge of the domain of f (or inner passes that ran
+             * out), not a fault in the input: say what to try */
+            if (!run->reason[0] && run->last_unconverged)
                 snprintf(run->reason, sizeof run->reason,
-                         "the loading map does not exist at any trial point of iteration %d%s", run->iter + 1,
-                         run->last_unconverged ? " (Bellman values unconverged within --inner-max passes)" : "");
+                         "the Bellman values did not converge within %d passes at any trial point of iteration %d "
+                         "(which says nothing about whether f exists there): raise --inner-max or use --inner direct",
+                         run->cfg.inner_max, run->iter + 1);
+            else if (!run->reason[0])
+                snprintf(run->reason, sizeof run->reason,
+                         "the loading map does not exist at any trial point of iteration %d: the %s steps stalled at "
+                         "the edge of the region where f exists (gap_rel %.3g); newton, or --start relax, may reach "
+                         "the fixed point",
+                         run->iter + 1, ds_solver_name(run->cfg.solver), run->gap);
             return DS_STATUS_ERROR;
         }
         run->iter++;
         publish(run, &run->cur);
     }
+}
+
+/* Costs held at the x/c cap on many links are part of the model a user may
+ * not know they chose (Barcelona and Winnipeg give every link capacity 1:
+ * most links sit at the cap): said at the end of the run, with how many. */
+static void note_capped(ds_run *run)
+{
+    const ds_network *net = run->net;
+    double cap = run->cfg.cost.cap;
+    int dep = 0, at = 0;
+    if (!(cap > 0)) return;
+    for (int e = 0; e < run->n; e++)
+        if (net->bpr_b[e] > 0 && net->bpr_power[e] > 0 && net->t0[e] > 0 && net->capacity[e] > 0) {
+            dep++;
+            at += run->x[e] >= cap * net->capacity[e];
+        }
+    if (dep > 0 && 10 * at >= dep)
+        run_message(run,
+                    "note: %d of %d flow-dependent links are at the x/c cap of the cost (--cap %g) at the result: "
+                    "their costs stop growing there, which is part of the model solved (--cap 0: no cap)",
+                    at, dep, cap);
 }
 
 ds_status ds_run_execute(ds_run *run)
@@ -1415,6 +1460,7 @@ ds_status ds_run_execute(ds_run *run)
     }
     if (st == DS_STATUS_RUNNING) {
         st = run_iterate(run, &es, ops, state);
+        if (st == DS_STATUS_CONVERGED || st == DS_STATUS_MAX_ITER) note_capped(run);
         if (run->cur.inner_resid > 1e-8 && run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_PASSES &&
             st == DS_STATUS_CONVERGED) {
             size_t l = strlen(run->reason);

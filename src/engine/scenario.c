@@ -2,8 +2,8 @@
  * scenario.c - seeded perturbation scenarios (paper eqs. 9-11).
  *
  * Counter-based draws: every multiplier is a hash of (seed, k, kind, id), so
- * the stream never depends on element order, on other scenarios or on the
- * C library's rand().
+ * it never depends on other scenarios or on the C library's rand(); the id
+ * of an OD pair is its nodes, that of a link its row (ds_scenario.h).
  */
 #include "ds_scenario.h"
 

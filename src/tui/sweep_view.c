@@ -319,6 +319,16 @@ static void draw_solver(view *v, int y, int s, int w)
     put(y + 2, 2, "time       |%s| 1e-4..1e2 s  p10/med/p90 %s", ht, pt);
 }
 
+/* a number of a cell, or n/a where it is not one (a cell that failed early) */
+static const char *num_na(double x, const char *fmt, char *buf, size_t n)
+{
+    if (isfinite(x))
+        snprintf(buf, n, fmt, x);
+    else
+        snprintf(buf, n, "n/a");
+    return buf;
+}
+
 static void cell_label(const view *v, long c, char *buf, size_t n)
 {
     sweep_cell_id id = sweep_grid_cell(&v->g, c);
@@ -388,7 +398,9 @@ static void draw_replay(view *v, int y0)
         ds_run_reason(run, reason, sizeof reason);
         put(y++, 2, "%s after %d iterations: %s", ds_status_name(rp->st), n ? recs[n - 1].iter : 0, reason);
     } else {
-        put(y++, 2, "running: iteration %d, gap_rel %.3e", n ? recs[n - 1].iter : 0, n ? recs[n - 1].gap_rel : NAN);
+        char g[40];
+        put(y++, 2, "running: iteration %d, gap_rel %s", n ? recs[n - 1].iter : 0,
+            num_na(n ? recs[n - 1].gap_rel : NAN, "%.3e", g, sizeof g));
     }
     int ph = h - y - (fin ? 13 : 3), pw = w - 10;
     if (ph > 16) ph = 16;
@@ -506,8 +518,11 @@ static void draw_detail(view *v, int y0)
     attroff(A_BOLD);
     put(y++, 2, "status      %s", ds_status_name((ds_status)r->status));
     put(y++, 2, "reason      %s", r->reason);
-    put(y++, 2, "iterations  %d   evaluations %d   J*v %d   gap_rel %.3e", r->iterations, r->evals, r->jv, r->gap_rel);
-    put(y++, 2, "tau %.6g   mu %.6g   lost OD pairs %d (demand %.6g)", r->tau, r->mu, r->lost_od, r->lost_demand);
+    char na[4][40];
+    put(y++, 2, "iterations  %d   evaluations %d   J*v %d   gap_rel %s", r->iterations, r->evals, r->jv,
+        num_na(r->gap_rel, "%.3e", na[0], sizeof na[0]));
+    put(y++, 2, "tau %s   mu %s   lost OD pairs %d (demand %s)", num_na(r->tau, "%.6g", na[1], sizeof na[1]),
+        num_na(r->mu, "%.6g", na[2], sizeof na[2]), r->lost_od, num_na(r->lost_demand, "%.6g", na[3], sizeof na[3]));
     put(y++, 2, "wall %.3f s on rank %d worker %d", r->wall_s, r->rank, r->worker);
     put(y++, 2, "flows       %s", stat(path, &st) == 0 ? path : "(not written: run the sweep with --flows)");
     char cmd[6000];
