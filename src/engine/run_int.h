@@ -109,6 +109,9 @@ extern const solver_ops solver_msa_ops, solver_sra_ops, solver_anderson_ops, sol
 /* The safeguarded SRA step, shared by SRA, Anderson's fallback and Newton's
  * warm start. */
 int solver_sra_step(ds_run *run, ds_iter_record *rec);
+/* The same search, where no halving lowers W taking the trial of least W
+ * instead of the harmonic step (*took_least = 1): Newton's recovery. */
+int solver_sra_least_step(ds_run *run, ds_iter_record *rec, int *took_least);
 /* The harmonic (MSA) step 1/(l+1), halved only where f does not exist. */
 int solver_msa_step(ds_run *run, ds_iter_record *rec);
 #endif

@@ -49,6 +49,7 @@ typedef struct nt_state {
     double eta, prev_norm;
     double pred_norm; /* ||F + l (J - I) d|| bound of the last accepted step, for choice 1 */
     int recovered;    /* the last step was a recovery: solve the next direction tighter */
+    int least_run;    /* recoveries in a row that took SRA's least-W trial (no decrease) */
     double last_step; /* length l of the last accepted step */
     double last_eta_l;
     double dtau;      /* --globalise ptc: the pseudo-time step (0: infinite, plain Newton) */
@@ -293,6 +294,7 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
                 s->last_step = l;
                 s->last_eta_l = eta_l;
                 s->recovered = 0;
+                s->least_run = 0;
                 run_accept(run, run->xt, run->ft, W);
                 return EV_OK;
             }
@@ -313,8 +315,16 @@ static int step_linesearch(ds_run *run, nt_state *s, const gmres_result *gr, ds_
     }
     if (!recover) return NT_NO_STEP;
     /* no acceptable step along d: a safeguarded fixed-point step, then the next
-     * direction is solved more accurately */
-    rc = solver_sra_step(run, rec);
+     * direction is solved more accurately. Where no SRA halving lowers W
+     * either, the trial of least W rather than the harmonic step: near the
+     * boundary of the region where f exists the harmonic step raised W many
+     * times over and undid tens of iterations (generated network syn60x, full
+     * graph, tau 1: gap_rel 0.90 -> 0.997; docs/results.md "Newton's
+     * recovery"). The third such recovery in a row takes the harmonic step,
+     * so that the iterates cannot circle without the averaging's progress. */
+    int took_least = 0;
+    rc = s->least_run >= 2 ? solver_sra_step(run, rec) : solver_sra_least_step(run, rec, &took_least);
+    s->least_run = took_least ? s->least_run + 1 : 0;
     if (rc == EV_OK) {
         rec->kind = DS_STEP_NEWTON_RECOVER;
         s->recovered = 1;

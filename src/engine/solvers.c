@@ -30,12 +30,15 @@ int solver_msa_step(ds_run *run, ds_iter_record *rec)
     return EV_UNDEFINED;
 }
 
-/* Step 1 halved while W(x + a r) >= W(x), at most 8 halvings, else the
- * harmonic step 1/l (Liu et al. 2009). A trial where f does not exist counts
- * as a failed trial. */
-int solver_sra_step(ds_run *run, ds_iter_record *rec)
+/* Step 1 halved while W(x + a r) >= W(x), at most 8 halvings; where none
+ * lowers W, the harmonic step 1/l (Liu et al. 2009), or, with `least`, the
+ * trial of least W (Newton's recovery, solver_newton.c). A trial where f does
+ * not exist counts as a failed trial. *took_least (may be NULL) says whether
+ * the least-W trial was taken. */
+static int sra_search(ds_run *run, ds_iter_record *rec, int least, int *took_least)
 {
-    double a = 1.0, W;
+    double a = 1.0, W, best_a = 0, best_W = INFINITY;
+    if (took_least) *took_least = 0;
     for (int h = 0; h <= 8; h++, a *= 0.5) {
         trial_point(run, a);
         int rc = run_eval(run, run->xt, run->ft, &W);
@@ -47,6 +50,20 @@ int solver_sra_step(ds_run *run, ds_iter_record *rec)
             run_accept(run, run->xt, run->ft, W);
             return EV_OK;
         }
+        if (rc == EV_OK && W < best_W) best_W = W, best_a = a;
+    }
+    if (least && best_a > 0) { /* evaluated again: the trial buffers hold the last trial (same bits) */
+        trial_point(run, best_a);
+        int rc = run_eval(run, run->xt, run->ft, &W);
+        if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
+        if (rc == EV_OK) {
+            rec->kind = DS_STEP_SRA;
+            rec->step = best_a;
+            rec->halvings = 8;
+            run_accept(run, run->xt, run->ft, W);
+            if (took_least) *took_least = 1;
+            return EV_OK;
+        }
     }
     int rc = solver_msa_step(run, rec);
     /* the harmonic fallback is 1/l with l >= 1 the iteration being formed */
@@ -55,6 +72,13 @@ int solver_sra_step(ds_run *run, ds_iter_record *rec)
         rec->halvings = 8;
     }
     return rc;
+}
+
+int solver_sra_step(ds_run *run, ds_iter_record *rec) { return sra_search(run, rec, 0, NULL); }
+
+int solver_sra_least_step(ds_run *run, ds_iter_record *rec, int *took_least)
+{
+    return sra_search(run, rec, 1, took_least);
 }
 
 static int noop_init(ds_run *run, void **state)
