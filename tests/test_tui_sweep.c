@@ -19,6 +19,30 @@ int main(void)
              "non-positive or NaN binned");
     tc_end();
 
+    /* the rate over the last minute, and over a sweep younger than that per
+     * second since its first cell started (a sixtieth of it gave an ETA of
+     * 2 minutes to a sweep 6 s from its end) */
+    tc_begin("sweep_view_recent_rate");
+    {
+        double now = 1000, t_end[6] = {990, 995, 999, 999, 900, 1000}, wall[6] = {1, 1, 1, 1, 1, 0.5};
+        unsigned char done[6] = {1, 1, 1, 1, 1, 0};
+        /* 4 cells in the last minute, the first started at 989: 4 / 11 s */
+        double r = sweep_view_recent_rate(t_end, wall, done, 6, now);
+        TC_CHECK(fabs(r - 4.0 / 11) < 1e-12, "young sweep: %g cells/s, want %g", r, 4.0 / 11);
+        double t2[3] = {950, 980, 999}, w2[3] = {30, 30, 1};
+        unsigned char d2[3] = {1, 1, 1};
+        /* started 920, more than a minute ago: over 60 s */
+        r = sweep_view_recent_rate(t2, w2, d2, 3, now);
+        TC_CHECK(fabs(r - 3.0 / 60) < 1e-12, "old sweep: %g cells/s, want %g", r, 3.0 / 60);
+        TC_CHECK(sweep_view_recent_rate(t2, w2, d2, 3, 2000) == 0, "nothing in the last minute: not 0");
+        double t3[1] = {1000};
+        unsigned char d3[1] = {1};
+        double w3[1] = {0};
+        r = sweep_view_recent_rate(t3, w3, d3, 1, now); /* (at least 1 s: no division by 0) */
+        TC_CHECK(r == 1, "one cell just now: %g", r);
+    }
+    tc_end();
+
     tc_begin("sweep_view_hist_ascii");
     int c[6] = {0, 1, 8, 4, 0, 100};
     char out[64];

@@ -228,24 +228,35 @@ static int refresh_data(view *v)
     return 0;
 }
 
-/* cells finished in the last 60 s of journal time, per second (works for
- * shards and finished sweeps too, where the progress file says less); over
- * a younger sweep, per second since the first of them started, or the first
- * minute's rate would read as a sixtieth of the minute's share done */
-static double recent_rate(const view *v, double now)
+double sweep_view_recent_rate(const double *t_end, const double *wall_s, const unsigned char *done, long n, double now)
 {
-    long n = 0;
+    long k = 0;
     double first = now;
-    for (long c = 0; c < v->total; c++)
-        if (v->done_flag[c] && v->res[c].t_end > now - 60) {
-            n++;
-            double began = v->res[c].t_end - (v->res[c].wall_s > 0 ? v->res[c].wall_s : 0);
+    for (long c = 0; c < n; c++)
+        if (done[c] && t_end[c] > now - 60) {
+            k++;
+            double began = t_end[c] - (wall_s[c] > 0 ? wall_s[c] : 0);
             if (began < first) first = began;
         }
     double span = now - first;
     if (span > 60) span = 60;
     if (span < 1) span = 1; /* (the journal's clock counts whole seconds) */
-    return n / span;
+    return k / span;
+}
+
+/* cells finished in the last 60 s of journal time, per second (works for
+ * shards and finished sweeps too, where the progress file says less) */
+static double recent_rate(const view *v, double now)
+{
+    double *t_end = malloc(sizeof(double) * (size_t)(v->total + 1)),
+           *wall = malloc(sizeof(double) * (size_t)(v->total + 1));
+    double r = 0;
+    if (t_end && wall) {
+        for (long c = 0; c < v->total; c++) t_end[c] = v->res[c].t_end, wall[c] = v->res[c].wall_s;
+        r = sweep_view_recent_rate(t_end, wall, v->done_flag, v->total, now);
+    }
+    free(t_end), free(wall);
+    return r;
 }
 
 /* ------------------------------------------------------------ drawing */
