@@ -76,23 +76,23 @@ typed x "$TMP/no/such/dir/f.csv"
 wait_for main 'export failed: .*no/such/dir/f.csv: cannot create' 3
 check tui_export_failure_reported $? "a failing export was not reported"
 # an existing file is replaced only when y confirms it (n leaves it as it was)
+# export_over ANSWER SAYS: x to the existing sf-flows.csv, the question, ANSWER,
+# then the status line SAYS; status 0 if all showed
+export_over() {
+    typed x "$TMP/sf-flows.csv"
+    wait_for main 'exists: overwrite it and its history\? y/n' 3 || return 1
+    keys "$1"; keys Enter
+    wait_for main "$2" 5
+}
 printf 'keep\n' > "$TMP/sf-flows.csv"
-typed x "$TMP/sf-flows.csv"
-wait_for main 'exists: overwrite it and its history\? y/n' 3
+export_over n 'export cancelled: .*sf-flows.csv left as it was'
 r1=$?
-keys n; keys Enter
-wait_for main 'export cancelled: .*sf-flows.csv left as it was' 3
-r2=$?
 [ "$(cat "$TMP/sf-flows.csv")" = keep ]
-check tui_export_asks_before_overwrite $((r1 + r2 + $?)) "x replaced an existing file without asking, or n did not keep it"
-typed x "$TMP/sf-flows.csv"
-wait_for main 'exists: overwrite' 3
+check tui_export_asks_before_overwrite $((r1 + $?)) "x replaced an existing file without asking, or n did not keep it"
+export_over y 'run #1: flows -> .*sf-flows.csv'
 r1=$?
-keys y; keys Enter
-wait_for main 'run #1: flows -> .*sf-flows.csv' 5
-r2=$?
 [ "$(wc -l < "$TMP/sf-flows.csv")" -eq 77 ]
-check tui_export_overwrite_confirmed $((r1 + r2 + $?)) "y did not replace the file"
+check tui_export_overwrite_confirmed $((r1 + $?)) "y did not replace the file"
 
 # resize: minimum, large, too small, back
 $T resize-window -t main -x 80 -y 24; sleep 0.5

@@ -1,6 +1,10 @@
 /* test_tui_sweep.c - the sweep viewer's histogram (src/tui/sweep_view.c):
  * log bins two per decade, clamped at both ends, nothing for v <= 0 or NaN;
  * bar heights relative to the largest count, any nonzero count visible. */
+#include <math.h>
+#include <string.h>
+
+#include "sweep_data.h"
 #include "sweep_view.h"
 #include "tcheck.h"
 
@@ -24,21 +28,24 @@ int main(void)
      * 2 minutes to a sweep 6 s from its end) */
     tc_begin("sweep_view_recent_rate");
     {
-        double now = 1000, t_end[6] = {990, 995, 999, 999, 900, 1000}, wall[6] = {1, 1, 1, 1, 1, 0.5};
-        unsigned char done[6] = {1, 1, 1, 1, 1, 0};
+        /* cells: t_end, wall_s, done */
+        static const double cell[6][3] = {{990, 1, 1}, {995, 1, 1}, {999, 1, 1},
+                                          {999, 1, 1}, {900, 1, 1}, {1000, 0.5, 0}};
+        sweep_result res[6];
+        unsigned char done[6];
+        memset(res, 0, sizeof res);
+        for (int c = 0; c < 6; c++) res[c].t_end = cell[c][0], res[c].wall_s = cell[c][1], done[c] = cell[c][2] != 0;
+        double now = 1000;
         /* 4 cells in the last minute, the first started at 989: 4 / 11 s */
-        double r = sweep_view_recent_rate(t_end, wall, done, 6, now);
+        double r = sweep_view_recent_rate(res, done, 6, now);
         TC_CHECK(fabs(r - 4.0 / 11) < 1e-12, "young sweep: %g cells/s, want %g", r, 4.0 / 11);
-        double t2[3] = {950, 980, 999}, w2[3] = {30, 30, 1};
-        unsigned char d2[3] = {1, 1, 1};
         /* started 920, more than a minute ago: over 60 s */
-        r = sweep_view_recent_rate(t2, w2, d2, 3, now);
+        res[0].t_end = 950, res[0].wall_s = 30, res[1].t_end = 980, res[1].wall_s = 30, res[2].t_end = 999;
+        r = sweep_view_recent_rate(res, done, 3, now);
         TC_CHECK(fabs(r - 3.0 / 60) < 1e-12, "old sweep: %g cells/s, want %g", r, 3.0 / 60);
-        TC_CHECK(sweep_view_recent_rate(t2, w2, d2, 3, 2000) == 0, "nothing in the last minute: not 0");
-        double t3[1] = {1000};
-        unsigned char d3[1] = {1};
-        double w3[1] = {0};
-        r = sweep_view_recent_rate(t3, w3, d3, 1, now); /* (at least 1 s: no division by 0) */
+        TC_CHECK(sweep_view_recent_rate(res, done, 3, 2000) == 0, "nothing in the last minute: not 0");
+        res[0].t_end = 1000, res[0].wall_s = 0;
+        r = sweep_view_recent_rate(res, done, 1, now); /* (at least 1 s: no division by 0) */
         TC_CHECK(r == 1, "one cell just now: %g", r);
     }
     tc_end();

@@ -33,18 +33,13 @@ void panel_runs_draw(tui_app *app, tui_rect r)
      * so that a run's cost terms or Newton's warm start never hide (s lists them) */
     {
         static const char *const shown[] = {"tau", "mu", "filter", "solver", "tol", "max_iter", "threads", "backend"};
-        ds_config def;
         int n_more = 0;
-        ds_config_default(&def);
         for (int i = 0; i < tui_n_settings; i++) {
             int on_line = 0;
-            char v[40], dv[40];
+            char v[64];
             for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
                 on_line |= !strcmp(tui_settings[i].name, shown[k]);
-            if (on_line) continue;
-            tui_settings[i].get(c, v, sizeof v);
-            tui_settings[i].get(&def, dv, sizeof dv);
-            n_more += strcmp(v, dv) != 0;
+            n_more += !on_line && settings_differs(i, c, v, sizeof v);
         }
         if (n_more) {
             snprintf(more[0], sizeof more[0], " | +%d setting%s", n_more, n_more == 1 ? "" : "s");

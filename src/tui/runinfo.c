@@ -116,15 +116,10 @@ void runinfo_settings(const ds_config *c, char *buf, size_t n)
     if (k < n) k += (size_t)snprintf(buf + k, n - k, " | start %s", ds_start_name(c->start));
     /* every other setting that changes the result, where it is not the
      * default: the line must say all a user needs to run it again */
-    static const char *const more[] = {"toll_factor", "distance_factor", "newton_warm", "factor_mb"};
-    ds_config def;
-    ds_config_default(&def);
-    for (size_t i = 0; i < sizeof more / sizeof more[0] && k < n; i++) {
-        int row = settings_find(more[i]);
-        char v[40], dv[40];
-        if (row < 0) continue;
-        tui_settings[row].get(c, v, sizeof v);
-        tui_settings[row].get(&def, dv, sizeof dv);
-        if (strcmp(v, dv) != 0) k += (size_t)snprintf(buf + k, n - k, " | %s %s", more[i], v);
+    for (int i = 0; i < tui_n_settings_more && k < n; i++) {
+        int row = settings_find(tui_settings_more[i]);
+        char v[64];
+        if (row >= 0 && settings_differs(row, c, v, sizeof v))
+            k += (size_t)snprintf(buf + k, n - k, " | %s %s", tui_settings_more[i], v);
     }
 }

@@ -63,10 +63,9 @@ static void write_rows(FILE *f, const tui_app *app)
         fprintf(f, ",%d,%d,%d", r->n ? r->rec[r->n - 1].evals : 0, r->n ? r->rec[r->n - 1].jv : 0, r->queue);
         /* the other settings that change a result, as the settings view spells
          * them (toll and distance factors: "net" = the network file's) */
-        static const char *const more[] = {"toll_factor", "distance_factor", "newton_warm", "factor_mb"};
-        for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
-            char val[40] = "";
-            int row = settings_find(more[k]);
+        for (int k = 0; k < tui_n_settings_more; k++) {
+            char val[64] = "";
+            int row = settings_find(tui_settings_more[k]);
             if (row >= 0) tui_settings[row].get(c, val, sizeof val);
             fprintf(f, ",%s", val);
         }

@@ -171,6 +171,19 @@ const tui_setting tui_settings[] = {
 };
 const int tui_n_settings = (int)(sizeof tui_settings / sizeof tui_settings[0]);
 
+const char *const tui_settings_more[] = {"toll_factor", "distance_factor", "newton_warm", "factor_mb"};
+const int tui_n_settings_more = (int)(sizeof tui_settings_more / sizeof tui_settings_more[0]);
+
+int settings_differs(int i, const ds_config *c, char *v, size_t n)
+{
+    ds_config def;
+    char dv[64];
+    ds_config_default(&def);
+    tui_settings[i].get(c, v, n);
+    tui_settings[i].get(&def, dv, sizeof dv);
+    return strcmp(v, dv) != 0;
+}
+
 int settings_find(const char *name)
 {
     for (int i = 0; i < tui_n_settings; i++)

@@ -23,6 +23,14 @@ typedef struct tui_setting {
 
 extern const tui_setting tui_settings[];
 extern const int tui_n_settings;
+/* The settings that change a result and that no fixed summary of a run
+ * shows (toll and distance factors, Newton's warm start, the factor
+ * memory): the details view, the run log and the next-run line add them. */
+extern const char *const tui_settings_more[];
+extern const int tui_n_settings_more;
+/* Whether row i's value in c differs from ds_config_default's, as the row
+ * spells both; c's value into v (n bytes). */
+int settings_differs(int i, const ds_config *c, char *v, size_t n);
 /* Row index of a setting name, -1 if none. */
 int settings_find(const char *name);
 /* Set row i from text; on failure c is unchanged and msg says why, quoting the value. */

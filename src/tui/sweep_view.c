@@ -228,14 +228,14 @@ static int refresh_data(view *v)
     return 0;
 }
 
-double sweep_view_recent_rate(const double *t_end, const double *wall_s, const unsigned char *done, long n, double now)
+double sweep_view_recent_rate(const sweep_result *res, const unsigned char *done, long n, double now)
 {
     long k = 0;
     double first = now;
     for (long c = 0; c < n; c++)
-        if (done[c] && t_end[c] > now - 60) {
+        if (done[c] && res[c].t_end > now - 60) {
             k++;
-            double began = t_end[c] - (wall_s[c] > 0 ? wall_s[c] : 0);
+            double began = res[c].t_end - (res[c].wall_s > 0 ? res[c].wall_s : 0);
             if (began < first) first = began;
         }
     double span = now - first;
@@ -248,15 +248,7 @@ double sweep_view_recent_rate(const double *t_end, const double *wall_s, const u
  * shards and finished sweeps too, where the progress file says less) */
 static double recent_rate(const view *v, double now)
 {
-    double *t_end = malloc(sizeof(double) * (size_t)(v->total + 1)),
-           *wall = malloc(sizeof(double) * (size_t)(v->total + 1));
-    double r = 0;
-    if (t_end && wall) {
-        for (long c = 0; c < v->total; c++) t_end[c] = v->res[c].t_end, wall[c] = v->res[c].wall_s;
-        r = sweep_view_recent_rate(t_end, wall, v->done_flag, v->total, now);
-    }
-    free(t_end), free(wall);
-    return r;
+    return sweep_view_recent_rate(v->res, v->done_flag, v->total, now);
 }
 
 /* ------------------------------------------------------------ drawing */

@@ -41,10 +41,11 @@ int sweep_view_embedded(const char *dir, int ascii, volatile sig_atomic_t *quit,
  * not finite. */
 int sweep_view_bin(double v, double lo, int nbins);
 /* Cells finished per second over the last minute before now (epoch s): the
- * n cells done[c] whose t_end[c] (epoch s) is within 60 s, over the seconds
- * since the first of them started (t_end - wall_s) when that is under 60 s
- * (at least 1 s: a young sweep's rate, not a sixtieth of it). */
-double sweep_view_recent_rate(const double *t_end, const double *wall_s, const unsigned char *done, long n, double now);
+ * cells c < n with done[c] whose res[c].t_end (epoch s) is within 60 s, over
+ * the seconds since the first of them started (t_end - wall_s) when that is
+ * under 60 s (at least 1 s: a young sweep's rate, not a sixtieth of it). */
+struct sweep_result;
+double sweep_view_recent_rate(const struct sweep_result *res, const unsigned char *done, long n, double now);
 /* One glyph per bin, heights relative to the largest count (any nonzero
  * count shows): block elements, or " .:-=+*#" with ascii. */
 void sweep_view_hist_text(const int *counts, int nbins, int ascii, char *out, size_t n);
