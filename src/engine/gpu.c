@@ -39,10 +39,10 @@
 #include "loader_int.h"
 #include "module.h"
 
-#define DSG_CHECK 4   /* Jacobi passes between convergence checks */
-#define DSG_KCHECK 4  /* BiCGSTAB iterations between true-residual checks */
-#define DSG_KMAX 2000 /* BiCGSTAB iterations per solve at most */
-#define DSG_KSTALL 16 /* checks without halving the residual: restart; twice that: give up */
+#define DSG_CHECK 4                /* Jacobi passes between convergence checks */
+#define DSG_KCHECK 4               /* BiCGSTAB iterations between true-residual checks */
+#define DSG_KMAX DS_GPU_KRYLOV_MAX /* BiCGSTAB iterations per solve at most */
+#define DSG_KSTALL 16              /* checks without halving the residual: restart; twice that: give up */
 #define LIB_NAME "libdillsue_cuda.so"
 
 static _Thread_local char last_err[768];

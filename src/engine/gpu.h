@@ -16,6 +16,11 @@
 
 typedef struct ds_gpu_loader ds_gpu_loader;
 
+/* BiCGSTAB iterations per exact inner solve at most (full graph, --inner
+ * direct): a solve that has not reached its tolerance by then is reported
+ * as unconverged, and the run's messages name this number. */
+#define DS_GPU_KRYLOV_MAX 2000
+
 /* 1 and "GPU: <name>, <mem>, driver x" if a usable device is there, else 0
  * and "GPU: none (<why>)". Cheap after the first call's dlopen. */
 int ds_gpu_probe(char *info, size_t n);

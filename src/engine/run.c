@@ -561,6 +561,24 @@ static int check_ill_posed(ds_run *run, int phase)
     return 0;
 }
 
+/* "The inner solve ran out", in the words of the solver that ran out: the
+ * Jacobi passes (--inner passes, either backend) or the GPU's exact inner
+ * solve (BiCGSTAB, full graph); and what to try instead. */
+static void unconverged_words(const ds_run *run, char *buf, size_t n)
+{
+    if (run->gpu && run->cfg.inner == DS_INNER_DIRECT)
+        snprintf(buf, n, "the GPU's exact inner solve (BiCGSTAB) did not reach its tolerance within %d iterations",
+                 DS_GPU_KRYLOV_MAX);
+    else
+        snprintf(buf, n, "the inner values did not converge within %d passes", run->cfg.inner_max);
+}
+
+static const char *unconverged_advice(const ds_run *run)
+{
+    if (run->gpu && run->cfg.inner == DS_INNER_DIRECT) return "--backend cpu solves it by sparse LU";
+    return "raise --inner-max or use --inner direct";
+}
+
 /* Search s x capacity for growing s until f exists. When the cap is on,
  * s = cap gives the largest costs, so the search ends there; if f does not
  * exist there either, run_start's exact test decides whether it exists
@@ -586,13 +604,15 @@ static int capacity_search(ds_run *run, const double *base, const char *why)
         if (rc != EV_UNDEFINED) return rc;
         if (s >= top) break;
     }
-    if (run->last_unconverged)
+    if (run->last_unconverged) {
+        char w[160];
+        unconverged_words(run, w, sizeof w);
         snprintf(run->reason, sizeof run->reason,
-                 "no start point found: the inner values did not converge within %d passes at any loaded start up "
-                 "to x = %g x capacity (contraction %.4f per pass; spectral radius ~ %.4g at the first start): "
-                 "raise --inner-max or use --inner direct; this is not evidence that no fixed point exists",
-                 run->cfg.inner_max, top, run->last_contraction, est);
-    else
+                 "no start point found: %s at any loaded start up to x = %g x capacity (contraction %.4f per "
+                 "pass; spectral radius ~ %.4g at the first start): %s; this is not evidence that no fixed point "
+                 "exists",
+                 w, top, run->last_contraction, est, unconverged_advice(run));
+    } else
         snprintf(run->reason, sizeof run->reason,
                  "the Bellman values diverge at the start point (spectral radius ~ %.4g) and at every loaded start up "
                  "to x = %g x capacity; no fixed point was found (not a proof: %s)",
@@ -973,18 +993,31 @@ out:
     return rc;
 }
 
-/* Why the evaluation at a start just failed, in the words the start's
+/* Why the evaluation at a start x just failed, in the words the start's
  * description and reason use: f does not exist there (the Bellman values
- * diverge), or, under --inner passes, its values did not converge within
- * --inner-max passes, which says nothing about existence. */
-static void undefined_why(const ds_run *run, const char *where, char *buf, size_t n)
+ * diverge), or the inner solve ran out (unconverged_words), which by itself
+ * says nothing about existence; then a Collatz-Wielandt bound >= 1 at x is
+ * the proof that f does not exist (the GPU's BiCGSTAB cannot tell a system
+ * without a positive solution from a slow one; Anaheim full at x = 0). */
+static void undefined_why(ds_run *run, const double *x, const char *where, char *buf, size_t n)
 {
-    if (run->last_unconverged)
-        snprintf(buf, n, "the inner values did not converge within %d passes %s", run->cfg.inner_max, where);
-    else if (!strcmp(where, "at x = 0"))
-        snprintf(buf, n, "f(0) does not exist");
-    else
-        snprintf(buf, n, "f does not exist %s", where);
+    const char *f = !strcmp(where, "at x = 0") ? "f(0)" : "f";
+    const char *at = !strcmp(where, "at x = 0") ? "" : where;
+    if (run->last_unconverged) {
+        double lb, est;
+        int d;
+        char w[160];
+        ds_costs_eval(run->net, &run->cfg.cost, x, run->tcost);
+        ds_loader_rho(run->ld, run->tcost, &lb, &est, &d);
+        if (lb >= 1.0) {
+            snprintf(buf, n, "%s does not exist%s%s, by a Collatz-Wielandt bound of %.4g on the spectral radius", f,
+                     at[0] ? " " : "", at, lb);
+            return;
+        }
+        unconverged_words(run, w, sizeof w);
+        snprintf(buf, n, "%s %s", w, where);
+    } else
+        snprintf(buf, n, "%s does not exist%s%s", f, at[0] ? " " : "", at);
 }
 
 /* The start point: the warm start, x = 0, the DSP solution or a loaded
@@ -993,7 +1026,7 @@ static int choose_start(ds_run *run)
 {
     int rc;
     ds_start mode = run->cfg.start;
-    char why[160] = "";
+    char why[400] = "";
     if (run->warm) {
         memcpy(run->x, run->warm, sizeof(double) * (size_t)run->n);
         rc = run_eval(run, run->x, run->fx, &run->merit);
@@ -1002,7 +1035,7 @@ static int choose_start(ds_run *run)
             run_accept(run, run->x, run->fx, run->merit);
         }
         if (rc != EV_UNDEFINED) return rc;
-        undefined_why(run, "at the warm-start flows", why, sizeof why);
+        undefined_why(run, run->warm, "at the warm-start flows", why, sizeof why);
         /* keep the given flows: load only the diverging cycles on top of them */
         rc = cycle_search(run, run->warm, "the warm-start flows", why);
         if (rc != EV_UNDEFINED) return rc;
@@ -1025,7 +1058,7 @@ static int choose_start(ds_run *run)
             run_accept(run, run->x, run->fx, run->merit);
         }
         if (rc != EV_UNDEFINED) return rc;
-        undefined_why(run, "at x = 0", why, sizeof why);
+        undefined_why(run, run->x, "at x = 0", why, sizeof why);
         /* auto: the DSP solution is tried only on request. On every shared
          * network where f(0) does not exist (Anaheim, Austin-SDB full) f does
          * not exist at the DSP solution either (the diverging cycles carry no
@@ -1400,12 +1433,13 @@ static ds_status run_iterate(ds_run *run, edsp_state *es, const solver_ops *ops,
         if (rc != EV_OK) {
             /* a stall at the edge of the domain of f (or inner passes that ran
              * out), not a fault in the input: say what to try */
-            if (!run->reason[0] && run->last_unconverged)
+            if (!run->reason[0] && run->last_unconverged) {
+                char w[160];
+                unconverged_words(run, w, sizeof w);
                 snprintf(run->reason, sizeof run->reason,
-                         "the Bellman values did not converge within %d passes at any trial point of iteration %d "
-                         "(which says nothing about whether f exists there): raise --inner-max or use --inner direct",
-                         run->cfg.inner_max, run->iter + 1);
-            else if (!run->reason[0])
+                         "%s at any trial point of iteration %d (which says nothing about whether f exists there): %s",
+                         w, run->iter + 1, unconverged_advice(run));
+            } else if (!run->reason[0])
                 snprintf(run->reason, sizeof run->reason,
                          "the loading map does not exist at any trial point of iteration %d: the %s steps stalled at "
                          "the edge of the region where f exists (gap_rel %.3g); newton, or --start relax, may reach "

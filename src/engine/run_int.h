@@ -68,7 +68,7 @@ struct ds_run {
     double ev_loaded, ev_arrived, acc_loaded, acc_arrived;
     int have_acc;
     double *node_bal;     /* [n_nodes] scratch for the imbalance */
-    char start_desc[320]; /* which start point was used and why */
+    char start_desc[512]; /* which start point was used and why */
     int start_sub_iters;
     _Atomic(ds_run *) child; /* a sub-run (the DSP start), cancelled with this run */
     /* results */
