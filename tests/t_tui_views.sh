@@ -362,6 +362,19 @@ keys q
 # its step and progress while the keys keep working ----------------------------
 BER="$DIR/Berlin-Center/berlin-center_net.tntp"
 case "$BER" in /*) ;; *) BER="$PWD/$BER" ;; esac
+# --- node ids as the file numbers them: a network with sparse ids (1001,
+# 75674, 2146237932) shows its links by those ids, not by index + 1 ----------
+start sp 120x40 --net "'$PWD/tests/bad_input/sparse_ids.net.tntp'" --no-runlog --ascii
+keys r
+wait_for sp '^#1 converged' 20
+r1=$?
+keys v
+wait_for sp 'run #1 details' 5
+r2=$?
+ids='(1001|1002|1003|75674|2146237932)'
+screen sp | grep -Eq "v/c max [0-9.]+ on link $ids-$ids,"
+check tui_views_sparse_node_ids $((r1 + r2 + $?)) "the details name a link by index, not by its ids: $(screen sp | grep 'v/c max')"
+keys q
 if [ -r "$BER" ]; then
     start ber 80x24 --net "'$BER'" --no-runlog --delay 50
     keys r

@@ -93,7 +93,7 @@ void panel_compare_draw(tui_app *app)
     for (int k = 0; k < c.n_top && y < in.h; k++, y++) {
         int e = c.top[k];
         char lk[24];
-        snprintf(lk, sizeof lk, "%d-%d", a->net->tail[e] + 1, a->net->head[e] + 1);
+        snprintf(lk, sizeof lk, "%d-%d", ds_node_id(a->net, a->net->tail[e]), ds_node_id(a->net, a->net->head[e]));
         draw_text(in, y, 1, A_NORMAL, "%-12s %14.6g %14.6g %14.4g", lk, a->flows[e], b->flows[e],
                   a->flows[e] - b->flows[e]);
     }

@@ -126,7 +126,7 @@ void panel_links_draw(tui_app *app, tui_rect r)
         int e = top[i];
         double x = app->snap_x[e];
         char lk[24];
-        snprintf(lk, sizeof lk, "%d-%d", net->tail[e] + 1, net->head[e] + 1);
+        snprintf(lk, sizeof lk, "%d-%d", ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]));
         double vc = net->capacity[e] > 0 ? x / net->capacity[e] : 0.0, d = fabs(x - app->snap_fx[e]);
         if (wide)
             draw_text(in, y, 0, A_NORMAL, "%-8s %8.3g %9.4g %5.2f %8.4g", lk, d, x, vc, app->snap_cost[e]);

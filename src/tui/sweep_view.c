@@ -466,7 +466,7 @@ static void draw_replay(view *v, int y0)
             for (int i = 0; i < nt && y < h - 1; i++) {
                 int e = top[i];
                 char lk[32];
-                snprintf(lk, sizeof lk, "%d->%d", net->tail[e] + 1, net->head[e] + 1);
+                snprintf(lk, sizeof lk, "%d->%d", ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]));
                 put(y++, 2, "%-14s %14.6g %12.6g %8.3f", lk, x[e], t[e], x[e] / net->capacity[e]);
             }
         }

@@ -55,8 +55,8 @@ static void add_totals(textbuf *t, const tui_run *r)
     tb_add(t, ROLE_NORMAL, 4, "  vehicle-time sum x t(x) %s (time unit of the net file) | vehicle-distance %s", vh, vd);
     if (ft.vc_max_link >= 0)
         tb_add(t, ROLE_NORMAL, 4, "  v/c max %.3f on link %d-%d, mean %.3f | total link flow %.6g | total demand %.6g",
-               ft.vc_max, r->net->tail[ft.vc_max_link] + 1, r->net->head[ft.vc_max_link] + 1, ft.vc_mean, ft.flow_total,
-               ft.demand);
+               ft.vc_max, ds_node_id(r->net, r->net->tail[ft.vc_max_link]),
+               ds_node_id(r->net, r->net->head[ft.vc_max_link]), ft.vc_mean, ft.flow_total, ft.demand);
 }
 
 static void build_details(tui_app *app, textbuf *t, tui_run *r)
@@ -110,7 +110,7 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
         tb_add(t, r->cert.lost_pct > 0.01 ? ROLE_WARN : ROLE_NORMAL, 4,
                "certificate: lost demand %s | demand assigned %.6g | max flow-conservation violation %.3g at node %d",
                lost, r->cert.demand_loaded, r->cert.max_imbalance,
-               r->cert.imbalance_node >= 0 ? r->cert.imbalance_node + 1 : 0);
+               r->cert.imbalance_node >= 0 ? ds_node_id(r->net, r->cert.imbalance_node) : 0);
     } else {
         tb_add(t, ROLE_DIM, 2,
                r->joined ? "certificate: n/a (the run ended without an iterate)"
@@ -216,7 +216,7 @@ static void build_ref(tui_app *app, textbuf *t)
     for (int k = 0; k < c.n_top; k++) {
         int e = c.top[k];
         char lk[24];
-        snprintf(lk, sizeof lk, "%d-%d", net->tail[e] + 1, net->head[e] + 1);
+        snprintf(lk, sizeof lk, "%d-%d", ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]));
         tb_add(t, ROLE_NORMAL, 0, "                         %-9s %12.6g %12.6g %12.4g", lk, r->flows[e],
                app->ref_flow[e], r->flows[e] - app->ref_flow[e]);
     }
