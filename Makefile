@@ -18,6 +18,8 @@ TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_BIN  := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
 .PHONY: all test check tsan bench clean format tests install uninstall fuzz lib FORCE
+# a recipe that fails leaves no half-written target that the next make would take as up to date
+.DELETE_ON_ERROR:
 all: $(B)/dillsue $(TEST_BIN) $(BENCH_BIN)
 
 $(B)/obj/%.o: %.c $(wildcard include/*.h src/engine/*.h src/tui/*.h src/cli/*.h tests/*.h)
@@ -158,9 +160,19 @@ SONAME      := libdillsue.so.$(SOVERSION)
 # that any PREFIX or DESTDIR works without relinking
 RPATH_CUDA  := -Wl,-rpath,'$$ORIGIN/../$(patsubst $(PREFIX)/%,%,$(LIBDIR))/dillsue'
 RPATH_LIB   := -Wl,-rpath,'$$ORIGIN/dillsue'
-# the same folder for src/engine/module.c, which also looks there itself
+# the same folder for src/engine/module.c, which also looks there itself, and
+# that folder's absolute path, last (a program that links libdillsue.a and
+# lives elsewhere finds the installed modules there)
 $(B)/obj/src/engine/module.o $(B)/pic/src/engine/module.o: override CFLAGS += \
-  -DDS_MODULE_DIR='"../$(patsubst $(PREFIX)/%,%,$(LIBDIR))/dillsue"'
+  -DDS_MODULE_DIR='"../$(patsubst $(PREFIX)/%,%,$(LIBDIR))/dillsue"' -DDS_MODULE_ABSDIR='"$(LIBDIR)/dillsue"'
+# The install paths compiled into module.o, the program's run path and
+# dillsue.pc: rewritten only when they change, so that `make install
+# PREFIX=/usr` after a `make` (or `make test`) for /usr/local rebuilds what
+# names them instead of installing the old paths.
+$(B)/gen/install-paths: FORCE
+	@mkdir -p $(dir $@)
+	@t='$(PREFIX) $(LIBDIR) $(INCLUDEDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$t" ] || echo "$$t" > $@
+$(B)/obj/src/engine/module.o $(B)/pic/src/engine/module.o $(B)/dillsue $(B)/dillsue.pc: $(B)/gen/install-paths
 PUBLIC_HDR  := include/dillsue.h include/ds_csv.h include/ds_metrics.h include/ds_scenario.h include/ds_ue.h
 
 # the git revision `dillsue --version` names, rewritten only when it changes
@@ -194,7 +206,7 @@ $(B)/dillsue.pc: dillsue.pc.in Makefile
 	  -e 's|@LIBS_PRIVATE@|$(LDLIBS)|' dillsue.pc.in > $@
 lib: $(B)/libdillsue.so.$(VERSION) $(B)/libdillsue.a $(B)/dillsue.pc
 
-install: $(B)/dillsue lib
+install: $(B)/dillsue lib $(GPU_SO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/dillsue $(DESTDIR)$(INCLUDEDIR)/dillsue \
 	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(B)/dillsue $(DESTDIR)$(BINDIR)/dillsue

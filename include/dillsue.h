@@ -175,6 +175,9 @@ const ds_setting_rule *ds_setting_find(const char *name);
 /* Parses text for setting name by its rule. 0, or -1 with msg (one phrase,
  * e.g. "must be in (0, 1), got '2'") filled. */
 int ds_setting_parse(const char *name, const char *text, double *out, char *msg, size_t n);
+/* Checks a value already in a number against setting name's rule (what
+ * ds_run_create applies to a ds_config filled in code). 0, or -1 with msg. */
+int ds_setting_check(const char *name, double v, char *msg, size_t n);
 
 /* ----------------------------------------------------------------- costs */
 
@@ -398,7 +401,9 @@ typedef struct ds_event {
 typedef void (*ds_monitor_fn)(ds_run *run, const ds_event *ev, void *ctx);
 
 /* Create a run (copies cfg and warm flows; keeps a pointer to net, which must
- * outlive the run). Returns NULL on a bad configuration, with err filled. */
+ * outlive the run). Returns NULL on a bad configuration, with err filled:
+ * every numeric field by the rule of its setting (ds_setting_check: the
+ * rules of the command line), enums within range, warm flows finite and >= 0. */
 ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err);
 /* Monitors are called in the order added. Add before ds_run_execute. */
 void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx);
@@ -406,7 +411,9 @@ void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx);
  * any event, then every every_s seconds (defaults 10 and 30; first_s < 0:
  * never). Call before ds_run_execute. */
 void ds_run_set_progress(ds_run *run, double first_s, double every_s);
-/* Solve. Blocks until done; call on any thread. Returns the final status. */
+/* Solve. Blocks until done; call on any thread. Returns the final status.
+ * A run executes once: a second call returns DS_STATUS_ERROR and changes
+ * nothing (the first call's results stay); create another run to solve again. */
 ds_status ds_run_execute(ds_run *run);
 /* Thread-safe, from any thread, at any time. */
 void ds_run_cancel(ds_run *run);
@@ -456,8 +463,9 @@ typedef struct ds_certificate {
 int ds_run_certificate(const ds_run *run, ds_certificate *c);
 /* OD pairs that the run's filter leaves without a path, and their demand (not
  * assigned; the same for every filter: a DAG keeps every node with a path).
- * Known once set-up has built the loading map: returns 0, or -1 before that or
- * where set-up failed first. */
+ * Read once ds_run_execute has returned (set-up builds the loading map on the
+ * engine's thread): returns 0, or -1 before that or where set-up failed first.
+ * During the run, the DS_EVENT_MESSAGE after set-up names them. */
 int ds_run_lost_demand(const ds_run *run, int *n_od, double *demand);
 
 /* Telemetry: lock-free, never blocks the engine. count = records published. */
@@ -509,7 +517,9 @@ void ds_network_counts(const ds_network *net, int *n_nodes, int *n_links, int *n
 /* The files' ids of each link's nodes, in link order (arrays of n_links). */
 void ds_network_link_ids(const ds_network *net, int *init_id, int *term_id);
 const char *ds_network_name(const ds_network *net);
-/* Names of the numeric fields of ds_iter_record, i = 0, 1, ... (NULL past the end). */
+/* Names of the scalar numeric fields of ds_iter_record, i = 0, 1, ... (NULL
+ * past the end): every field but the array t_phase (its phases are the
+ * history CSV's t_*_s columns, ds_run_history_copy has them). */
 const char *ds_history_column_name(int i);
 /* Field `name` of the published records [0, max) as doubles; returns how many,
  * or -1 if the name is unknown. */

@@ -20,6 +20,11 @@ for f in usr/bin/dillsue usr/lib/libdillsue.a usr/lib/libdillsue.so usr/lib/libd
     [ -e "$stage/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass install_layout || fail install_layout "missing:$missing"
+# the paths are this install's (PREFIX=/usr), not those of the build before it
+# (`make test` builds dillsue.pc and module.o for the default /usr/local first)
+if grep -qx 'prefix=/usr' "$L/pkgconfig/dillsue.pc" && strings "$L/libdillsue.a" | grep -qx '/usr/lib/dillsue'; then
+    pass install_paths_of_this_install
+else fail install_paths_of_this_install "$(grep '^prefix' "$L/pkgconfig/dillsue.pc"); module dirs: $(strings "$L/libdillsue.a" | grep 'lib/dillsue' | head -3 | tr '\n' ' ')"; fi
 if [ -f "$BUILD/libdillsue_cuda.so" ]; then
     [ -f "$L/dillsue/libdillsue_cuda.so" ] && pass install_cuda_module || fail install_cuda_module "not in /usr/lib/dillsue"
     # the installed program finds the installed module (whether a GPU is here or not)

@@ -1,6 +1,7 @@
 /* test_run_api.c - the run API around the solve: set-up on the engine thread
  * (phases, progress events, cheap create), the engine's clock (pauses
  * excluded, time to tolerance) and the end-of-run certificate. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,89 @@ static void test_progress_events(const ds_network *net, ds_solver_kind solver)
     tc_end();
 }
 
+/* A ds_config filled in code meets the rules the command line applies: each
+ * bad field refused by ds_run_create with its name, nothing created. */
+static void test_config_rules(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    double *warm = calloc((size_t)net->n_links + 1, sizeof(double));
+    int k = 0;
+    tc_begin("run_api_config_rules");
+    for (int c = 0;; c++) {
+        const char *want = NULL;
+        ds_config_default(&cfg);
+        switch (c) {
+        case 0: cfg.threads = 100000, want = "threads must be in [0, 4096]"; break;
+        case 1: cfg.tol = 5, want = "tol must be in (0, 1)"; break;
+        case 2: cfg.mu = NAN, want = "mu must be finite"; break;
+        case 3: cfg.cost.toll_factor = INFINITY, want = "toll_factor must be finite"; break;
+        case 4: cfg.gmres_max = 0, want = "gmres_max must be >= 1"; break;
+        case 5: cfg.edsp_damping = 0, want = "edsp_damping must be in (0, 1]"; break;
+        case 6: cfg.inner = (ds_inner)9, want = "unknown inner solver 9"; break;
+        case 7: cfg.globalise = (ds_globalise)9, want = "unknown globalisation 9"; break;
+        case 8: cfg.start = (ds_start)9, want = "unknown start 9"; break;
+        case 9: cfg.aa_reg = NAN, want = "aa_reg must be a number >= 0"; break;
+        case 10: cfg.aa_window = 0, want = "aa_window must be >= 1"; break;
+        case 11: cfg.max_iter = -1, want = "max_iter must be in [0, 100000000]"; break;
+        case 12: cfg.tau = INFINITY, want = "tau must be finite"; break;
+        case 13: warm[3] = NAN, cfg.warm = warm, want = "warm-start flow of link 4"; break;
+        case 14: warm[3] = -1, cfg.warm = warm, want = "warm-start flow of link 4"; break;
+        }
+        if (!want) break;
+        memset(&err, 0, sizeof err);
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run == NULL && strstr(err.msg, want), "case %d: want '%s', got %s", c, want, run ? "a run" : err.msg);
+        if (run) ds_run_free(run);
+        k++;
+    }
+    TC_CHECK(k == 15, "%d cases", k);
+    /* the defaults and the documented specials pass: threads <= 0 (all cores), NaN factors (the network's) */
+    ds_config_default(&cfg);
+    cfg.threads = -1;
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "defaults with threads -1 refused: %s", err.msg);
+    if (run) ds_run_free(run);
+    free(warm);
+    tc_end();
+}
+
+/* A run executes once: the second call changes nothing and says so by its
+ * status (it replaced the loader and the results, leaking both). */
+static void test_execute_once(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    tc_begin("run_api_execute_once");
+    ds_config_default(&cfg);
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    if (run) {
+        ds_status a = ds_run_execute(run);
+        size_t n1 = ds_run_history_count(run);
+        double f0 = ds_run_flows(run) ? ds_run_flows(run)[0] : -1;
+        ds_status b = ds_run_execute(run);
+        size_t n2 = ds_run_history_count(run);
+        TC_CHECK(a == DS_STATUS_CONVERGED && b == DS_STATUS_ERROR, "first %s, second %s", ds_status_name(a),
+                 ds_status_name(b));
+        /* every scalar field of the records by name, those of the certificate and LU too */
+        double col[64];
+        const char *want[] = {"lost_pct", "imbalance", "lu_fresh", "lu_reused", "lu_shared", "ptc_shift", "gap_rel"};
+        for (size_t w = 0; w < sizeof want / sizeof *want; w++) {
+            long got = ds_run_history_column(run, want[w], col, 64);
+            TC_CHECK(got == (long)(n1 < 64 ? n1 : 64), "history column %s: %ld of %zu records", want[w], got, n1);
+        }
+        TC_CHECK(ds_history_column_name(29) != NULL && ds_history_column_name(30) == NULL, "30 column names");
+        TC_CHECK(n1 == n2 && ds_run_status(run) == DS_STATUS_CONVERGED && ds_run_flows(run)[0] == f0,
+                 "the second call changed the run: history %zu -> %zu records, status %s", n1, n2,
+                 ds_status_name(ds_run_status(run)));
+        ds_run_free(run);
+    }
+    TC_CHECK(ds_run_execute(NULL) == DS_STATUS_ERROR, "execute(NULL)");
+    TC_CHECK(ds_run_create(NULL, &cfg, &err) == NULL && strstr(err.msg, "NULL"), "create(NULL, ...)");
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -385,6 +469,8 @@ int main(void)
     test_lost_demand();
     test_progress_events(ring, DS_SOLVER_NEWTON);
     test_progress_events(ring, DS_SOLVER_SRA);
+    test_config_rules(ring);
+    test_execute_once(ring);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);

@@ -108,6 +108,8 @@ static const struct {
     F(evals, 'i'),        F(jv, 'i'),           F(mask_refresh, 'i'),
     F(mask_added, 'i'),   F(mask_removed, 'i'), F(mask_oscillation, 'i'),
     F(backend, 'i'),      F(t_run, 'd'),        F(timestamp, 'd'),
+    F(lost_pct, 'd'),     F(imbalance, 'd'),    F(lu_fresh, 'i'),
+    F(lu_reused, 'i'),    F(lu_shared, 'i'),    F(ptc_shift, 'd'),
 };
 #undef F
 

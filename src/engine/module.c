@@ -73,6 +73,10 @@ void *ds_module_open(const char *name, const char *env, int mode, ds_module_acce
             if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
         }
     }
+#ifdef DS_MODULE_ABSDIR
+    snprintf(path, sizeof path, "%s/%s", DS_MODULE_ABSDIR, name);
+    if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
+#endif
     if ((h = try_open(name, mode, accept, ctx, &found, why, n))) return h;
     if (!found) snprintf(why, n, "%s not found next to the program: %s", name, missing);
     return NULL;

@@ -74,26 +74,77 @@ static const solver_ops *solver_table(ds_solver_kind k)
 #define RUN_PROGRESS_FIRST_S 10.0
 #define RUN_PROGRESS_EVERY_S 30.0
 
+/* A ds_config filled in code, checked by the rules that the command line, the
+ * TUI's settings and ds_config_set apply to the same settings (settings.c),
+ * and the fields that none of them reads checked here: a struct must not get
+ * past what text cannot (threads 100000 started threads until the machine
+ * refused; tol 5 "converged" at once; a NaN mu was ignored). */
+static int config_check(const ds_network *net, const ds_config *cfg, ds_error *err)
+{
+    const struct {
+        const char *name;
+        double v;
+        int applies;
+    } num[] = {
+        {"tau", cfg->tau, !(cfg->mu > 0) && !isnan(cfg->mu)},
+        {"mu", cfg->mu, !(cfg->mu <= 0)}, /* > 0 or NaN: used directly */
+        {"tol", cfg->tol, 1},
+        {"max_iter", cfg->max_iter, 1},
+        {"threads", cfg->threads, cfg->threads > 0}, /* <= 0: all cores */
+        {"cap", cfg->cost.cap, 1},
+        {"toll_factor", cfg->cost.toll_factor, !isnan(cfg->cost.toll_factor)}, /* NaN: the network's */
+        {"distance_factor", cfg->cost.distance_factor, !isnan(cfg->cost.distance_factor)},
+        {"inner_max", cfg->inner_max, 1},
+        {"edsp_refresh", cfg->edsp_max_refresh, 1},
+        {"edsp_damping", cfg->edsp_damping, 1},
+        {"newton_warm", cfg->newton_warm, 1},
+        {"factor_mb", cfg->factor_mb, 1},
+    };
+    char msg[160];
+    for (size_t i = 0; i < sizeof num / sizeof *num; i++)
+        if (num[i].applies && ds_setting_check(num[i].name, num[i].v, msg, sizeof msg) != 0)
+            return ds_error_set(err, NULL, 0, "%s %s", num[i].name, msg);
+    if ((int)cfg->filter < 0 || cfg->filter >= DS_FILTER_N)
+        return ds_error_set(err, NULL, 0, "unknown filter %d", (int)cfg->filter);
+    if (!solver_table(cfg->solver)) return ds_error_set(err, NULL, 0, "unknown solver %d", (int)cfg->solver);
+    if ((int)cfg->backend < 0 || cfg->backend >= DS_BACKEND_N)
+        return ds_error_set(err, NULL, 0, "unknown backend %d", (int)cfg->backend);
+    if ((int)cfg->inner < 0 || cfg->inner >= DS_INNER_N)
+        return ds_error_set(err, NULL, 0, "unknown inner solver %d", (int)cfg->inner);
+    if ((int)cfg->globalise < 0 || cfg->globalise >= DS_GLOBALISE_N)
+        return ds_error_set(err, NULL, 0, "unknown globalisation %d", (int)cfg->globalise);
+    if ((int)cfg->start < 0 || cfg->start >= DS_START_N)
+        return ds_error_set(err, NULL, 0, "unknown start %d", (int)cfg->start);
+    if (!(cfg->inner_tol > 0 && isfinite(cfg->inner_tol)))
+        return ds_error_set(err, NULL, 0, "inner_tol must be a number > 0, got %g", cfg->inner_tol);
+    if (cfg->aa_window < 1) return ds_error_set(err, NULL, 0, "aa_window must be >= 1, got %d", cfg->aa_window);
+    if (!(cfg->aa_reg >= 0 && isfinite(cfg->aa_reg)))
+        return ds_error_set(err, NULL, 0, "aa_reg must be a number >= 0, got %g", cfg->aa_reg);
+    if (cfg->gmres_max < 1) return ds_error_set(err, NULL, 0, "gmres_max must be >= 1, got %d", cfg->gmres_max);
+    if (cfg->gmres_restart < 0)
+        return ds_error_set(err, NULL, 0, "gmres_restart must be >= 0 (0: the whole basis), got %d",
+                            cfg->gmres_restart);
+    if (cfg->warm) {
+        /* the rule of every reader of flows to start from (ds_flows_read_start) */
+        for (int e = 0; e < net->n_links; e++)
+            if (!(cfg->warm[e] >= 0 && isfinite(cfg->warm[e])))
+                return ds_error_set(err, NULL, 0, "warm-start flow of link %d (%d-%d) must be finite and >= 0, got %g",
+                                    e + 1, ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), cfg->warm[e]);
+    }
+    return 0;
+}
+
 ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err)
 {
     ds_run *run;
+    if (!net || !cfg) return ds_error_set(err, NULL, 0, "ds_run_create: %s is NULL", net ? "cfg" : "net"), NULL;
     int n = net->n_links;
-    if (!(cfg->tol > 0)) return ds_error_set(err, NULL, 0, "tolerance must be positive, got %g", cfg->tol), NULL;
-    if (cfg->max_iter < 0) return ds_error_set(err, NULL, 0, "max iterations must be >= 0"), NULL;
-    if (cfg->mu <= 0 && !(cfg->tau > 0 && isfinite(cfg->tau)))
-        return ds_error_set(err, NULL, 0, "tau must be positive and finite, got %g", cfg->tau), NULL;
-    if ((int)cfg->filter < 0 || cfg->filter >= DS_FILTER_N || !solver_table(cfg->solver))
-        return ds_error_set(err, NULL, 0, "unknown filter or solver"), NULL;
-    if ((int)cfg->backend < 0 || cfg->backend >= DS_BACKEND_N)
-        return ds_error_set(err, NULL, 0, "unknown backend"), NULL;
+    if (config_check(net, cfg, err) != 0) return NULL;
     if (cfg->backend == DS_BACKEND_CUDA && !cfg->cuda_emulate) {
         char info[512];
         if (!ds_gpu_info(info, sizeof info))
             return ds_error_set(err, NULL, 0, "backend cuda is not available: %s", info), NULL;
     }
-    if (!(cfg->factor_mb >= 0) || !isfinite(cfg->factor_mb))
-        return ds_error_set(err, NULL, 0, "factor memory must be >= 0 MiB, got %g", cfg->factor_mb), NULL;
-    if (cfg->cost.cap < 0) return ds_error_set(err, NULL, 0, "cap must be >= 0, got %g", cfg->cost.cap), NULL;
     run = calloc(1, sizeof *run);
     if (!run) return ds_error_set(err, NULL, 0, "out of memory"), NULL;
     pthread_mutex_init(&run->pause_mu, NULL);
@@ -1475,6 +1526,10 @@ static void note_capped(ds_run *run)
 
 ds_status ds_run_execute(ds_run *run)
 {
+    if (!run) return DS_STATUS_ERROR;
+    /* once: a second call replaced the loader (and its worker threads) and the
+     * results of the first without freeing them; the first run's results stay */
+    if (atomic_exchange(&run->executed, 1)) return DS_STATUS_ERROR;
     const solver_ops *ops = solver_table(run->cfg.solver);
     void *state = NULL;
     edsp_state es = {0, {0}, 0, NULL};

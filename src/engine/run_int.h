@@ -56,7 +56,8 @@ struct ds_run {
     double t_progress; /* the last loader progress line (set-up) */
     /* the engine's clock (see ds_run_times): guarded by pause_mu */
     double t_setup_end, t_end, t_paused, t_pause_began, t_tol;
-    atomic_int phase; /* 0 not started, 1 setting up, 2 iterating, 3 done */
+    atomic_int phase;    /* 0 not started, 1 setting up, 2 iterating, 3 done */
+    atomic_int executed; /* ds_run_execute was called (a run executes once) */
     /* the iteration in progress (ds_run_phase, DS_EVENT_PROGRESS): its number
      * and its evaluations and J v so far; reset by each published iteration */
     atomic_int it_next, it_evals, it_jvs;

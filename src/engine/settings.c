@@ -140,18 +140,33 @@ static void fmt_bound(double v, char *buf, size_t n)
         snprintf(buf, n, "%.15g", v);
 }
 
+/* 0 if v is within r's range, else -1 with msg naming the range and text */
+static int range_msg(const ds_setting_rule *r, double v, const char *text, char *msg, size_t n)
+{
+    char lo[32], hi[32];
+    if (!(v < r->lo || v > r->hi || (r->lo_open && v == r->lo) || (r->hi_open && v == r->hi))) return 0;
+    fmt_bound(r->lo, lo, sizeof lo);
+    fmt_bound(r->hi, hi, sizeof hi);
+    if (r->hi >= DBL_MAX)
+        snprintf(msg, n, "must be %s %s %s, got '%.40s'", r->integer ? "an integer" : "a number",
+                 r->lo_open ? ">" : ">=", lo, text);
+    else if (r->lo <= -DBL_MAX)
+        snprintf(msg, n, "must be %s %s, got '%.40s'", r->hi_open ? "<" : "<=", hi, text);
+    else
+        snprintf(msg, n, "must be in %s%s, %s%s, got '%.40s'", r->lo_open ? "(" : "[", lo, hi, r->hi_open ? ")" : "]",
+                 text);
+    return -1;
+}
+
 int ds_setting_parse(const char *name, const char *text, double *out, char *msg, size_t n)
 {
     const ds_setting_rule *r = ds_setting_find(name);
     double v = 0;
-    char lo[32], hi[32];
     int rc;
     if (!r) {
         snprintf(msg, n, "unknown setting '%s'", name);
         return -1;
     }
-    fmt_bound(r->lo, lo, sizeof lo);
-    fmt_bound(r->hi, hi, sizeof hi);
     if (r->integer) {
         long l = 0;
         rc = ds_parse_long(text, &l);
@@ -172,17 +187,27 @@ int ds_setting_parse(const char *name, const char *text, double *out, char *msg,
             return -1;
         }
     }
-    if (v < r->lo || v > r->hi || (r->lo_open && v == r->lo) || (r->hi_open && v == r->hi)) {
-        if (r->hi >= DBL_MAX)
-            snprintf(msg, n, "must be %s %s %s, got '%.40s'", r->integer ? "an integer" : "a number",
-                     r->lo_open ? ">" : ">=", lo, text);
-        else if (r->lo <= -DBL_MAX)
-            snprintf(msg, n, "must be %s %s, got '%.40s'", r->hi_open ? "<" : "<=", hi, text);
-        else
-            snprintf(msg, n, "must be in %s%s, %s%s, got '%.40s'", r->lo_open ? "(" : "[", lo, hi,
-                     r->hi_open ? ")" : "]", text);
-        return -1;
-    }
+    if (range_msg(r, v, text, msg, n)) return -1;
     *out = v;
     return 0;
+}
+
+int ds_setting_check(const char *name, double v, char *msg, size_t n)
+{
+    const ds_setting_rule *r = ds_setting_find(name);
+    char text[40];
+    if (!r) {
+        snprintf(msg, n, "unknown setting '%s'", name);
+        return -1;
+    }
+    snprintf(text, sizeof text, "%.15g", v);
+    if (isnan(v) || (!r->integer && isinf(v))) {
+        snprintf(msg, n, "must be finite, got '%s'", text);
+        return -1;
+    }
+    if (r->integer && v != floor(v)) {
+        snprintf(msg, n, "needs an integer, got '%s'", text);
+        return -1;
+    }
+    return range_msg(r, v, text, msg, n);
 }

@@ -1681,16 +1681,20 @@ ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_pa
         ds_error_set(err, "", 0, "no network file given");
         return NULL;
     }
+    /* the network file first: a directory or an unreadable file is what to
+     * say, not that its name gives no trips file */
+    net_text = read_file(net_path, "network file", &net_len, NULL, err);
+    if (!net_text) return NULL;
     if (!trips_path) {
         if (!ds_tntp_sibling(net_path, "trips", sib, sizeof sib)) {
             ds_error_set(err, net_path, 0,
                          "cannot find the trips file: the name does not end in _net.tntp or .net.tntp; "
                          "name the trips file explicitly");
+            free(net_text);
             return NULL;
         }
         trips_path = sib;
     }
-    net_text = read_file(net_path, "network file", &net_len, NULL, err);
     if (net_text) trips_text = read_file(trips_path, "trips file", &trips_len, NULL, err);
     if (trips_text) net = ds_network_parse(net_text, net_len, net_path, trips_text, trips_len, trips_path, err);
     free(net_text);
