@@ -204,7 +204,19 @@ $(B)/dillsue.pc: dillsue.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
 	  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|; s|@VERSION@|$(VERSION)|' \
 	  -e 's|@LIBS_PRIVATE@|$(LDLIBS)|' dillsue.pc.in > $@
-lib: $(B)/libdillsue.so.$(VERSION) $(B)/libdillsue.a $(B)/dillsue.pc
+# The installed static library: the engine's objects linked into one, with
+# only the public API global (the names of the version script), so that a
+# program's own run_now or gmres_solve cannot clash with the engine's (the
+# build tree's libdillsue.a keeps them: the tests call the internals).
+$(B)/dillsue.syms: $(B)/dillsue.map
+	sed -n 's/^ *\(ds_[A-Za-z0-9_]*\);$$/\1/p' $< > $@
+$(B)/install/libdillsue.a: $(ENGINE_OBJ) $(B)/obj/cuda/emul.o $(B)/dillsue.syms
+	@mkdir -p $(dir $@)
+	@rm -f $@ $(B)/install/dillsue.o
+	$(LD) -r -o $(B)/install/dillsue.o $(ENGINE_OBJ) $(B)/obj/cuda/emul.o
+	objcopy --keep-global-symbols=$(B)/dillsue.syms $(B)/install/dillsue.o
+	ar rcs $@ $(B)/install/dillsue.o
+lib: $(B)/libdillsue.so.$(VERSION) $(B)/libdillsue.a $(B)/install/libdillsue.a $(B)/dillsue.pc
 
 install: $(B)/dillsue lib $(GPU_SO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/dillsue $(DESTDIR)$(INCLUDEDIR)/dillsue \
@@ -213,7 +225,7 @@ install: $(B)/dillsue lib $(GPU_SO)
 	install -m 644 $(B)/libdillsue.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libdillsue.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdillsue.so
-	install -m 644 $(B)/libdillsue.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(B)/install/libdillsue.a $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(INCLUDEDIR)/dillsue/
 	install -m 644 $(B)/dillsue.pc $(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc
 	install -m 644 docs/dillsue.1 $(DESTDIR)$(MANDIR)/man1/dillsue.1

@@ -36,6 +36,10 @@ typedef struct {
  * against them. sum may be NULL. Returns 0, or -1 with err filled (k < 0). */
 int ds_scenario_apply(ds_network *net, int k, uint64_t seed, ds_scenario_summary *sum, ds_error *err);
 
+/* A seed as every reader takes it (--seed, sweep.conf): decimal digits only,
+ * within 64 bits. 0, or -1 (a sign, anything else, or out of range). */
+int ds_parse_seed(const char *s, uint64_t *out);
+
 /* The multipliers themselves (for tests and reports). od: TNTP-independent
  * 0-based (orig, dest) node ids; link: index in file order. */
 double ds_scenario_demand_mult(int k, uint64_t seed, int orig, int dest);

@@ -98,3 +98,24 @@ mkdir -p "$tmp/a_dir"
 if grep -q 'a_dir: cannot read network file: it is a directory' "$tmp/out" && ! grep -q 'trips file' "$tmp/out"; then
     echo "PASS badinput_directory_as_network"
 else echo "FAIL badinput_directory_as_network: $(head -c 300 "$tmp/out")"; fi
+
+# A TNTP flow file of a network with a dropped self-loop: the loop's row is
+# read past (one per loop, at its node), any other u -> u row is no link.
+"$D" solve --net "$DIR/self_loop.net.tntp" --quiet --out "$tmp/sl.csv" >/dev/null 2>&1
+awk -F, 'NR == 1 { print "From\tTo\tVolume\tCost"; next } { print $1 "\t" $2 "\t" $3 "\t" $4 }' "$tmp/sl.csv" >"$tmp/sl_flow.tntp"
+{ cat "$tmp/sl_flow.tntp"; printf '1\t1\t999\t9\n'; } >"$tmp/sl_bad_flow.tntp"
+"$D" compare --net "$DIR/self_loop.net.tntp" "$tmp/sl_flow.tntp" "$tmp/sl.csv" >"$tmp/out" 2>&1; rc1=$?
+"$D" compare --net "$DIR/self_loop.net.tntp" "$tmp/sl_bad_flow.tntp" "$tmp/sl.csv" >"$tmp/out2" 2>&1; rc2=$?
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 2 ] && grep -q 'sl_bad_flow.tntp:[0-9]*: no link 1 -> 1 in the network' "$tmp/out2"; then
+    echo "PASS realfile_self_loop_flow_rows"
+else echo "FAIL realfile_self_loop_flow_rows: rc $rc1 / $rc2: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/out2")"; fi
+
+# Every OD pair with demand without a path: info says cbar and mu are
+# undefined (it printed cbar nan and mu 0), as solve refuses the network.
+printf '<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 3\n<END OF METADATA>\n\n~ init term cap length fft b power speed toll type ;\n1 3 1 100 1 1 1 0 0 1 ;\n1 4 1 100 50 0.02 1 0 0 1 ;\n3 4 1 100 10 0.1 1 0 0 1 ;\n' >"$tmp/unreach_net.tntp"
+printf '<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 6.0\n<END OF METADATA>\n\nOrigin 1\n    1 : 0.0;  2 : 6.0;\n' >"$tmp/unreach_trips.tntp"
+"$D" info --net "$tmp/unreach_net.tntp" >"$tmp/out" 2>&1
+if grep -q '^cbar: *undefined (no OD pair with demand has a path' "$tmp/out" && grep -q '^mu at tau = 1: *undefined' "$tmp/out" &&
+    ! grep -qiE 'nan|inf' "$tmp/out"; then
+    echo "PASS info_cbar_undefined_said"
+else echo "FAIL info_cbar_undefined_said: $(grep -E 'cbar|mu at' "$tmp/out" | head -c 300)"; fi

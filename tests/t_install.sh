@@ -53,6 +53,40 @@ if [ -z "$extra" ] && nm -D --defined-only "$L/libdillsue.so" | grep -qE ' ds_ru
     pass install_exports_public_api_only
 else fail install_exports_public_api_only "also exported: $extra"; fi
 
+# The static library exports the public API only, too: a program with its own
+# run_now (an engine-internal name) links against it and solves.
+nonds=$(nm -g --defined-only "$L/libdillsue.a" 2>/dev/null | awk 'NF == 3 && $3 !~ /^ds_/ {print $3}' | head -5)
+cat >"$tmp/clash.c" <<'EOC'
+#include <stdio.h>
+#include "dillsue.h"
+double run_now(void) { return 42; } /* a name of the embedding program's own */
+int main(void)
+{
+    ds_error err;
+    ds_config cfg;
+    ds_network *net = ds_network_load_default(&err);
+    if (!net) return 1;
+    ds_config_default(&cfg);
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    int ok = run && ds_run_execute(run) == DS_STATUS_CONVERGED && run_now() == 42;
+    printf("%s\n", ok ? "converged" : "failed");
+    ds_run_free(run);
+    ds_network_free(net);
+    return !ok;
+}
+EOC
+san=""
+nm "$L/libdillsue.a" 2>/dev/null | grep -q __asan_ && san="-fsanitize=address,undefined"
+nm "$L/libdillsue.a" 2>/dev/null | grep -q __tsan_ && san="-fsanitize=thread"
+if [ -n "$nonds" ]; then
+    fail install_static_public_only "libdillsue.a defines: $nonds"
+elif ! ${CC:-cc} $san -I"$stage/usr/include/dillsue" -o "$tmp/clash" "$tmp/clash.c" "$L/libdillsue.a" \
+    -lklu -lcsv -lm -lpthread -ldl 2>"$tmp/cc.err"; then
+    fail install_static_public_only "a program with its own run_now does not link: $(head -c 400 "$tmp/cc.err")"
+elif [ "$("$tmp/clash" 2>&1)" != converged ]; then
+    fail install_static_public_only "it links but does not solve: $("$tmp/clash" 2>&1 | head -c 300)"
+else pass install_static_public_only; fi
+
 if ! command -v pkg-config >/dev/null 2>&1; then
     skip install_pkg_config_program "pkg-config not installed"
 else

@@ -140,14 +140,31 @@ if command -v timeout >/dev/null 2>&1; then
     run timeout 20 "$D" info --net "$tmp/p.net.tntp"
     expect input_fifo_no_writer_does_not_block 2 "file is empty"
 else skip input_fifo_no_writer_does_not_block "no timeout(1)"; fi
+# flow files by the same rule (solve --warm, load --flows, compare): a FIFO
+# without writer reads as empty, a device is refused (it read /dev/zero until
+# memory ran out), a NUL byte inside a field is refused on its line
+mkfifo "$tmp/pf.csv"
+if command -v timeout >/dev/null 2>&1; then
+    run timeout 20 $S --warm "$tmp/pf.csv"
+    expect warm_fifo_no_writer_does_not_block 2 "pf.csv: empty file"
+    run timeout 20 "$D" compare "$tmp/pf.csv" "$tmp/pf.csv"
+    expect compare_fifo_no_writer_does_not_block 2 "pf.csv: empty file"
+else skip warm_fifo_no_writer_does_not_block "no timeout(1)"; fi
+run timeout 20 $S --warm /dev/zero
+expect warm_device_refused 2 "/dev/zero: cannot read flow file: not a regular file"
+{ sed -n 1,2p "$tmp/f.csv"; l3=$(sed -n 3p "$tmp/f.csv")
+  printf '%s,%s,1.8\000junk,%s\n' "$(echo "$l3" | cut -d, -f1)" "$(echo "$l3" | cut -d, -f2)" "$(echo "$l3" | cut -d, -f4)"
+  sed -n '4,$p' "$tmp/f.csv"; } >"$tmp/nul.csv"
+run $S --warm "$tmp/nul.csv"
+expect warm_nul_byte_refused 2 "nul.csv:3: binary data: NUL byte in field 3"
 
 # ------------------------------------------------------------ warm starts and partial outputs
 awk -F, 'NR == 1 { print; next } NR == 2 { print $1 "," $2 ",-5," $4; next } { print }' "$tmp/f.csv" >"$tmp/neg.csv"
 run $S --warm "$tmp/neg.csv"
-expect warm_negative_flow_refused 2 "neg.csv: link 1 (.*) has flow -5: flows to start from must be >= 0"
+expect warm_negative_flow_refused 2 "neg.csv:2: link 1 (.*) has flow -5: flows to start from must be >= 0"
 # load's x is read by the same rule (it printed a gap at negative flows)
 run "$D" load --net "$NET" --flows "$tmp/neg.csv" --out "$tmp/lneg.csv"
-expect load_negative_flow_refused 2 "neg.csv: link 1 (.*) has flow -5: flows to start from must be >= 0"
+expect load_negative_flow_refused 2 "neg.csv:2: link 1 (.*) has flow -5: flows to start from must be >= 0"
 ( trap "" XFSZ; ulimit -f 1; exec "$D" solve --quiet --max-iter 3 --out "$tmp/big2.csv" --history "$tmp/h2.csv" ) >"$tmp/out" 2>"$tmp/err"
 [ ! -e "$tmp/h2.csv" ] && grep -q "not written either" "$tmp/err" && pass history_not_written_without_flows \
     || fail history_not_written_without_flows "$(head -c 300 "$tmp/err")"

@@ -166,6 +166,29 @@ int main(void)
              "tau=10,3,10.0: line %ld '%s'", err.line, err.msg);
     tc_end();
 
+    /* the command line's rules for seed and the flags, the TUI settings file's
+     * for layout: ue=4294967297 wrapped to 1, ue= read as 0, a seed past 64
+     * bits saturated; a BOM, CRLF and spaces around = refused the file */
+    tc_begin("sweep_conf_values_as_the_command_line");
+    static const char *const badv[][2] = {
+        {"ue=4294967297", "for ue"}, {"ue=", "for ue"},
+        {"flows=2", "for flows"},    {"seed=99999999999999999999999", "for seed"},
+        {"seed=+5", "for seed"},
+    };
+    for (size_t i = 0; i < sizeof badv / sizeof *badv; i++) {
+        char conf[512];
+        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
+                 badv[i][0]);
+        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, badv[i][1]),
+                 "%s: line %ld '%s'", badv[i][0], err.line, err.msg);
+    }
+    TC_CHECK(sweep_grid_parse("\xEF\xBB\xBFversion=1\r\nnet = a\r\nscenarios=2\r\ntau= 1,3 \r\nfilter=full\r\n"
+                              "solver=newton\r\nseed=18446744073709551615\r\nue=1\r\n",
+                              "c.conf", &h, &err) == 0 &&
+                 !strcmp(h.net, "a") && h.n_disp == 2 && h.seed == 18446744073709551615ULL && h.ue == 1,
+             "BOM, CRLF and spaces: '%s' (line %ld)", err.msg, err.line);
+    tc_end();
+
     tc_begin("sweep_row_roundtrip_bitwise");
     sweep_result r = a_result(&g, 29), q;
     char line[2048], line2[2048];

@@ -123,6 +123,13 @@ static void test_parse(void)
              "ints (delay %d)", c.delay_ms);
     tc_end();
 
+    tc_begin("tui_config_bom_skipped");
+    config_init(&c);
+    config_parse(&c, "\xEF\xBB\xBFversion=1\ntau=30\n");
+    TC_CHECK(c.n_problems == 0 && c.version == 1 && c.tau == 30, "%d problems, first: %s", c.n_problems,
+             c.n_problems ? c.problem[0].text : "");
+    tc_end();
+
     tc_begin("tui_config_unset_stays_unset");
     config_init(&c);
     config_parse(&c, "tau=3\n");

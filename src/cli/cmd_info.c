@@ -6,6 +6,7 @@
 #include "sweep_data.h" /* sweep_percentile: the one percentile of the project */
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,9 +180,12 @@ int cmd_info(int argc, char **argv)
     printf("OD pairs:           %d\n", net->n_od);
     printf("total demand:       %.10g\n", net->total_demand);
     printf("destinations:       %d\n", net->n_dest);
-    printf("cbar:               %.10g (demand-weighted free-flow shortest-path cost, cap %g, toll factor %g, "
-           "distance factor %g)\n",
-           cbar, cap, cp.toll_factor, cp.distance_factor);
+    if (isfinite(cbar))
+        printf("cbar:               %.10g (demand-weighted free-flow shortest-path cost, cap %g, toll factor %g, "
+               "distance factor %g)\n",
+               cbar, cap, cp.toll_factor, cp.distance_factor);
+    else /* no OD pair with demand has a path (or there is no demand): undefined, as solve says */
+        printf("cbar:               undefined (no OD pair with demand has a path: nothing to average)\n");
     if (net->first_thru > 1) {
         /* The paper's cbar ignores centroids; show it so its mu can be reproduced. */
         int ft = net->first_thru;
@@ -190,7 +194,10 @@ int cmd_info(int argc, char **argv)
         net->first_thru = ft;
         printf("cbar, centroids ignored: %.10g (routes may pass through zones; the paper's value)\n", cb0);
     }
-    printf("mu at tau = 1:      %.10g (= 1/cbar)\n", cbar > 0 ? 1.0 / cbar : 0.0);
+    if (cbar > 0 && isfinite(cbar))
+        printf("mu at tau = 1:      %.10g (= 1/cbar)\n", 1.0 / cbar);
+    else
+        printf("mu at tau = 1:      undefined (cbar is %s)\n", isfinite(cbar) ? "0" : "undefined");
     printf("hop diameter:       %d\n", ds_network_hop_diameter_threads(net, threads));
     printf("flow-independent:   %d links (b = 0 or power = 0: their equilibrium flows are not unique)\n", fixed);
     printf("zero free-flow time: %d links\n", zero_t0);

@@ -8,6 +8,7 @@
  * `--opt=value` alike and reports every mistake the same way. Shell
  * completion reads the table through `dillsue --list-options CMD`. */
 #include "cli.h"
+#include "ds_scenario.h"
 #include "ds_ue.h"
 
 #include <ctype.h>
@@ -227,13 +228,10 @@ int cli_list_values(const char *cmd, const char *opt)
 
 static int parse_seed(const char *s, unsigned long long *out)
 {
-    char *end;
-    if (!*s || *s == '-' || *s == '+') return -1;
-    for (const char *q = s; *q; q++)
-        if (*q < '0' || *q > '9') return -1;
-    errno = 0;
-    *out = strtoull(s, &end, 10);
-    return (*end || errno) ? -1 : 0;
+    uint64_t v;
+    if (ds_parse_seed(s, &v)) return -1;
+    *out = v;
+    return 0;
 }
 
 /* K/M, 1 <= K <= M <= 1000000. */

@@ -3,6 +3,7 @@
  * and renamed, so a crash or a full disk never leaves a half-written result
  * in place of a good one. */
 #include "ds_csv.h"
+#include "infile.h"
 
 #include <csv.h>
 #include <dirent.h>
@@ -398,7 +399,8 @@ struct reader {
     int nonempty; /* the current row has a non-blank field */
     char field[NFIELD][128];
     int header_done;
-    int loop; /* dropped self-loops of net passed so far */
+    int loop;   /* dropped self-loops of net passed so far */
+    int nonneg; /* flows to start from (ds_flows_read_start): a negative one is refused on its line */
     int n, cap;
     int *init, *term;
     double *flow, *cost;
@@ -424,6 +426,11 @@ static void on_field(void *s, size_t len, void *data)
     if (r->nf < NFIELD) {
         if (len >= sizeof r->field[0]) {
             rd_fail(r, r->line, "field %d is too long (%zu bytes)", r->nf + 1, len);
+            return;
+        }
+        if (memchr(s, '\0', len)) {
+            /* a C string would end there and the rest of the field be lost unseen */
+            rd_fail(r, r->line, "binary data: NUL byte in field %d", r->nf + 1);
             return;
         }
         memcpy(r->field[r->nf], s, len);
@@ -495,6 +502,10 @@ static void on_row(int c, void *data)
             return;
         }
     }
+    if (r->nonneg && f < 0) {
+        rd_fail(r, r->line, "link %d (%ld,%ld) has flow %g: flows to start from must be >= 0", r->n + 1, a, b, f);
+        return;
+    }
     if (r->n == r->cap) {
         int nc = r->cap ? 2 * r->cap : 1024;
         int *ni = realloc(r->init, nc * sizeof *ni);
@@ -518,15 +529,16 @@ static void on_row(int c, void *data)
     r->n++;
 }
 
-int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
-                     int *n, ds_error *err)
+static int flows_read(const char *path, const ds_network *net, int nonneg, int **init, int **term, double **flows,
+                      double **costs, int *n, ds_error *err)
 {
     struct reader r = {0};
+    r.nonneg = nonneg;
     r.path = path;
     r.net = net;
     r.err = err;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return ds_error_set(err, path, 0, "cannot open: %s", strerror(errno));
+    FILE *fp = ds_infile_open(path, "flow file", NULL, err); /* a FIFO without writer, a device: infile.h */
+    if (!fp) return -1;
 
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
@@ -537,8 +549,13 @@ int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **
     char *buf = NULL;
     size_t bcap = 0;
     ssize_t len;
+    size_t total = 0;
     while (!r.failed && (len = getline(&buf, &bcap, fp)) != -1) {
         r.line++;
+        if ((total += (size_t)len) > DS_INFILE_MAX_BYTES) {
+            rd_fail(&r, r.line, "larger than %zu MiB; not a flow file?", DS_INFILE_MAX_BYTES >> 20);
+            break;
+        }
         const char *s = buf;
         if (r.line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3, len -= 3;
         if (csv_parse(&p, s, (size_t)len, on_field, on_row, &r) != (size_t)len && !r.failed) {
@@ -581,6 +598,12 @@ int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **
     return 0;
 }
 
+int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
+                     int *n, ds_error *err)
+{
+    return flows_read(path, net, 0, init, term, flows, costs, n, err);
+}
+
 int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs, int *n, ds_error *err)
 {
     return ds_flows_read_ex(path, net, NULL, NULL, flows, costs, n, err);
@@ -590,14 +613,5 @@ int ds_flows_read_start(const char *path, const ds_network *net, double **flows,
 {
     int n = 0;
     *flows = NULL;
-    if (ds_flows_read(path, net, flows, NULL, &n, err) != 0) return -1;
-    for (int e = 0; e < n; e++)
-        if ((*flows)[e] < 0) {
-            ds_error_set(err, path, 0, "link %d (%d,%d) has flow %g: flows to start from must be >= 0", e + 1,
-                         ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), (*flows)[e]);
-            free(*flows);
-            *flows = NULL;
-            return -1;
-        }
-    return 0;
+    return flows_read(path, net, 1, NULL, NULL, flows, NULL, &n, err); /* a negative flow refused on its line */
 }

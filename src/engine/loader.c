@@ -905,7 +905,9 @@ ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params 
         return NULL;
     }
     if (net->n_dest == 0) {
-        ds_error_set(err, net->net_path, 0, "the network has no demand: nothing to assign");
+        ds_error_set(
+            err, net->net_path, 0,
+            "the network has no demand (no positive entry between two zones in its trips file): nothing to assign");
         return NULL;
     }
     if (ds_costs_check(net, cp, err)) return NULL;

@@ -193,7 +193,10 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     }
     if (net->n_dest == 0) {
         ds_run_free(run);
-        return ds_error_set(err, net->net_path, 0, "the network has no demand: nothing to assign"), NULL;
+        return ds_error_set(err, net->net_path, 0,
+                            "the network has no demand (no positive entry between two zones in its trips file): "
+                            "nothing to assign"),
+               NULL;
     }
     /* Everything that costs time (cbar, filters, factorisation set-up) happens
      * in ds_run_execute, on the engine's thread, reported as set-up steps. */

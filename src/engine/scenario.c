@@ -7,6 +7,9 @@
  */
 #include "ds_scenario.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 enum { KIND_DEMAND = 1, KIND_CAP = 2, KIND_T0 = 3 };
 
 static uint64_t splitmix64(uint64_t z)
@@ -86,5 +89,19 @@ int ds_scenario_apply(ds_network *net, int k, uint64_t seed, ds_scenario_summary
         sum->cap_mult_mean = net->n_links ? cm / net->n_links : 1.0;
         sum->t0_mult_mean = net->n_links ? tm / net->n_links : 1.0;
     }
+    return 0;
+}
+
+int ds_parse_seed(const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (!s || !*s) return -1;
+    for (const char *q = s; *q; q++)
+        if (*q < '0' || *q > '9') return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (*end || errno || v > UINT64_MAX) return -1;
+    *out = (uint64_t)v;
     return 0;
 }

@@ -4,6 +4,8 @@
  * TUI's sweep viewer. */
 #include "sweep_data.h"
 
+#include "ds_scenario.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -259,6 +261,15 @@ static const struct knob *knob_find(const char *key)
     return NULL;
 }
 
+/* s without leading and trailing blanks (spaces, tabs, CR), in place */
+static void trim(char *s)
+{
+    size_t a = strspn(s, " \t\r"), n = strlen(s);
+    while (n > a && strchr(" \t\r", s[n - 1])) n--;
+    memmove(s, s + a, n - a);
+    s[n - a] = '\0';
+}
+
 int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error *err)
 {
     sweep_grid_defaults(g);
@@ -277,12 +288,18 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         memcpy(line, p, len);
         line[len] = '\0';
         p += len + (e ? 1 : 0);
-        if (!line[0] || line[0] == '#') continue;
-        char *eq = strchr(line, '=');
-        if (!eq) return ds_error_set(err, path, lineno, "expected key=value, got '%s'", line);
+        /* as the TUI's settings file is read: a BOM, CRLF and spaces around key and value */
+        char *ln = line;
+        if (lineno == 1 && !memcmp(ln, "\xEF\xBB\xBF", 3)) ln += 3;
+        trim(ln);
+        if (!ln[0] || ln[0] == '#') continue;
+        char *eq = strchr(ln, '=');
+        if (!eq) return ds_error_set(err, path, lineno, "expected key=value, got '%s'", ln);
         *eq = '\0';
-        const char *k = line, *v = eq + 1;
-        char *end = NULL, why[160] = "";
+        char *k = ln, *v = eq + 1;
+        trim(k);
+        trim(v);
+        char why[160] = "";
         double x = 0;
         int bad = 0;
         for (int i = 0; i < n_seen; i++)
@@ -298,9 +315,10 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
             snprintf(g->trips, sizeof g->trips, "%s", v);
         else if (!strcmp(k, "scenarios"))
             bad = setting("scenarios", v, &x, why, sizeof why), g->scenarios = (int)x;
-        else if (!strcmp(k, "seed"))
-            g->seed = strtoull(v, &end, 10), bad = *end || !*v || *v == '-' || *v == '+';
-        else if (!strcmp(k, "tau") || !strcmp(k, "mu")) {
+        else if (!strcmp(k, "seed")) {
+            uint64_t sd = 0;
+            bad = ds_parse_seed(v, &sd) != 0, g->seed = sd;
+        } else if (!strcmp(k, "tau") || !strcmp(k, "mu")) {
             g->use_mu = !strcmp(k, "mu");
             bad = parse_list(k, v, g, why, sizeof why) != 0;
             seen_grid |= 1;
@@ -315,9 +333,9 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         else if (!strcmp(k, "cap"))
             bad = setting("cap", v, &g->cap, why, sizeof why);
         else if (!strcmp(k, "ue"))
-            g->ue = (int)strtol(v, &end, 10), bad = *end || (g->ue != 0 && g->ue != 1);
+            bad = strcmp(v, "0") && strcmp(v, "1"), g->ue = !strcmp(v, "1");
         else if (!strcmp(k, "flows"))
-            g->flows = (int)strtol(v, &end, 10), bad = *end || (g->flows != 0 && g->flows != 1);
+            bad = strcmp(v, "0") && strcmp(v, "1"), g->flows = !strcmp(v, "1");
         else if (!strcmp(k, "ue_gap"))
             bad = setting("gap", v, &g->ue_gap, why, sizeof why);
         else if (!strcmp(k, "ue_max_iter"))

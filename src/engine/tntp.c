@@ -7,6 +7,7 @@
  * wrong is reported as "file:line: what", never guessed around.
  */
 #include "dillsue.h"
+#include "infile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,7 +31,7 @@
 #define TOTAL_OD_PRINTED 5e-6 /* half a unit in %g's sixth digit, relative */
 /* Berlin-Center, the largest shared network, is 3.4 MB; this only stops
  * /dev/zero or a runaway pipe from eating all memory. */
-#define MAX_FILE_BYTES ((size_t)1 << 30)
+#define MAX_FILE_BYTES DS_INFILE_MAX_BYTES
 
 /* ------------------------------------------------------------ text lines */
 
@@ -394,8 +395,11 @@ static int read_metadata(text *t, meta *m, ds_error *err)
         if (!*val) return ds_error_set(err, t->name, t->line, "<%s> has no value", key);
         if (i <= MK_LINKS) {
             long v;
-            if (parse_long(val, &v) || v < 1 || v > MAX_NODES)
+            if (parse_long(val, &v) || v < 1)
                 return ds_error_set(err, t->name, t->line, "<%s> must be a positive integer, got '%.40s'", key, val);
+            if (v > MAX_NODES)
+                return ds_error_set(err, t->name, t->line, "<%s> is %.40s: more than this program reads (%ld)", key,
+                                    val, MAX_NODES);
             m->ival[i] = v;
         } else {
             double v;
@@ -1190,6 +1194,11 @@ static int trips_entry(text *t, const ds_network *net, trips_state *st, char *se
     st->dest_block[di] = st->block;
     st->dest_line[di] = t->line;
     st->sum_all += q;
+    if (!isfinite(st->sum_all))
+        return ds_error_set(err, t->name, t->line,
+                            "the demand entries sum past the largest double here (demand from %ld to %ld, %s): demand "
+                            "too large",
+                            st->origin_id, d, qs);
     /* Zero entries carry nothing, and demand from a zone to itself never
      * enters the network. */
     if (q <= 0 || di == st->origin) return 0;
@@ -1403,37 +1412,10 @@ fail:
  * that optional sibling files can be skipped without hiding other errors. */
 static char *read_file(const char *path, const char *what, size_t *len, int *missing, ds_error *err)
 {
-    FILE *f;
     char *buf = NULL;
     size_t cap = 0, n = 0;
-
-    if (missing) *missing = 0;
-    /* Opened without blocking, so that a FIFO with no writer cannot hang the
-     * caller (a UI thread among them); only regular files and pipes are read. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) {
-        if (missing && errno == ENOENT) *missing = 1;
-        ds_error_set(err, path, 0, "cannot open %s: %s", what, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
-        ds_error_set(err, path, 0, "cannot read %s: %s", what,
-                     S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
-        close(fd);
-        return NULL;
-    }
-    if (S_ISFIFO(st.st_mode)) {
-        /* a pipe with a writer is read to its end; one without reads as empty */
-        int fl = fcntl(fd, F_GETFL);
-        if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    }
-    f = fdopen(fd, "rb");
-    if (!f) {
-        ds_error_set(err, path, 0, "cannot open %s: %s", what, strerror(errno));
-        close(fd);
-        return NULL;
-    }
+    FILE *f = ds_infile_open(path, what, missing, err);
+    if (!f) return NULL;
     for (;;) {
         size_t got;
         if (n == cap) {
@@ -1559,10 +1541,11 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
     long *used = xcalloc((size_t)L, sizeof(long));
     double *flow = xcalloc((size_t)L, sizeof(double));
     double *cost = xcalloc((size_t)L, sizeof(double));
+    unsigned char *loop_seen = xcalloc((size_t)net->n_loops / 8 + 1, 1); /* bit q: loop q's row was read */
     int header_done = 0;
     char *s;
 
-    if (!order || !used || !flow || !cost) {
+    if (!order || !used || !flow || !cost || !loop_seen) {
         ds_error_set(err, t->name, 0, "out of memory");
         goto fail;
     }
@@ -1593,7 +1576,19 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
             ds_error_set(err, t->name, t->line, "too many columns: %d, expected 4 (From To Volume Cost)", nt);
             goto fail;
         }
-        if (net->n_loops && !strcmp(tok[0], tok[1])) continue; /* a dropped self-loop's row */
+        if (net->n_loops && !strcmp(tok[0], tok[1])) {
+            /* a dropped self-loop's row, one per loop and at its node (the
+             * CSV reader's rule); any other u -> u row is no link */
+            long id;
+            int k2 = -1;
+            if (parse_long(tok[0], &id) == 0)
+                for (int q = 0; q < net->n_loops && k2 < 0; q++)
+                    if (net->loops[q].node_id == id && !(loop_seen[q / 8] & (1u << (q % 8)))) k2 = q;
+            if (k2 >= 0) {
+                loop_seen[k2 / 8] |= (unsigned char)(1u << (k2 % 8));
+                continue;
+            }
+        }
         if (field_node(t, "From node", tok[0], net, &u, err) || field_node(t, "To node", tok[1], net, &v, err) ||
             field_double(t, "volume", tok[2], &vol, err) || field_double(t, "cost", tok[3], &c, err))
             goto fail;
@@ -1633,6 +1628,7 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
         }
     free(order);
     free(used);
+    free(loop_seen);
     free(net->ref_flow);
     free(net->ref_cost);
     net->ref_flow = flow;
@@ -1641,6 +1637,7 @@ static int parse_flows(text *t, ds_network *net, ds_error *err)
 fail:
     free(order);
     free(used);
+    free(loop_seen);
     free(flow);
     free(cost);
     return -1;

@@ -295,7 +295,8 @@ void config_parse(tui_config *c, const char *text)
         } else {
             memcpy(buf, p, len);
             buf[len] = 0;
-            s = trim(buf);
+            /* a BOM, as the TNTP and CSV readers skip it (an editor's UTF-8) */
+            s = trim(line == 1 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? buf + 3 : buf);
             if (*s && *s != '#') {
                 if (!(eq = strchr(s, '=')))
                     config_problem(c, line, "expected key=value, got '%.40s'", s);

@@ -98,6 +98,9 @@ case("meta_first_thru_zero", net_with(meta=NET_META[:2] + ["<FIRST THRU NODE> 0"
      "meta_first_thru_zero.net.tntp:3: <FIRST THRU NODE> must be a positive integer, got '0'")
 case("meta_not_integer", net_with(meta=[NET_META[0], "<NUMBER OF NODES> five"] + NET_META[2:]), None,
      "meta_not_integer.net.tntp:2: <NUMBER OF NODES> must be a positive integer, got 'five'")
+# a positive integer, only too large: said so (it said "must be a positive integer")
+case("meta_links_too_many", net_with(meta=NET_META[:3] + ["<NUMBER OF LINKS> 2147483648"] + NET_META[4:]), None,
+     "meta_links_too_many.net.tntp:4: <NUMBER OF LINKS> is 2147483648: more than this program reads (100000000)")
 case("meta_duplicate", net_with(meta=NET_META[:2] + ["<NUMBER OF NODES> 5"] + NET_META[2:]), None,
      "meta_duplicate.net.tntp:3: duplicate <NUMBER OF NODES> (first at line 2)")
 case("meta_no_end", net_with(meta=NET_META[:4] + NET_META[5:]), None,
@@ -199,6 +202,9 @@ def trips_summing(total, last):
 
 case("trips_total_beyond_printed", BASE_NET, trips_summing("1e+05", "99480.6"),
      "trips_total_beyond_printed.trips.tntp:2: <TOTAL OD FLOW> 100000 does not match the sum of the entries, 100000.6")
+# the line where the sum of the entries leaves the doubles (it named no line)
+case("trips_sum_overflow", BASE_NET, trips_with(6, "    1 :      0.0;     2 :   1.5e308;     3 :   1.5e308;"),
+     "trips_sum_overflow.trips.tntp:6: the demand entries sum past the largest double here (demand from 1 to 3")
 case("trips_truncated", BASE_NET, text(TRIPS[:9]) + "    1 :     80.0;     2 :",
      "trips_truncated.trips.tntp:10: missing demand after '2 :'")
 case("trips_origin_without_zone", BASE_NET, trips_with(7, "Origin"),
