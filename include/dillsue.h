@@ -458,6 +458,13 @@ typedef struct ds_certificate {
     double lost_pct;       /* 100 (total - arrived) / total */
     double max_imbalance;  /* vehicles (flow units) */
     int imbalance_node;    /* 0-based node attaining it, -1 if none */
+    /* The mean trip at the result: links per trip, sum of link flows over the
+     * demand assigned (above n_nodes - 1 some vehicles repeat a node: routes
+     * with cycles), and its cost against cbar, sum x c(x) over the demand
+     * assigned times cbar (NAN where cbar is not known: mu given). Both NAN
+     * without assigned demand. */
+    double mean_links;
+    double mean_cost_cbar;
 } ds_certificate;
 /* Filled once execute has returned with an iterate; returns 0, or -1 (c->valid = 0). */
 int ds_run_certificate(const ds_run *run, ds_certificate *c);

@@ -148,6 +148,11 @@ else
     else fail cli_setup_progress "stderr: $(head -n 8 "$tmp/err")"; fi
     if grep -q '^certificate | lost demand [0-9.e-]* of 360600 ([0-9.e-]* %) | demand assigned 360600 | max flow-conservation violation' "$tmp/out"; then pass cli_certificate
     else fail cli_certificate "stdout: $(cat "$tmp/out")"; fi
+    # the mean trip, as a user computes it from the flows file: sum of flows / demand assigned
+    want=$(awk -F, 'NR > 1 { s += $3 } END { printf "%.4g", s / 360600 }' "$tmp/a.csv")
+    got=$(sed -n 's/^certificate .* | mean trip \([0-9.e+-]*\) links, [0-9.e+-]* x cbar$/\1/p' "$tmp/out")
+    if [ -n "$got" ] && [ "$got" = "$want" ] && ! grep -q 'round cycles' "$tmp/err"; then pass cli_certificate_mean_trip
+    else fail cli_certificate_mean_trip "mean trip '$got', from the flows '$want': $(grep -E '^certificate|cycles' "$tmp/out" "$tmp/err")"; fi
 fi
 
 run $S --quiet --out "$tmp/q.csv"

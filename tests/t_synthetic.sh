@@ -59,4 +59,16 @@ if [ $rc -eq 0 ] && grep -q '^converged' "$tmp/out" && [ "$k" -gt 0 ]; then
 else
     fail synthetic_recovery_least_merit "rc $rc ($k recoveries): $(head -c 300 "$tmp/out")"
 fi
+# ... and at that fixed point the mean trip uses tens of thousands of links on
+# 70 nodes: vehicles go round cycles, which the run says (a proof: more links
+# than any route without a repeated node can have), and its dsp run does not
+links=$(sed -n 's/^certificate .* | mean trip \([0-9.e+-]*\) links.*/\1/p' "$tmp/out")
+cp "$tmp/err" "$tmp/g1_full_err"
+run "$D" solve --net "$tmp/g1_net.tntp" --tau 1 --filter dsp --threads 1 --out "$tmp/g1d.csv"
+if grep -q 'note: the mean trip uses [0-9.e+]* links, costing [0-9.e+]* x cbar, more than the 69 of any route that repeats no node' "$tmp/g1_full_err" &&
+    awk -v l="$links" 'BEGIN { exit !(l + 0 > 69) }' && [ $rc -eq 0 ] && ! grep -q 'round cycles' "$tmp/err"; then
+    pass synthetic_full_cycles_said
+else
+    fail synthetic_full_cycles_said "mean trip '$links' links; full: $(grep -c cycles "$tmp/g1_full_err") notes; dsp rc $rc: $(grep cycles "$tmp/err" | head -c 200)"
+fi
 exit 0

@@ -34,6 +34,8 @@ s=$(screen main)
 printf '%s\n' "$s" | grep -q 'reason: gap_rel .* < tol' && printf '%s\n' "$s" | grep -q 'certificate: lost demand 0 of' &&
     printf '%s\n' "$s" | grep -q 'settings: tau 10 | full | sra' && printf '%s\n' "$s" | grep -q 'start: auto'
 check tui_views_details $? "details view lacks the reason, certificate, settings or start"
+printf '%s\n' "$s" | grep -Eq 'mean trip: [0-9.e+]+ links, [0-9.e+]+ x cbar' && ! printf '%s\n' "$s" | grep -q 'routes with cycles'
+check tui_views_details_mean_trip $? "details view lacks the mean trip (or says cycles): $(printf '%s\n' "$s" | grep 'mean trip')"
 keys End
 wait_for main 'messages of run #1' 3
 r1=$?

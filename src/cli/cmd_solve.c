@@ -267,10 +267,16 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
         if (cert.lost_pct >= 0)
             snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", fmax(0.0, cert.demand_total - cert.demand_arrived),
                      cert.demand_total, cert.lost_pct);
+        char trip[96] = "n/a (no demand assigned)";
+        if (isfinite(cert.mean_links)) {
+            int k = snprintf(trip, sizeof trip, "%.4g links", cert.mean_links);
+            if (k > 0 && isfinite(cert.mean_cost_cbar))
+                snprintf(trip + k, sizeof trip - (size_t)k, ", %.4g x cbar", cert.mean_cost_cbar);
+        }
         printf("certificate | lost demand %s | demand assigned %.6g | max flow-conservation violation %.3g at "
-               "node %d\n",
+               "node %d | mean trip %s\n",
                lost, cert.demand_loaded, cert.max_imbalance,
-               cert.imbalance_node >= 0 && net ? ds_node_id(net, cert.imbalance_node) : 0);
+               cert.imbalance_node >= 0 && net ? ds_node_id(net, cert.imbalance_node) : 0, trip);
     }
     fflush(stdout);
 }

@@ -111,6 +111,14 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
                "certificate: lost demand %s | demand assigned %.6g | max flow-conservation violation %.3g at node %d",
                lost, r->cert.demand_loaded, r->cert.max_imbalance,
                r->cert.imbalance_node >= 0 ? ds_node_id(r->net, r->cert.imbalance_node) : 0);
+        if (isfinite(r->cert.mean_links)) {
+            /* more links than a route without a repeated node has: vehicles go round cycles (the engine's note) */
+            int cyc = r->cert.mean_links > r->net->n_nodes - 1;
+            char c[48] = "";
+            if (isfinite(r->cert.mean_cost_cbar)) snprintf(c, sizeof c, ", %.4g x cbar", r->cert.mean_cost_cbar);
+            tb_add(t, cyc ? ROLE_WARN : ROLE_NORMAL, 4, "mean trip: %.4g links%s%s", r->cert.mean_links, c,
+                   cyc ? " (more than any route without a repeated node: routes with cycles)" : "");
+        }
     } else {
         tb_add(t, ROLE_DIM, 2,
                r->joined ? "certificate: n/a (the run ended without an iterate)"
