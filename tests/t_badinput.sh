@@ -119,3 +119,13 @@ if grep -q '^cbar: *undefined (no OD pair with demand has a path' "$tmp/out" && 
     ! grep -qiE 'nan|inf' "$tmp/out"; then
     echo "PASS info_cbar_undefined_said"
 else echo "FAIL info_cbar_undefined_said: $(grep -E 'cbar|mu at' "$tmp/out" | head -c 300)"; fi
+
+# A demand whose squares leave the doubles is refused as such; it "proved" the
+# model ill-posed (exit 3, "no positive solution ... spectral radius 0").
+cp "$tmp/unreach_net.tntp" "$tmp/huge_net.tntp"
+sed -i 's/^1 4 1 100 50/1 2 1 100 50/' "$tmp/huge_net.tntp"
+printf '<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 1e300\n<END OF METADATA>\n\nOrigin 1\n    1 : 0.0;  2 : 1e300;\n' >"$tmp/huge_trips.tntp"
+"$D" solve --net "$tmp/huge_net.tntp" --max-iter 3 --out "$tmp/huge.csv" >"$tmp/out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q "total demand 1e+300 is beyond what the residual's squares hold" "$tmp/out" && ! grep -q 'ill-posed' "$tmp/out"; then
+    echo "PASS badinput_demand_beyond_doubles"
+else echo "FAIL badinput_demand_beyond_doubles: rc $rc: $(head -c 300 "$tmp/out")"; fi

@@ -79,6 +79,8 @@ static const solver_ops *solver_table(ds_solver_kind k)
  * and the fields that none of them reads checked here: a struct must not get
  * past what text cannot (threads 100000 started threads until the machine
  * refused; tol 5 "converged" at once; a NaN mu was ignored). */
+#define DS_DEMAND_MAX 1e150 /* squares of flows up to it, summed over links, stay below 1e308 */
+
 static int config_check(const ds_network *net, const ds_config *cfg, ds_error *err)
 {
     const struct {
@@ -140,6 +142,15 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     if (!net || !cfg) return ds_error_set(err, NULL, 0, "ds_run_create: %s is NULL", net ? "cfg" : "net"), NULL;
     int n = net->n_links;
     if (config_check(net, cfg, err) != 0) return NULL;
+    /* The merit is a sum of squared flows: past this total demand it leaves the
+     * doubles, and an overflow read as "f does not exist" made false proofs of
+     * ill-posedness (demand 1e300: "no positive solution, spectral radius 0"). */
+    if (!(net->total_demand <= DS_DEMAND_MAX))
+        return ds_error_set(err, NULL, 0,
+                            "total demand %g is beyond what the residual's squares hold in doubles (at most %g): "
+                            "express the demand in larger units",
+                            net->total_demand, DS_DEMAND_MAX),
+               NULL;
     if (cfg->backend == DS_BACKEND_CUDA && !cfg->cuda_emulate) {
         char info[512];
         if (!ds_gpu_info(info, sizeof info))
@@ -603,6 +614,9 @@ static int check_ill_posed(ds_run *run, int phase)
             ds_load_stats st;
             ds_loader_stats(run->ld, &st);
             int dd = st.diverged_dest;
+            /* only a destination whose system has no positive solution proves
+             * it; any other failure (flows beyond the doubles) proves nothing */
+            if (dd < 0) return 0;
             snprintf(run->reason, sizeof run->reason,
                      "no fixed point exists: %s the linear system "
                      "(I - W) z = b of destination %d has no positive solution (sparse LU), which happens exactly "
