@@ -278,6 +278,13 @@ fuzz-run: fuzz
 # (src/cli/sweep_mpi_load.c): the program itself does not link Open MPI.
 # Elsewhere `dillsue sweep` runs locally only. `make MPICC=` builds without MPI.
 $(B)/obj/src/cli/cmd_sweep.o $(B)/obj/src/cli/sweep_mpi_load.o: src/cli/sweep.h
+# whether this build has MPI, rewritten only when that changes: cmd_sweep.o is
+# compiled again when it does (`make MPICC=` then `make install` built the module
+# beside a program compiled without MPI, and every rank ran the whole sweep)
+$(B)/gen/mpi-config: FORCE
+	@mkdir -p $(dir $@)
+	@t='mpicc=$(MPICC)'; [ "$$(cat $@ 2>/dev/null)" = "$$t" ] || echo "$$t" > $@
+$(B)/obj/src/cli/cmd_sweep.o: $(B)/gen/mpi-config
 ifeq ($(origin MPICC),undefined)
 MPICC := $(shell command -v mpicc 2>/dev/null)
 endif

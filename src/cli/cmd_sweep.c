@@ -1129,6 +1129,22 @@ static int start_ranks(sweep_opts *o, ranks *r)
 {
     int rc = 0;
     r->rank = 0, r->size = 1, r->use_mpi = 0, r->mpi = NULL;
+#ifndef DS_HAVE_MPI
+    {
+        /* mpirun -np R of a program built without MPI: each rank would run
+         * the whole grid into DIR (one then finds it "already holds a sweep") */
+        const char *np = getenv("OMPI_COMM_WORLD_SIZE");
+        if (!np) np = getenv("PMI_SIZE");
+        if (sweep_mpi_launched() && np && atoi(np) > 1) {
+            fprintf(stderr,
+                    "dillsue sweep: started by mpirun with %s ranks, but this dillsue was built without MPI (no mpicc "
+                    "at build time): each rank would run the whole sweep; run it without mpirun (--workers runs "
+                    "cells in parallel over the cores) or rebuild where mpicc is\n",
+                    np);
+            return 2;
+        }
+    }
+#endif
 #ifdef DS_HAVE_MPI
     if (sweep_mpi_launched()) {
         char why[600];
