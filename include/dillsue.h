@@ -517,9 +517,21 @@ ds_config *ds_config_new(void);
 void ds_config_free(ds_config *cfg);
 /* Sets one setting by name, checked by the same rule as the command line:
  * tau, mu, tol, max_iter, threads, cap, toll_factor, distance_factor,
- * inner_max, edsp_refresh, edsp_damping (numbers) or filter, solver, backend,
- * inner (names). Returns 0 or -1 with err filled. */
+ * inner_max, edsp_refresh, edsp_damping, newton_warm, factor_mb, cuda_emulate
+ * (numbers) or filter, solver, backend, inner, globalise, start (names; an
+ * unknown one is refused with the names it takes). Of tau and mu the last set
+ * counts. Returns 0 or -1 with err filled. */
 int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *err);
+/* Warm-start flows (n_links values, kept by pointer until ds_run_create copies
+ * them; NULL: none). ds_run_create checks them (finite, >= 0). 0, or -1. */
+int ds_config_set_warm(ds_config *cfg, const double *flows);
+/* The end-of-run certificate by field name (ds_certificate: demand_total,
+ * demand_loaded, demand_arrived, lost_pct, max_imbalance, mean_links,
+ * mean_cost_cbar, and imbalance_node as the file's node id): NAN where the
+ * run has none yet or the name is unknown. Names: i = 0, 1, ... (NULL past the
+ * end; imbalance_node is not listed). */
+double ds_run_certificate_field(const ds_run *run, const char *name);
+const char *ds_certificate_field_name(int i);
 void ds_network_counts(const ds_network *net, int *n_nodes, int *n_links, int *n_zones, int *n_od);
 /* The files' ids of each link's nodes, in link order (arrays of n_links). */
 void ds_network_link_ids(const ds_network *net, int *init_id, int *term_id);

@@ -14,6 +14,7 @@ import ctypes
 import ctypes.util
 import glob
 import os
+import threading
 
 import numpy as np
 
@@ -33,7 +34,8 @@ class _Error(ctypes.Structure):
     _fields_ = [("file", ctypes.c_char * 512), ("line", ctypes.c_long), ("msg", ctypes.c_char * 512)]
 
     def raise_(self):
-        raise DillsueError(self.file.decode(errors="replace"), self.line, self.msg.decode(errors="replace"))
+        # the file name as the OS spells it (os.fsdecode round-trips bytes that are not UTF-8)
+        raise DillsueError(os.fsdecode(self.file), self.line, self.msg.decode(errors="replace"))
 
 
 def _find_library():
@@ -46,11 +48,16 @@ def _find_library():
     here = os.path.dirname(os.path.abspath(__file__))
     for cand in sorted(glob.glob(os.path.join(here, "..", "..", "build", "libdillsue.so.*"))):
         return cand
-    raise OSError("libdillsue not found: run `make install`, or set DILLSUE_LIB to libdillsue.so")
+    raise OSError("libdillsue not found: run `make install` (or `make lib` in the source tree), or set DILLSUE_LIB "
+                  "to the path of libdillsue.so")
 
 
 library_path = _find_library()
-_lib = ctypes.CDLL(library_path)
+try:
+    _lib = ctypes.CDLL(library_path)
+except OSError as e:
+    raise OSError("cannot load libdillsue from %s%s: %s" % (
+        library_path, " ($DILLSUE_LIB)" if os.environ.get("DILLSUE_LIB") else "", e)) from None
 _vp, _cp, _ip, _dp = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_double)
 _E = ctypes.POINTER(_Error)
 
@@ -62,6 +69,11 @@ def _sig(name, res, *args):
 
 
 _sig("ds_network_load", _vp, _cp, _cp, _cp, _cp, _E)
+_sig("ds_network_load_net_trips", _vp, _cp, _cp, _E)
+_sig("ds_network_clone", _vp, _vp)
+_sig("ds_config_set_warm", _ip, _vp, _dp)
+_sig("ds_run_certificate_field", ctypes.c_double, _vp, _cp)
+_sig("ds_certificate_field_name", _cp, _ip)
 _sig("ds_network_load_default", _vp, _E)
 _sig("ds_network_free", None, _vp)
 _sig("ds_network_counts", None, _vp, ctypes.POINTER(_ip), ctypes.POINTER(_ip), ctypes.POINTER(_ip),
@@ -106,19 +118,43 @@ class Network:
             _lib.ds_network_free(self._h)
             self._h = None
 
+    # A copy is a copy of the C network (two objects must never share one
+    # handle: each frees it); a pickle cannot carry it to another process.
+    def __copy__(self):
+        h = _lib.ds_network_clone(self._h)
+        if not h:
+            raise MemoryError("ds_network_clone")
+        return Network(h)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("a dillsue.Network holds a C network and cannot be pickled: pass the file paths to the other "
+                        "process and load() them there")
+
     def __repr__(self):
         return "<dillsue.Network %s: %d nodes, %d links, %d zones>" % (self.name, self.n_nodes, self.n_links,
                                                                     self.n_zones)
 
 
 def _enc(s):
-    return None if s is None else os.fsencode(s)
+    if s is None:
+        return None
+    b = os.fsencode(s)
+    if b"\0" in b:
+        raise ValueError("embedded null byte")
+    return b
 
 
 def load(net_path, trips_path=None):
-    """Load a TNTP network (trips default to the sibling _trips.tntp)."""
+    """Load a TNTP network (trips default to the sibling _trips.tntp). Only the
+    network and trips files are read, as `dillsue solve` reads them: a damaged
+    _node.tntp or _flow.tntp beside them does not matter. A self-loop row of the
+    net file is dropped (no route uses it), so links and flows have one value
+    per link of the file but its self-loops."""
     err = _Error()
-    h = _lib.ds_network_load(_enc(net_path), _enc(trips_path), None, None, ctypes.byref(err))
+    h = _lib.ds_network_load_net_trips(_enc(net_path), _enc(trips_path), ctypes.byref(err))
     if not h:
         err.raise_()
     return Network(h)
@@ -136,36 +172,94 @@ def default_network():
 class Result:
     """What a solve gave: status ("converged", "max-iterations", ...), exit_code
     (as `dillsue solve` would exit), reason, mu, cbar, flows and costs (numpy
-    arrays in link order, None if the run produced none) and history (a dict of
-    numpy arrays, one per telemetry field, one value per outer iteration)."""
+    arrays in link order, None if the run produced none), history (a dict of
+    numpy arrays, one per telemetry field, one value per outer iteration) and
+    certificate (a dict: demand_total, demand_loaded, demand_arrived, lost_pct,
+    max_imbalance, imbalance_node, mean_links, mean_cost_cbar)."""
 
     def __repr__(self):
         n = len(self.history.get("iter", ()))
         return "<dillsue.Result %s after %d records, mu %.6g>" % (self.status, n, self.mu)
 
 
+def _setting_text(k, v):
+    """A setting's value as the command line would take it: numbers and names only."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise TypeError("%s: a number or a name, got %s" % (k, type(v).__name__))
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        v = int(v)  # max_iter=100.0 as 100
+    t = v if isinstance(v, str) else repr(v)
+    if "\0" in t:
+        raise ValueError("%s: embedded null byte" % k)
+    return t.encode()
+
+
+def _execute(run):
+    """ds_run_execute on a thread of its own (ctypes releases the GIL), so that
+    Ctrl-C (KeyboardInterrupt) reaches Python during a long solve: it cancels
+    the run, waits for it to stop, and is raised again."""
+    out, done = [], threading.Event()
+
+    def body():
+        try:
+            out.append(_lib.ds_run_execute(run))
+        finally:
+            done.set()
+
+    t = threading.Thread(target=body, name="dillsue-solve", daemon=True)
+    t.start()
+    # waited on through an Event, not Thread.join: an interrupt inside join()
+    # can leave the thread marked as stopped while it runs (CPython
+    # bpo-45274), and the run would be freed under it
+    try:
+        while not done.wait(0.1):
+            pass
+    except BaseException:
+        _lib.ds_run_cancel(run)
+        while True:
+            try:
+                while not done.wait(0.1):
+                    pass
+                break
+            except KeyboardInterrupt:
+                continue  # already cancelling: wait for the run to stop
+        raise
+    return out[0]
+
+
 def solve(net, warm=None, **settings):
-    """Solve the SUE on net. settings: tau, mu, filter, solver, tol, max_iter,
-    threads, backend, cap, toll_factor, distance_factor, inner, inner_max,
-    edsp_refresh, edsp_damping (checked by the same rules as the command line).
-    warm: optional start flows (array of n_links)."""
+    """Solve the SUE on net. settings: tau or mu (not both), filter, solver,
+    tol, max_iter, threads, backend, cap, toll_factor, distance_factor, inner,
+    inner_max, edsp_refresh, edsp_damping, globalise, start, newton_warm,
+    factor_mb, cuda_emulate (checked by the same rules as the command line).
+    warm: start flows, one per link (finite, >= 0), as `solve --warm`.
+
+    The solve runs with the GIL released: other Python threads go on, and
+    solves in several threads are independent (bitwise the flows each gives
+    alone). Ctrl-C cancels it (KeyboardInterrupt is raised once it stopped)."""
+    if "tau" in settings and "mu" in settings:
+        raise DillsueError("", 0, "give tau or mu, not both")
     err = _Error()
     cfg = _lib.ds_config_new()
     if not cfg:
         raise MemoryError("ds_config_new")
+    w = None
     try:
         for k, v in settings.items():
-            if _lib.ds_config_set(cfg, k.encode(), str(v).encode(), ctypes.byref(err)) != 0:
+            if _lib.ds_config_set(cfg, k.encode(), _setting_text(k, v), ctypes.byref(err)) != 0:
                 err.raise_()
         if warm is not None:
-            raise NotImplementedError("warm starts: write them to a flow CSV and use `dillsue solve --warm`")
+            w = np.ascontiguousarray(warm, dtype=np.float64)
+            if w.shape != (net.n_links,):
+                raise ValueError("warm: %d flows, one per link (%d)" % (w.size, net.n_links))
+            _lib.ds_config_set_warm(cfg, w.ctypes.data_as(_dp))  # copied by ds_run_create
         run = _lib.ds_run_create(net._h, cfg, ctypes.byref(err))
         if not run:
             err.raise_()
     finally:
         _lib.ds_config_free(cfg)
     try:
-        st = _lib.ds_run_execute(run)
+        st = _execute(run)
         r = Result()
         r.status = _lib.ds_status_name(st).decode()
         r.exit_code = _lib.ds_status_exit_code(st)
@@ -188,6 +282,17 @@ def solve(net, warm=None, **settings):
             got = _lib.ds_run_history_column(run, name, col.ctypes.data_as(_dp), count)
             r.history[name.decode()] = col[:max(got, 0)]
             i += 1
+        # the end-of-run certificate (solve's certificate line): lost demand,
+        # flow conservation, the mean trip; NaN where the run has none
+        r.certificate = {}
+        i = 0
+        while True:
+            name = _lib.ds_certificate_field_name(i)
+            if not name:
+                break
+            r.certificate[name.decode()] = _lib.ds_run_certificate_field(run, name)
+            i += 1
+        r.certificate["imbalance_node"] = _lib.ds_run_certificate_field(run, b"imbalance_node")
         return r
     finally:
         _lib.ds_run_free(run)

@@ -68,4 +68,89 @@ else:
     check("siouxfalls_matches_cli", r.status == "converged" and cli.shape == (76, 4) and
           np.array_equal(cli[:, 2], r.flows) and np.array_equal(cli[:, 0], net.links[0]),
           "status %s, max diff %s" % (r.status, np.max(np.abs(cli[:, 2] - r.flows)) if cli.ndim == 2 else "-"))
+
+# A Network copied is a clone of the C network (two objects shared one handle
+# and freed it twice: a segfault), and refuses to be pickled.
+import copy  # noqa: E402
+import pickle  # noqa: E402
+import signal  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+base = dillsue.default_network()
+ref = dillsue.solve(base, tau=10, filter="dsp")
+twin = copy.deepcopy(base)
+del base
+again = dillsue.solve(twin, tau=10, filter="dsp")
+check("copy_is_a_clone", copy.copy(twin)._h != twin._h and np.array_equal(ref.flows, again.flows))
+try:
+    pickle.dumps(twin)
+    check("pickle_refused", False, "pickled a C handle")
+except TypeError as e:
+    check("pickle_refused", "cannot be pickled" in str(e), str(e))
+
+# warm starts (the C rule: finite and >= 0), the certificate, settings' types
+warm = dillsue.solve(twin, tau=10, filter="dsp", warm=ref.flows)
+check("warm_start", warm.status == "converged" and len(warm.history["iter"]) <= 2, repr(warm))
+try:
+    dillsue.solve(twin, tau=10, warm=-ref.flows - 1)
+    check("warm_negative_refused", False, "accepted")
+except dillsue.DillsueError as e:
+    check("warm_negative_refused", "must be finite and >= 0" in str(e), str(e))
+c = ref.certificate
+check("certificate", abs(c["mean_links"] - ref.flows.sum() / c["demand_loaded"]) <= 1e-12 * c["mean_links"] and
+      abs(c["lost_pct"]) < 1e-9 and c["mean_cost_cbar"] > 0, repr(c))
+bad = [({"tau": 10, "mu": 1}, dillsue.DillsueError, "give tau or mu, not both"),
+       ({"tau": None}, TypeError, "a number or a name"),
+       ({"filter": "dsp\0x"}, ValueError, "embedded null byte"),
+       ({"filter": "nosuch"}, dillsue.DillsueError, "(one of: full, dsp, bfs, edsp)")]
+for i, (kw, exc, says) in enumerate(bad):
+    try:
+        dillsue.solve(twin, **kw)
+        check("setting_refused_%d" % i, False, "%r accepted" % kw)
+    except exc as e:
+        check("setting_refused_%d" % i, says in str(e), "%r: %s" % (kw, e))
+check("integral_float_setting", dillsue.solve(twin, tau=10.0, max_iter=50.0).status == "converged")
+
+# the CUDA module beside the library is found from Python too (it looked only
+# next to the executable, python, and said "built without nvcc")
+cuda_so = os.path.join(os.path.dirname(dillsue.library_path), "libdillsue_cuda.so")
+if not os.path.exists(cuda_so):
+    print("SKIP python_cuda_module_found: no %s (built without nvcc)" % cuda_so)
+else:
+    try:
+        r = dillsue.solve(twin, backend="cuda")
+        check("cuda_module_found", r.status in ("converged", "max-iterations"), repr(r))  # a GPU is here
+    except dillsue.DillsueError as e:
+        check("cuda_module_found", "not found next to the program" not in str(e), str(e))
+
+# load() reads the net and trips files only: a damaged sibling flow file does not stop it
+with tempfile.TemporaryDirectory() as d:
+    for k in ("net", "trips"):
+        with open("tests/bad_input/valid.%s.tntp" % k, "rb") as fi, open(os.path.join(d, "v_%s.tntp" % k), "wb") as fo:
+            fo.write(fi.read())
+    with open(os.path.join(d, "v_flow.tntp"), "w") as fo:
+        fo.write("From To Volume Cost\n1 2\n")
+    try:
+        check("load_ignores_siblings", dillsue.load(os.path.join(d, "v_net.tntp")).n_links == 8)
+    except dillsue.DillsueError as e:
+        check("load_ignores_siblings", False, str(e))
+
+# Ctrl-C during a solve cancels it: KeyboardInterrupt soon, the process goes on
+# (the run was freed under a thread still solving: a segfault)
+au = os.path.join(TNTP, "Austin-SDB", "AustinSDB_net.tntp")
+big = dillsue.load(au) if os.path.exists(au) else None
+if big is None:
+    print("SKIP python_ctrl_c_cancels: no Austin-SDB in " + TNTP)
+else:
+    t0 = time.time()
+    threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        dillsue.solve(big, tau=10, filter="dsp")
+        check("ctrl_c_cancels", False, "the solve ran to its end")
+    except KeyboardInterrupt:
+        alive = [t.name for t in threading.enumerate() if t.name == "dillsue-solve"]
+        check("ctrl_c_cancels", time.time() - t0 < 10 and not alive, "%.1f s, threads %r" % (time.time() - t0, alive))
+    del big
+    check("after_ctrl_c", dillsue.solve(twin, tau=10, filter="dsp").status == "converged")
 sys.exit(0)

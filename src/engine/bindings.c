@@ -4,7 +4,9 @@
  * set by name through the same rules as the command line (settings.c). */
 #include "dillsue.h"
 
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,30 @@ ds_config *ds_config_new(void)
 }
 
 void ds_config_free(ds_config *cfg) { free(cfg); }
+
+/* The i-th name of a choice setting (NULL past the last) */
+static const char *choice_name(const char *key, int i)
+{
+    if (!strcmp(key, "filter")) return i < DS_FILTER_N ? ds_filter_name((ds_filter)i) : NULL;
+    if (!strcmp(key, "solver")) return i < DS_SOLVER_N ? ds_solver_name((ds_solver_kind)i) : NULL;
+    if (!strcmp(key, "backend")) return i < DS_BACKEND_N ? ds_backend_name((ds_backend)i) : NULL;
+    if (!strcmp(key, "inner")) return i < DS_INNER_N ? ds_inner_name((ds_inner)i) : NULL;
+    if (!strcmp(key, "globalise")) return i < DS_GLOBALISE_N ? ds_globalise_name((ds_globalise)i) : NULL;
+    if (!strcmp(key, "start")) return i < DS_START_N ? ds_start_name((ds_start)i) : NULL;
+    return NULL;
+}
+
+/* "full, dsp, bfs, edsp": the names a choice setting takes, as the command line lists them */
+static const char *choices(const char *key, char *buf, size_t n)
+{
+    const char *nm;
+    buf[0] = '\0';
+    for (int i = 0; (nm = choice_name(key, i)); i++) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, "%s%s", i ? ", " : "", nm);
+    }
+    return buf;
+}
 
 int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *err)
 {
@@ -39,7 +65,7 @@ int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *
         {"factor_mb", offsetof(ds_config, factor_mb), 0},
         {"cuda_emulate", offsetof(ds_config, cuda_emulate), 1},
     };
-    char msg[200];
+    char msg[200], names[160];
     double v;
     int c;
     if (!cfg || !key || !value) return ds_error_set(err, "", 0, "ds_config_set: missing argument");
@@ -67,7 +93,8 @@ int ds_config_set(ds_config *cfg, const char *key, const char *value, ds_error *
         cfg->start = (ds_start)c;
     else if (!strcmp(key, "filter") || !strcmp(key, "solver") || !strcmp(key, "backend") || !strcmp(key, "inner") ||
              !strcmp(key, "globalise") || !strcmp(key, "start"))
-        return ds_error_set(err, "", 0, "unknown %s '%.40s'", key, value);
+        return ds_error_set(err, "", 0, "unknown %s '%.40s' (one of: %s)", key, value,
+                            choices(key, names, sizeof names));
     else
         return ds_error_set(err, "", 0, "unknown setting '%.40s'", key);
     return 0;
@@ -136,4 +163,39 @@ long ds_run_history_column(const ds_run *run, const char *name, double *out, siz
     }
     free(recs);
     return (long)n;
+}
+
+int ds_config_set_warm(ds_config *cfg, const double *flows)
+{
+    if (!cfg) return -1;
+    cfg->warm = flows;
+    return 0;
+}
+
+/* ds_certificate by field name, as the history by column name (no layout) */
+#define CF(name)                                                                                                       \
+    {                                                                                                                  \
+#name, offsetof(ds_certificate, name)                                                                          \
+    }
+static const struct {
+    const char *name;
+    size_t off;
+} cert_fields[] = {CF(demand_total),  CF(demand_loaded), CF(demand_arrived), CF(lost_pct),
+                   CF(max_imbalance), CF(mean_links),    CF(mean_cost_cbar)};
+#undef CF
+
+const char *ds_certificate_field_name(int i)
+{
+    return i >= 0 && (size_t)i < sizeof cert_fields / sizeof *cert_fields ? cert_fields[i].name : NULL;
+}
+
+double ds_run_certificate_field(const ds_run *run, const char *name)
+{
+    ds_certificate c;
+    if (!run || !name || ds_run_certificate(run, &c) != 0 || !c.valid) return NAN;
+    for (size_t i = 0; i < sizeof cert_fields / sizeof *cert_fields; i++)
+        if (!strcmp(cert_fields[i].name, name)) return *(const double *)((const char *)&c + cert_fields[i].off);
+    if (!strcmp(name, "imbalance_node"))
+        return c.imbalance_node >= 0 ? ds_node_id(ds_run_network(run), c.imbalance_node) : NAN;
+    return NAN;
 }

@@ -73,6 +73,20 @@ void *ds_module_open(const char *name, const char *env, int mode, ds_module_acce
             if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
         }
     }
+    {
+        /* next to the library this code is in, and in its dillsue/ folder:
+         * libdillsue.so in a build tree (a Python program's executable is
+         * python) or installed in LIBDIR; for a static link, the program again */
+        Dl_info di;
+        const char *slash;
+        if (dladdr((void *)ds_module_open, &di) && di.dli_fname && (slash = strrchr(di.dli_fname, '/'))) {
+            int dl = (int)(slash - di.dli_fname);
+            snprintf(path, sizeof path, "%.*s/%s", dl, di.dli_fname, name);
+            if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
+            snprintf(path, sizeof path, "%.*s/dillsue/%s", dl, di.dli_fname, name);
+            if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
+        }
+    }
 #ifdef DS_MODULE_ABSDIR
     snprintf(path, sizeof path, "%s/%s", DS_MODULE_ABSDIR, name);
     if ((h = try_open(path, mode, accept, ctx, &found, why, n))) return h;
