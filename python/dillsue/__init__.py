@@ -182,6 +182,17 @@ class Result:
         return "<dillsue.Result %s after %d records, mu %.6g>" % (self.status, n, self.mu)
 
 
+def _by_name(names, value):
+    """{name: value(name)} over the names the library lists (names(0), names(1), ... until NULL)."""
+    out, i = {}, 0
+    while True:
+        name = names(i)
+        if not name:
+            return out
+        out[name.decode()] = value(name)
+        i += 1
+
+
 def _setting_text(k, v):
     """A setting's value as the command line would take it: numbers and names only."""
     if isinstance(v, bool) or not isinstance(v, (int, float, str)):
@@ -272,26 +283,16 @@ def solve(net, warm=None, **settings):
         r.flows = np.ctypeslib.as_array(fp, shape=(n,)).copy() if fp else None
         r.costs = np.ctypeslib.as_array(cp, shape=(n,)).copy() if cp else None
         count = _lib.ds_run_history_count(run)
-        r.history = {}
-        i = 0
-        while True:
-            name = _lib.ds_history_column_name(i)
-            if not name:
-                break
+
+        def column(name):
             col = np.zeros(count, dtype=np.float64)
             got = _lib.ds_run_history_column(run, name, col.ctypes.data_as(_dp), count)
-            r.history[name.decode()] = col[:max(got, 0)]
-            i += 1
+            return col[:max(got, 0)]
+
+        r.history = _by_name(_lib.ds_history_column_name, column)
         # the end-of-run certificate (solve's certificate line): lost demand,
         # flow conservation, the mean trip; NaN where the run has none
-        r.certificate = {}
-        i = 0
-        while True:
-            name = _lib.ds_certificate_field_name(i)
-            if not name:
-                break
-            r.certificate[name.decode()] = _lib.ds_run_certificate_field(run, name)
-            i += 1
+        r.certificate = _by_name(_lib.ds_certificate_field_name, lambda name: _lib.ds_run_certificate_field(run, name))
         r.certificate["imbalance_node"] = _lib.ds_run_certificate_field(run, b"imbalance_node")
         return r
     finally:
