@@ -103,6 +103,11 @@ typedef struct ds_network {
      * the TNTP column's: "column 9 'lanes' where TNTP has toll, ..." ("" if
      * none; read by position all the same) */
     char column_note[256];
+    /* Demand from a zone to itself in the trips file: counted by <TOTAL OD
+     * FLOW>, never assigned (such a trip uses no link), so not in
+     * total_demand. Its sum and number of entries. */
+    double intrazonal_demand;
+    int n_intrazonal;
 } ds_network;
 
 /* A link from a node to itself: no route uses it, so the reader drops it; flow

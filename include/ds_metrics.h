@@ -1,7 +1,7 @@
 /*
  * ds_metrics.h - agreement between two flow vectors (DESIGN.md 1 "Metrics").
  *
- * MAPE is taken over links whose reference flow is >= min_ref (1 veh/h by
+ * MAPE is taken over links whose reference flow is >= min_ref and > 0 (1 veh/h by
  * convention), in percent; R^2 = 1 - SS_res/SS_tot over all links used,
  * SS_tot against the mean of the reference. Links can be restricted by a
  * mask, e.g. to those whose cost depends on flow, because equilibrium flows

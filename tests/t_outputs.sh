@@ -175,3 +175,41 @@ sed -n '8,11p' $C/valid.net.tntp >>"$tmp/np.net.tntp"
 printf '<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n  2 : 100.0;\n' >"$tmp/np.trips.tntp"
 run "$D" solve --net "$tmp/np.net.tntp" --quiet
 expect solve_names_od_without_path 2 "no path from zone 1 to zone 2 \(demand 100\)"
+
+# ------------------------------------------------------------ runs without an iterate write nothing
+# An ill-posed run: neither flows nor a history (it wrote a history of a header
+# only, with no row to carry final_status).
+CH=$TNTP/Chicago-Sketch/ChicagoSketch_net.tntp
+if [ -r "$CH" ]; then
+    run "$D" solve --net "$CH" --tau 10 --out "$tmp/ip.csv" --history "$tmp/iph.csv"
+    if [ $rc -eq 3 ] && [ ! -e "$tmp/ip.csv" ] && [ ! -e "$tmp/iph.csv" ] &&
+        grep -q "no history written to .*iph.csv: the run ended ill-posed before its first iterate" "$tmp/err"; then
+        pass ill_posed_writes_no_history
+    else fail ill_posed_writes_no_history "rc $rc: $(ls "$tmp"/ip*.csv 2>&1) $(head -c 300 "$tmp/err")"; fi
+else skip ill_posed_writes_no_history "$CH not found (set DILLSUE_TNTP_DIR)"; fi
+# A stop during set-up (Austin-SDB's full graph sets up for seconds): no
+# all-zero flow file called "the last iterate", no "gap_rel nan"
+AU=$TNTP/Austin-SDB/AustinSDB_net.tntp
+if [ -r "$AU" ] && command -v timeout >/dev/null 2>&1; then
+    # the signal once set-up says it has begun the ill-posedness bound (seconds before iteration 0)
+    "$D" solve --net "$AU" --tau 10 --threads 2 --out "$tmp/cs.csv" --history "$tmp/csh.csv" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    i=0
+    while [ $i -lt 600 ] && ! grep -q '^setup .*ill-posedness bound' "$tmp/err" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+    kill -TERM $pid 2>/dev/null # (a background job ignores SIGINT; SIGTERM stops a run the same way)
+    wait $pid; rc=$?
+    if [ $rc -eq 4 ] && [ ! -e "$tmp/cs.csv" ] && [ ! -e "$tmp/csh.csv" ] &&
+        grep -q "no flows written to .*cs.csv: the run ended cancelled before its first iterate" "$tmp/err" &&
+        ! grep -qi "nan" "$tmp/err" "$tmp/out"; then
+        pass cancel_in_setup_writes_nothing
+    else fail cancel_in_setup_writes_nothing "rc $rc: $(ls "$tmp"/cs*.csv 2>&1) $(grep -v '^setup' "$tmp/err" | head -c 400)"; fi
+else skip cancel_in_setup_writes_nothing "$AU not found or no timeout(1)"; fi
+
+# compare --min-ref 0: MAPE over links with a reference flow above 0 (a link
+# with reference 0 made it inf, or "n/a: no link with reference flow >= 0")
+run "$D" solve --quiet --tau 3 --out "$tmp/m1.csv"
+awk -F, 'NR == 2 { print $1 "," $2 ",0," $4; next } { print }' "$tmp/m1.csv" >"$tmp/m0.csv"
+run "$D" compare "$tmp/m1.csv" "$tmp/m0.csv" --min-ref 0
+if [ $rc -eq 0 ] && grep -q '^MAPE: *[0-9.e+-]* % ([0-9]* links with reference flow above 0)' "$tmp/out" && ! grep -qi 'inf\|n/a' "$tmp/out"; then
+    pass compare_min_ref_zero
+else fail compare_min_ref_zero "rc $rc: $(grep MAPE "$tmp/out")"; fi

@@ -8,6 +8,9 @@
  * freed). DILLSUE_TEST_LONG_ITERS sets the iterations of those runs (default
  * 1200; the report's figure used 10000). */
 #include <math.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -251,6 +254,35 @@ int main(void)
         TC_CHECK(r->status == DS_STATUS_CANCELLED, "status %s", ds_status_name(r->status));
         TC_CHECK(s.n_runs == 6, "%d runs kept", s.n_runs);
         TC_CHECK(r->cert.valid && r->flows, "cancelled run without certificate or flows");
+    }
+    tc_end();
+
+    /* The end of a run wakes the UI (it found out at its next 1 s poll): a
+     * UI that sleeps on the wake pipe sees done right after the wake. */
+    tc_begin("tui_session_end_wakes_ui");
+    {
+        s.next.solver = DS_SOLVER_NEWTON;
+        s.next.tol = 1e-7;
+        s.next.max_iter = 10000;
+        tui_run *q = session_start(&s, &err);
+        TC_CHECK(q != NULL, "start: %s", err.msg);
+        int late = 0, woke = 0;
+        /* drained only while not done: a wake must come after done is set */
+        while (q) {
+            struct pollfd pfd = {s.wake_fd[0], POLLIN, 0};
+            if (poll(&pfd, 1, 3000) <= 0) {
+                late = 1; /* no wake within 3 s though the run had not ended */
+                break;
+            }
+            woke++;
+            if (atomic_load(&q->done)) break;
+            session_drain(&s);
+        }
+        TC_CHECK(q && !late && woke > 0, "the run's end did not wake the UI (%d wakes)", woke);
+        while (session_active(&s)) {
+            session_poll(&s);
+            nap();
+        }
     }
     tc_end();
 

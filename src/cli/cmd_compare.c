@@ -35,8 +35,9 @@ static int print_help(void)
            "%s, the same links in the same order). Either file may\n"
            "instead be a TNTP flow file (a name ending in .tntp, rows From To Volume\n"
            "Cost, as X_flow.tntp beside a network), matched to the links of --net NET.\n"
-           "Prints MAPE in %% over links whose reference flow is >= --min-ref, R^2 over\n"
-           "all links, the max abs difference, and the number of links compared.\n"
+           "Prints MAPE in %% over links whose reference flow is >= --min-ref and above\n"
+           "0, R^2 over all links, the max abs difference, and the number of links\n"
+           "compared.\n"
            "\n",
            DS_FLOWS_HEADER);
     return cli_help_options(CMD, help_sections, help_note, stdout) ? 2 : 0;
@@ -119,10 +120,15 @@ int cmd_compare(int argc, char **argv)
     free(mask);
 
     printf("links:         %d of %d%s\n", m.n_used, na, dep_only ? " (flow-dependent only)" : "");
-    if (isnan(m.mape))
-        printf("MAPE:          n/a (no link with reference flow >= %g)\n", min_ref);
+    char over[48]; /* the links MAPE is over: reference flow >= min_ref, and above 0 (ds_metrics_compare) */
+    if (min_ref > 0)
+        snprintf(over, sizeof over, "reference flow >= %g", min_ref);
     else
-        printf("MAPE:          %.6g %% (%d links with reference flow >= %g)\n", m.mape, m.n_mape, min_ref);
+        snprintf(over, sizeof over, "reference flow above 0");
+    if (isnan(m.mape))
+        printf("MAPE:          n/a (no link with %s)\n", over);
+    else
+        printf("MAPE:          %.6g %% (%d links with %s)\n", m.mape, m.n_mape, over);
     char num[64];
     printf("R^2:           %s\n",
            cli_num(m.r2, "%.10g", "undefined (the reference flows do not vary)", num, sizeof num));

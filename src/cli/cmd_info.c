@@ -179,6 +179,11 @@ int cmd_info(int argc, char **argv)
         printf("first thru node:    1 (no centroid restriction)\n");
     printf("OD pairs:           %d\n", net->n_od);
     printf("total demand:       %.10g\n", net->total_demand);
+    if (net->n_intrazonal > 0)
+        printf(
+            "intrazonal demand:  %.10g in %d entries from a zone to itself (in <TOTAL OD FLOW>, not assigned: such a "
+            "trip uses no link)\n",
+            net->intrazonal_demand, net->n_intrazonal);
     printf("destinations:       %d\n", net->n_dest);
     if (isfinite(cbar))
         printf("cbar:               %.10g (demand-weighted free-flow shortest-path cost, cap %g, toll factor %g, "

@@ -49,10 +49,11 @@ static int print_help(void)
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
            "Progress lines go to stderr, the final summary line to stdout. Ctrl-C stops\n"
-           "after the current iteration and still writes the outputs (twice: quit now).\n"
+           "the run and writes the last finished iteration (twice: quit at once; during\n"
+           "set-up, before any iteration, nothing is written).\n"
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, or a run that ended in error (the summary says why),\n"
-           "3 ill-posed model, 4 cancelled (results still written).\n");
+           "3 ill-posed model, 4 cancelled (results of the last finished iteration written).\n");
     return rc ? 2 : 0;
 }
 
@@ -171,7 +172,8 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 
 static void stop_run(int sig, void *ctx)
 {
-    fprintf(stderr, "dillsue: %s: stopping after the current iteration (again to quit now)\n", cli_stop_word(sig));
+    fprintf(stderr, "dillsue: %s: stopping now; the outputs hold the last finished iteration (again to quit at once)\n",
+            cli_stop_word(sig));
     ds_run_cancel(ctx);
 }
 
@@ -401,17 +403,24 @@ int cmd_solve(int argc, char **argv)
     const double *flows = ds_run_flows(run), *costs = ds_run_costs(run);
     /* Ill-posed or failed runs have no meaningful flows: writing them would
      * hand a script NaNs or a divergent iterate that looks like a result. */
-    int results_usable = st == DS_STATUS_CONVERGED || st == DS_STATUS_MAX_ITER || st == DS_STATUS_CANCELLED;
+    /* A run cancelled during set-up has no iterate: its x = 0 is no result. */
+    int results_usable =
+        nrec > 0 && (st == DS_STATUS_CONVERGED || st == DS_STATUS_MAX_ITER || st == DS_STATUS_CANCELLED);
+    const char *before = nrec == 0 ? " before its first iterate" : "";
     if (o.out) {
         if (results_usable && flows && costs) {
             if (ds_flows_write(o.out, net, flows, costs, &err) != 0) io_failed = cli_input_error(&err);
         } else {
-            fprintf(stderr, "dillsue: no flows written to %s: the run ended %s\n", o.out, ds_status_name(st));
+            fprintf(stderr, "dillsue: no flows written to %s: the run ended %s%s\n", o.out, ds_status_name(st), before);
         }
     }
-    /* A history without its flows would look like a complete result. */
+    /* A history without its flows would look like a complete result; one
+     * without rows would have no row to carry final_status. */
     if (o.hist && io_failed)
         fprintf(stderr, "dillsue: %s not written either: the flows could not be written\n", o.hist);
+    else if (o.hist && nrec == 0)
+        fprintf(stderr, "dillsue: no history written to %s: the run ended %s%s (the summary line says why)\n", o.hist,
+                ds_status_name(st), before);
     else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0)
         io_failed = cli_input_error(&err);
     /* the checkpoints served their purpose, unless the outputs could not be written */
@@ -422,11 +431,12 @@ int cmd_solve(int argc, char **argv)
         if (prog.out) remove(prog.out);
         if (prog.hist) remove(prog.hist);
     }
+    char gtxt[32] = "n/a (x = 0)"; /* gap_rel at x = 0 is undefined, as the summary says */
+    if (last && isfinite(last->gap_rel)) snprintf(gtxt, sizeof gtxt, "%.3e", last->gap_rel);
     if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
-        fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %.3e, tol %g): %s%s%s%s %s the last iterate\n",
-                ds_status_name(st), last ? last->gap_rel : NAN, cfg.tol, o.out ? o.out : "",
-                o.out && o.hist ? " and " : "", o.hist ? o.hist : "", o.hist ? " (final_status column)" : "",
-                o.out && o.hist ? "hold" : "holds");
+        fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %s, tol %g): %s%s%s%s %s the last iterate\n",
+                ds_status_name(st), gtxt, cfg.tol, o.out ? o.out : "", o.out && o.hist ? " and " : "",
+                o.hist ? o.hist : "", o.hist ? " (final_status column)" : "", o.out && o.hist ? "hold" : "holds");
     /* what a user can do about a proof that the full graph has no fixed point */
     if (st == DS_STATUS_ILL_POSED && cfg.filter == DS_FILTER_FULL) {
         fprintf(stderr, "dillsue: the acyclic filters (--filter dsp, bfs or edsp) always have a fixed point; a larger "

@@ -16,7 +16,7 @@ int ds_metrics_compare(const double *x, const double *ref, int n, const unsigned
         sum_ref += ref[e];
         double d = fabs(x[e] - ref[e]);
         if (d > max_abs) max_abs = d;
-        if (ref[e] >= min_ref) {
+        if (ref[e] >= min_ref && ref[e] > 0) { /* a relative error needs a reference flow above 0 */
             ape += d / ref[e];
             n_mape++;
         }

@@ -570,7 +570,9 @@ static void wait_if_paused(ds_run *run)
         run->t_pause_began = run_now();
         while (atomic_load(&run->paused) && !atomic_load(&run->cancel))
             pthread_cond_wait(&run->pause_cv, &run->pause_mu);
-        run->t_paused += run_now() - run->t_pause_began;
+        double dt = run_now() - run->t_pause_began;
+        run->t_paused += dt;
+        run->t_iter0 += dt; /* a pause is no time of the next iteration's phases (it was its "other") */
         run->t_pause_began = 0;
     }
     pthread_mutex_unlock(&run->pause_mu);
@@ -1369,6 +1371,11 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     } else if (run->cfg.solver == DS_SOLVER_NEWTON && ds_loader_set_keep(run->ld, 1) != 0) {
         FAIL_WITH(DS_STATUS_ERROR, "out of memory keeping the inner state for Newton");
     }
+    if (run->net->n_intrazonal > 0)
+        run_message(run,
+                    "%.6g of the trips file's demand (%d entries from a zone to itself) is intrazonal: not assigned "
+                    "(such a trip uses no link), so the demand assigned is %.6g",
+                    run->net->intrazonal_demand, run->net->n_intrazonal, run->net->total_demand);
     ds_loader_lost_demand(run->ld, &lost_od, &lost);
     if (lost_od > 0)
         run_message(run, "%d OD pairs (demand %.6g of %.6g) have no path under the %s filter and are not assigned",

@@ -1140,6 +1140,8 @@ typedef struct trips_state {
     od_entry *od;
     size_t n_od, cap_od;
     double sum_all; /* every entry, diagonal included: what TOTAL OD FLOW counts */
+    double intra;   /* the diagonal's positive entries, and how many */
+    long n_intra;
 } trips_state;
 
 /* Zone index of the id a trips file writes, or -1 with err filled. */
@@ -1201,6 +1203,7 @@ static int trips_entry(text *t, const ds_network *net, trips_state *st, char *se
                             st->origin_id, d, qs);
     /* Zero entries carry nothing, and demand from a zone to itself never
      * enters the network. */
+    if (q > 0 && di == st->origin) st->intra += q, st->n_intra++;
     if (q <= 0 || di == st->origin) return 0;
     if (st->n_od == st->cap_od) {
         size_t nc = st->cap_od ? 2 * st->cap_od : 1024;
@@ -1322,6 +1325,8 @@ static int parse_trips(text *t, ds_network *net, const char *net_name, ds_error 
         goto out;
     }
     net->n_od = (int)st.n_od;
+    net->intrazonal_demand = st.intra;
+    net->n_intrazonal = st.n_intra > INT_MAX ? INT_MAX : (int)st.n_intra;
     net->od_orig = xcalloc(st.n_od, sizeof(int));
     net->od_dest = xcalloc(st.n_od, sizeof(int));
     net->od_demand = xcalloc(st.n_od, sizeof(double));

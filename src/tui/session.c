@@ -260,6 +260,9 @@ static void *engine_thread(void *arg)
     tui_run *r = arg;
     r->status = ds_run_execute(r->run);
     atomic_store(&r->done, 1);
+    /* the DONE event's wake came before done was set: without this one the
+     * UI noticed the end at its next poll, up to a second later */
+    session_wake(r->s);
     return NULL;
 }
 
