@@ -204,7 +204,9 @@ int cmd_info(int argc, char **argv)
     else
         printf("mu at tau = 1:      undefined (cbar is %s)\n", isfinite(cbar) ? "0" : "undefined");
     printf("hop diameter:       %d\n", ds_network_hop_diameter_threads(net, threads));
-    printf("flow-independent:   %d links (b = 0 or power = 0: their equilibrium flows are not unique)\n", fixed);
+    printf("flow-independent:   %d links (b = 0 or power = 0: cost fixed; a UE's flows on them are not unique, an "
+           "SUE's are)\n",
+           fixed);
     printf("zero free-flow time: %d links\n", zero_t0);
     print_free_flow(net, &cp);
     printf("parallel link pairs: %ld\n", parallel_pairs(net));
