@@ -115,3 +115,9 @@ want="^ue: at the rate of iterations 2048 to 4096 (smallest gap .*), --gap 1e-09
 if [ $rc -eq 1 ] && grep -q "$want, past --max-iter 5000" "$tmp/err"; then
     pass ue_rate_note_projection
 else fail ue_rate_note_projection "rc $rc: $(grep '^ue:' "$tmp/err")"; fi
+# a stopped UE's flow file is said to hold the last iterate, as solve says it
+run "$D" ue --net "$SF" --max-iter 5 --quiet --out "$tmp/ue5.csv"
+if [ $rc -eq 1 ] && [ -s "$tmp/ue5.csv" ] &&
+    grep -q "^dillsue: NOT CONVERGED (max-iterations, rel_gap [0-9.e+-]*, --gap 1e-06): .*ue5.csv holds the last iterate" "$tmp/err"; then
+    pass ue_not_converged_said
+else fail ue_not_converged_said "rc $rc: $(head -c 300 "$tmp/err")"; fi

@@ -271,8 +271,12 @@ int cmd_ue(int argc, char **argv)
         if (ds_flows_write(v.str[OPT_OUT], net, flows, costs, &err) != 0) {
             rc = cli_input_error(&err);
             if (ckpt.written) fprintf(stderr, "dillsue: the last checkpoint is kept: %s\n", ckpt.out);
-        } else if (ckpt.written) {
-            remove(ckpt.out); /* served its purpose */
+        } else {
+            if (ckpt.written) remove(ckpt.out); /* served its purpose */
+            /* as solve says it: a flow file of a stopped run looks like any other */
+            if (st != DS_STATUS_CONVERGED)
+                fprintf(stderr, "dillsue: NOT CONVERGED (%s, rel_gap %.3e, --gap %g): %s holds the last iterate\n",
+                        ds_status_name(st), res.rel_gap, cfg.gap, v.str[OPT_OUT]);
         }
     }
 done:
