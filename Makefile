@@ -78,9 +78,14 @@ check:
 
 # The suite under ThreadSanitizer, in its own build tree: data races between
 # the engine's threads and the front ends that watch them (tests/tsan.sh).
+# (the suite runs inside the sub-make, as check's does, so that a test that
+# calls make itself, t_install's `make install`, builds with the same flags)
 tsan:
-	$(MAKE) B=build-tsan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" LDFLAGS="-fsanitize=thread" tests
-	@BUILD=build-tsan sh tests/tsan.sh
+	$(MAKE) B=build-tsan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
+	  tests tsan-suite
+.PHONY: tsan-suite
+tsan-suite:
+	@BUILD=$(B) sh tests/tsan.sh
 
 bench: $(B)/dillsue $(BENCH_BIN)
 	@BUILD=$(B) sh bench/run.sh

@@ -1349,12 +1349,11 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
         ds_loader_factor_plan(run->ld, &kept, &total, &kmib, &amib);
         run_message(
             run,
-            "sparse LU: the factors of %d of %d destinations are kept between evaluations (%.0f of %.0f MiB, "
-            "--factor-memory %g)%s",
+            "sparse LU: room for the factors of %d of %d destinations between evaluations (at most %.0f of %.0f "
+            "MiB, --factor-memory %g), taken only by destinations the shared LU of the zone centroids does not "
+            "serve%s",
             kept, total, kmib, amib, run->cfg.factor_mb,
-            kept < total
-                ? "; the others are refactored in every evaluation and J v (none needed where the shared LU serves)"
-                : "");
+            kept < total ? "; the others are refactored in every evaluation and J v" : "");
         say_state_memory(run);
     }
     if (!cpu) {
