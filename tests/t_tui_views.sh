@@ -396,4 +396,18 @@ if [ -r "$BER" ]; then
 else
     echo "SKIP tui_views_setup_phase: $BER missing"
 fi
+# A long set-up step keeps its per cent and time on 80 columns (Austin-SDB's
+# full graph: "start point: 12991 cycle links at cost + 1/mu, spectral radius
+# ~ 2.6" pushed them off the line)
+AU="$DIR/Austin-SDB/AustinSDB_net.tntp"
+case "$AU" in /*) ;; *) AU="$PWD/$AU" ;; esac
+if [ -r "$AU" ]; then
+    start au 80x24 --net "'$AU'" --no-runlog --delay 50 --threads 2
+    keys r
+    wait_for au '^#1 setting up: start point: .* [0-9]+% \| [0-9.]+ [mu]?s' 60
+    check tui_views_setup_long_step_fits $? "the per cent and time of a long set-up step are off the line: $(screen au | sed -n 2p)"
+    keys q
+else
+    echo "SKIP tui_views_setup_long_step_fits: $AU missing"
+fi
 exit 0

@@ -71,8 +71,16 @@ void panel_header_draw(tui_app *app, tui_rect r)
     double prog;
     int n;
     if (session_run_phase(run, &prog, label, sizeof label) == 1) {
-        /* set-up: what, how far and how long first, so 80 columns show them */
-        n = snprintf(head, sizeof head, "#%d setting up: %s %.0f%%", run->id, label[0] ? label : "...", 100 * prog);
+        /* set-up: what, how far and how long first, so 80 columns show them;
+         * a long step ("start point: 12991 cycle links at cost + 1/mu, ...")
+         * is cut to leave room for the per cent and the time */
+        char step[96];
+        int fixed = snprintf(NULL, 0, "#%d setting up:  %.0f%% | %s", run->id, 100 * prog, el);
+        int room = r.w - fixed;
+        snprintf(step, sizeof step, "%s", label[0] ? label : "...");
+        if (room < 12) room = 12;
+        if ((int)strlen(step) > room && room < (int)sizeof step) snprintf(step + room - 3, 4, "...");
+        n = snprintf(head, sizeof head, "#%d setting up: %s %.0f%%", run->id, step, 100 * prog);
         if (n >= (int)sizeof head) n = (int)sizeof head - 1;
         draw_text(r, 1, 0, term_attr(app, ROLE_WARN), "%s", head);
         draw_text(r, 1, n, A_NORMAL, " | %s | %s | %s | %s", el, header_disp(run, disp, sizeof disp),
