@@ -63,6 +63,21 @@ static sweep_result a_result(const sweep_grid *g, long cell)
     return r;
 }
 
+/* Each line, added as line 7 of a complete sweep.conf, is refused on line 7
+ * with a message holding the second string. */
+static void refused_on_line_7(const char *const cases[][2], size_t n)
+{
+    sweep_grid h;
+    ds_error err;
+    for (size_t i = 0; i < n; i++) {
+        char conf[512];
+        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
+                 cases[i][0]);
+        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, cases[i][1]),
+                 "%s: line %ld '%s'", cases[i][0], err.line, err.msg);
+    }
+}
+
 int main(void)
 {
     sweep_grid g = small_grid();
@@ -153,13 +168,7 @@ int main(void)
         {"mu=0.5", "mu given a second time"},
         {"filter=dsp", "filter given a second time"},
     };
-    for (size_t i = 0; i < sizeof twice / sizeof *twice; i++) {
-        char conf[512];
-        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
-                 twice[i][0]);
-        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, twice[i][1]),
-                 "%s: line %ld '%s'", twice[i][0], err.line, err.msg);
-    }
+    refused_on_line_7(twice, sizeof twice / sizeof *twice);
     TC_CHECK(sweep_grid_parse("version=1\nnet=a\nscenarios=2\ntau=10,3,10.0\nfilter=full\nsolver=newton\n", "c.conf",
                               &h, &err) != 0 &&
                  err.line == 4 && strstr(err.msg, "listed twice (items 1 and 3)"),
@@ -175,13 +184,7 @@ int main(void)
         {"flows=2", "for flows"},    {"seed=99999999999999999999999", "for seed"},
         {"seed=+5", "for seed"},
     };
-    for (size_t i = 0; i < sizeof badv / sizeof *badv; i++) {
-        char conf[512];
-        snprintf(conf, sizeof conf, "version=1\nnet=a\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s\n",
-                 badv[i][0]);
-        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == 7 && strstr(err.msg, badv[i][1]),
-                 "%s: line %ld '%s'", badv[i][0], err.line, err.msg);
-    }
+    refused_on_line_7(badv, sizeof badv / sizeof *badv);
     TC_CHECK(sweep_grid_parse("\xEF\xBB\xBFversion=1\r\nnet = a\r\nscenarios=2\r\ntau= 1,3 \r\nfilter=full\r\n"
                               "solver=newton\r\nseed=18446744073709551615\r\nue=1\r\n",
                               "c.conf", &h, &err) == 0 &&
