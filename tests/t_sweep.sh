@@ -89,6 +89,12 @@ fi
 # Open MPI leaks in its own start-up (plugins it unloads, so no suppression can
 # name them): under `make check` the leak check is off for mpirun runs only.
 MPIRUN="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 mpirun --oversubscribe --allow-run-as-root"
+# a FIFO where sweep.conf belongs: refused at once (it blocked in open until a writer came)
+mkdir -p "$tmp/fifo" && mkfifo "$tmp/fifo/sweep.conf"
+run timeout 20 "$D" sweep --resume --out "$tmp/fifo"
+if [ $rc -eq 2 ] && grep -q "no sweep here (sweep.conf is not a regular file)" "$tmp/err"; then pass sweep_conf_fifo_refused
+else fail sweep_conf_fifo_refused "rc $rc: $(cat "$tmp/err")"; fi
+
 GRID="--net $SF --scenarios 4 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson"
 # cells.csv without the timing and rank columns (wall_s, t_end, rank, worker: always last)
 strip() { sed 's/,[^,]*,[^,]*,[^,]*,[^,]*$//' "$1"; }

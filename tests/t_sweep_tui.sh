@@ -4,7 +4,7 @@
 # solver's line and the count of cells that did not converge match cells.csv,
 # Enter on a failure shows its reason and the solve command that reproduces it,
 # h solves it again in the viewer (history plot, busiest links, flows bitwise
-# equal to the sweep's flow file), a lists every cell, q quits with status 0;
+# equal to the sweep's flow file), a lists every cell, q quits with status 0 and SIGTERM with 143;
 # r on a failed cell opens the main TUI with the cell as run #1 (its scenario
 # network, its iterations; F offers the sweep's flow file: bitwise equal).
 # A directory without a sweep is refused (status 2).
@@ -121,7 +121,11 @@ wait_for '^SiouxFalls_net.tntp  3 scenarios x 2 tau x 2 filters x 3 solvers = 36
 r1=$?
 wait_for '^finished \| .* session \| ETA .* \| [0-9]+/1 workers$' 5
 check sweep_tui_80_columns $((r1 + $?)) "the grid or progress line is cut at 80 columns"
-$T send-keys -t narrow q
+# a signal quits with 128 + its number, as the main TUI (the viewer said 0)
+pp=$($T display-message -p -t narrow '#{pane_pid}')
+pkill -TERM -P "$pp" dillsue
+wait_for 'EXIT=143' 5
+check sweep_tui_signal_status $? "SIGTERM did not quit the viewer with status 143"
 
 # r on a cell: the main TUI takes over with that cell as run #1, on its
 # scenario's network, with the sweep's iterations and its flows bit for bit

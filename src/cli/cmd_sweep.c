@@ -872,7 +872,9 @@ static int setup_conf(sweep_opts *o)
     snprintf(path, sizeof path, "%s/sweep.conf", o->out);
     char *old = sweep_read_file(path, NULL);
     if (o->merge || (o->resume && !o->have_net)) {
-        if (!old) return cli_usage(CMD, "%s: no sweep here (%s)", o->out, strerror(errno));
+        if (!old)
+            return cli_usage(CMD, "%s: no sweep here (%s)", o->out,
+                             errno == EINVAL ? "sweep.conf is not a regular file" : strerror(errno));
         int rc = sweep_grid_parse(old, path, &o->g, &err);
         free(old);
         if (rc) return cli_input_error(&err);

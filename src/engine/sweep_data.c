@@ -5,14 +5,18 @@
 #include "sweep_data.h"
 
 #include "ds_scenario.h"
+#include "infile.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 long sweep_grid_total(const sweep_grid *g) { return (long)g->scenarios * g->n_disp * g->n_filter * g->n_solver; }
 
@@ -543,13 +547,34 @@ void sweep_copy_text(char *dst, size_t n, const char *src)
 
 char *sweep_read_file(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
+    /* opened without blocking and kept only if a regular file: a FIFO put
+     * where a journal or sweep.conf belongs blocked the sweep (and the TUI's
+     * thread) in open until a writer came */
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "rb");
+    if (!fp) {
+        close(fd);
+        return NULL;
+    }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     size_t got;
     while (buf && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0) {
         n += got;
+        if (n > DS_INFILE_MAX_BYTES) {
+            free(buf);
+            fclose(fp);
+            errno = EFBIG;
+            return NULL;
+        }
         if (cap - n - 1 == 0) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {

@@ -109,7 +109,8 @@ int sweep_result_parse(const sweep_grid *g, const char *line, sweep_result *r);
 void sweep_copy_text(char *dst, size_t n, const char *src);
 /* Seconds as 42s, 3m05s or 2h07m; "?" where negative or not finite. */
 void sweep_fmt_duration(double s, char *buf, size_t n);
-/* A whole file into a malloc'd NUL-terminated buffer (NULL if unreadable). */
+/* A whole regular file into a malloc'd NUL-terminated buffer; NULL with errno
+ * where unreadable (EINVAL: not a regular file, EFBIG: over DS_INFILE_MAX_BYTES). */
 char *sweep_read_file(const char *path, size_t *len);
 /* journal.csv, journal-K-of-M.csv */
 int sweep_is_journal(const char *name);

@@ -789,12 +789,8 @@ int sweep_view_embedded(const char *dir, int ascii, volatile sig_atomic_t *quit,
     return rc;
 }
 
-static volatile sig_atomic_t g_quit;
-static void on_quit(int sig)
-{
-    (void)sig;
-    g_quit = 1;
-}
+static volatile sig_atomic_t g_quit; /* the signal that asked the viewer to quit */
+static void on_quit(int sig) { g_quit = sig; }
 
 int sweep_view_run(const char *dir, int ascii, int delay_ms, sweep_cell_request *req)
 {
@@ -814,8 +810,10 @@ int sweep_view_run(const char *dir, int ascii, int delay_ms, sweep_cell_request 
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
     if (!cs || (strcasecmp(cs, "UTF-8") && strcasecmp(cs, "utf8"))) v.ascii = 1;
+    g_quit = 0;
     signal(SIGINT, on_quit);
     signal(SIGTERM, on_quit);
+    signal(SIGHUP, on_quit);
     if (!initscr()) {
         fprintf(stderr, "dillsue tui: cannot open the terminal\n");
         view_free(&v);
@@ -831,5 +829,7 @@ int sweep_view_run(const char *dir, int ascii, int delay_ms, sweep_cell_request 
     view_free(&v);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    return rc == SWEEP_VIEW_OPEN_CELL ? rc : 0;
+    signal(SIGHUP, SIG_DFL);
+    /* a signal exits as the main TUI's does, 128 + its number (130 for Ctrl-C) */
+    return rc == SWEEP_VIEW_OPEN_CELL ? rc : g_quit ? 128 + (int)g_quit : 0;
 }

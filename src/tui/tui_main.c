@@ -54,7 +54,8 @@ static void usage(FILE *f)
                "dillsue tui --sweep DIR watches a sweep directory (docs/sweep.md); O inside the TUI\n"
                "opens one on the same screen. r on a cell there opens the cell as a run of the\n"
                "TUI (its network, scenario and settings: the sweep's flows, bit for bit); with\n"
-               "--sweep, --delay is the viewer's refresh (default 1000) and --threads, --config\n"
+               "--sweep, --delay is the viewer's refresh (default 1000, at least 100: a value\n"
+               "below is taken as 100) and --threads, --config\n"
                "and --runlog apply to that TUI.\n");
 }
 
