@@ -416,6 +416,17 @@ static void test_capture(void)
                  c.tol == app.s.next.tol && c.max_iter == app.s.next.max_iter && c.version == 1,
              "captured settings differ");
     TC_CHECK(keys_lookup(&c.keys, 'o') == ACT_SOLVER, "captured keys differ");
+    /* a setting at its default is saved commented out, one changed is saved */
+    int cap_row = -1, start_row = -1;
+    for (int i = 0; i < tui_n_settings; i++) {
+        if (!strcmp(tui_settings[i].name, "cap")) cap_row = i;
+        if (!strcmp(tui_settings[i].name, "start")) start_row = i;
+    }
+    app.s.next.cost.cap = 50;
+    config_capture(&app, &c);
+    TC_CHECK(cap_row >= 0 && start_row >= 0 && (c.opts_set >> cap_row & 1) && !(c.opts_set >> start_row & 1),
+             "opts_set %lx: cap (changed) row %d, start (default) row %d", (unsigned long)c.opts_set, cap_row,
+             start_row);
     tc_end();
 }
 

@@ -516,7 +516,17 @@ void config_capture(const tui_app *app, tui_config *c)
     c->threads = n->threads;
     c->max_iter = n->max_iter;
     c->opts = *n;
-    c->opts_set = (1ul << tui_n_settings) - 1;
+    /* a setting at the engine's default is saved as a commented line (as
+     * bindings are), so that a saved file does not pin today's defaults */
+    ds_config def;
+    ds_config_default(&def);
+    c->opts_set = 0;
+    for (int i = 0; i < tui_n_settings; i++) {
+        char now[64], was[64];
+        tui_settings[i].get(n, now, sizeof now);
+        tui_settings[i].get(&def, was, sizeof was);
+        if (strcmp(now, was)) c->opts_set |= 1ul << i;
+    }
     c->glyphs = (int)app->gs;
     c->color = app->want_color;
     c->delay_ms = app->delay_ms;
