@@ -154,6 +154,10 @@ int ds_network_load_flows(ds_network *net, const char *flow_path, ds_error *err)
 void ds_network_free(ds_network *net);
 /* Deep copy (scenarios perturb a copy). */
 ds_network *ds_network_clone(const ds_network *net);
+/* 0 where the network has demand to assign; else -1 with err saying there is
+ * none. Runs (ds_run_create) and the UE (ds_ue_solve) refuse such a network by
+ * this one rule (ue wrote all-zero flows with exit 0 where solve refused). */
+int ds_network_check_demand(const ds_network *net, ds_error *err);
 
 /* Node (0-based) is a centroid: a route may start or end there, never pass
  * through (the rule itself is dsk_is_centroid in src/engine/kernels.h). */
@@ -378,6 +382,10 @@ typedef enum {
     DS_STATUS_ERROR
 } ds_status;
 const char *ds_status_name(ds_status s);
+/* Words in an ill-posed run's reason (ds_run_reason) where the proof holds for
+ * every tau, mu and --cap (cycles of links that cost 0 at every flow), so that
+ * a front end does not suggest a larger tau or a run without the cap. */
+#define DS_REASON_ANY_DISPERSION "at any dispersion and any cap"
 /* Process exit code of DESIGN.md 3 for a final status. */
 int ds_status_exit_code(ds_status s);
 

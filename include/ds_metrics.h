@@ -32,7 +32,8 @@ typedef struct ds_metrics {
 int ds_metrics_compare(const double *x, const double *ref, int n, const unsigned char *mask, double min_ref,
                        ds_metrics *m);
 
-/* mask[e] = 1 iff link e's cost depends on flow (b > 0 and power > 0).
+/* mask[e] = 1 iff link e's cost depends on flow (free-flow time, b and power
+ * all > 0: with any of them 0 the cost is the same at every flow).
  * Returns the number of such links. */
 int ds_metrics_flow_dependent_mask(const ds_network *net, unsigned char *mask);
 

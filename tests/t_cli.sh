@@ -339,6 +339,25 @@ if [ -r "$BCN" ]; then
 else
     skip cli_ill_posed "$BCN not found"
 fi
+# Links of free-flow time 0 both ways (Chicago-Sketch's connectors) cost 0 at every
+# flow: a cycle of weight 1 whatever mu. Proved at any dispersion and cap, with no hint
+# of a larger tau or --cap 0 (under --cap 0 Chicago-Sketch searched 34 s for a start
+# and ended "error": those links counted as flow-dependent, of unbounded cost)
+sed -e 's/^\t4\t5\t1.2e3\t1.5\t1.5/\t4\t5\t1.2e3\t1.5\t0/' -e 's/^\t5\t4\t1200\t1.5\t1.5/\t5\t4\t1200\t1.5\t0/' \
+    tests/bad_input/valid.net.tntp >"$tmp/zc.net.tntp"
+cp tests/bad_input/valid.trips.tntp "$tmp/zc.trips.tntp"
+ok=1
+for c in 100 0; do
+    run "$D" solve --net "$tmp/zc.net.tntp" --tau 100 --cap $c --quiet
+    if [ $rc -ne 3 ] || ! grep -q "no fixed point exists at any dispersion and any cap" "$tmp/out" ||
+        grep -q "larger --tau\|without the cap" "$tmp/err" || ! grep -q "no tau, mu or --cap gives" "$tmp/err"; then
+        ok=0
+        fail cli_ill_posed_zero_cost_cycle "--cap $c: rc $rc: $(cat "$tmp/out" "$tmp/err")"
+    fi
+done
+run "$D" info --net "$tmp/zc.net.tntp"
+grep -q "^flow-independent: *2 links" "$tmp/out" || { ok=0; fail cli_ill_posed_zero_cost_cycle "info: $(grep flow-indep "$tmp/out")"; }
+[ $ok = 1 ] && pass cli_ill_posed_zero_cost_cycle
 
 # OpenBLAS is opened by the first Anderson run only (src/engine/lapack.c): the
 # program does not link it, a Newton run never loads it, an Anderson run does,

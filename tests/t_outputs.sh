@@ -175,6 +175,19 @@ sed -n '8,11p' $C/valid.net.tntp >>"$tmp/np.net.tntp"
 printf '<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n  2 : 100.0;\n' >"$tmp/np.trips.tntp"
 run "$D" solve --net "$tmp/np.net.tntp" --quiet
 expect solve_names_od_without_path 2 "no path from zone 1 to zone 2 \(demand 100\)"
+# where FIRST THRU NODE makes no centroids, neither solve nor ue blames one
+grep -q "without passing through a centroid" "$tmp/err"
+cen=$?
+sed 's/<FIRST THRU NODE> 4/<FIRST THRU NODE> 1/' "$tmp/np.net.tntp" >"$tmp/np1.net.tntp"
+cp "$tmp/np.trips.tntp" "$tmp/np1.trips.tntp"
+run "$D" solve --net "$tmp/np1.net.tntp" --quiet
+rc1=$rc
+grep -q "no path from zone 1 to zone 2 (demand 100);" "$tmp/err" && ! grep -q centroid "$tmp/err"
+said1=$?
+run "$D" ue --net "$tmp/np1.net.tntp" --quiet
+if [ $cen -eq 0 ] && [ $rc1 -eq 2 ] && [ $said1 -eq 0 ] && [ $rc -eq 2 ] && grep -q "no path from zone 1 to zone 2 (demand 100)" "$tmp/err" &&
+    ! grep -q centroid "$tmp/err"; then pass od_without_path_no_centroid_named
+else fail od_without_path_no_centroid_named "centroid said at FTN 4: $cen; solve rc $rc1 ($said1), ue rc $rc: $(cat "$tmp/err")"; fi
 
 # ------------------------------------------------------------ runs without an iterate write nothing
 # An ill-posed run: neither flows nor a history (it wrote a history of a header

@@ -12,6 +12,31 @@ else fail ue_missing_file_exit2 "rc $rc: $(cat "$tmp/err")"; fi
 run "$D" ue --gap abc
 if [ $rc -eq 2 ]; then pass ue_bad_option_exit2; else fail ue_bad_option_exit2 "rc $rc"; fi
 
+# --out onto the reference (or node file) that ue reads beside the network: refused,
+# the file kept; a node file's name is refused where none exists yet (the next ue would read it) (as root a read-only mode did not stop the write)
+cp tests/bad_input/valid.net.tntp "$tmp/r.net.tntp"
+cp tests/bad_input/valid.trips.tntp "$tmp/r.trips.tntp"
+printf 'From To Volume Cost\n' >"$tmp/r.flow.tntp"
+cp "$tmp/r.flow.tntp" "$tmp/r.flow.orig"
+run "$D" ue --net "$tmp/r.net.tntp" --out "$tmp/r.flow.tntp" --quiet
+rc1=$rc
+grep -q "r.flow.tntp is the same file as the reference .*r.flow.tntp: refusing to overwrite an input" "$tmp/err"
+seen=$?
+run "$D" ue --net "$tmp/r.net.tntp" --out "$tmp/r.node.tntp" --quiet
+if [ $rc1 -eq 2 ] && [ $seen -eq 0 ] && cmp -s "$tmp/r.flow.tntp" "$tmp/r.flow.orig" && [ $rc -eq 2 ] &&
+    grep -q "is the same file as the node file" "$tmp/err" && [ ! -e "$tmp/r.node.tntp" ]; then
+    pass ue_out_not_the_reference
+else fail ue_out_not_the_reference "rc $rc1 (message seen: $seen), node-file name: rc $rc $(cat "$tmp/err")"; fi
+
+# only intrazonal demand: nothing to assign, refused as solve refuses it (ue wrote
+# all-zero flows and exit 0)
+cp tests/bad_input/valid.net.tntp "$tmp/iz.net.tntp"
+printf '<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n  1 : 100.0;\n' >"$tmp/iz.trips.tntp"
+run "$D" ue --net "$tmp/iz.net.tntp" --out "$tmp/iz.csv" --quiet
+if [ $rc -eq 2 ] && [ ! -e "$tmp/iz.csv" ] && grep -q "iz.net.tntp: the network has no demand .*nothing to assign" "$tmp/err"; then
+    pass ue_no_demand_refused
+else fail ue_no_demand_refused "rc $rc: $(cat "$tmp/err")"; fi
+
 # A damaged reference beside the network: `ue` (which reports against it)
 # names its file and line; `solve` and `load`, which do not use it, do not read it.
 cp tests/bad_input/valid.net.tntp "$tmp/m.net.tntp"

@@ -63,16 +63,18 @@ int main(void)
     tc_end();
 
     tc_begin("metrics_flow_dependent_mask");
-    double b[5] = {0.15, 0, 0.15, 1, 2}, pw[5] = {4, 4, 0, 1, 4};
+    /* the last link has free-flow time 0: its cost is the same at every flow */
+    double b[6] = {0.15, 0, 0.15, 1, 2, 0.15}, pw[6] = {4, 4, 0, 1, 4, 4}, t0[6] = {1, 1, 1, 2, 3, 0};
     ds_network net = {0};
-    net.n_links = 5;
+    net.n_links = 6;
     net.bpr_b = b;
     net.bpr_power = pw;
-    unsigned char fm[5];
+    net.t0 = t0;
+    unsigned char fm[6];
     int k = ds_metrics_flow_dependent_mask(&net, fm);
     TC_CHECK(k == 3, "count %d, want 3", k);
-    TC_CHECK(fm[0] == 1 && fm[1] == 0 && fm[2] == 0 && fm[3] == 1 && fm[4] == 1, "mask %d%d%d%d%d", fm[0], fm[1], fm[2],
-             fm[3], fm[4]);
+    TC_CHECK(fm[0] == 1 && fm[1] == 0 && fm[2] == 0 && fm[3] == 1 && fm[4] == 1 && fm[5] == 0, "mask %d%d%d%d%d%d",
+             fm[0], fm[1], fm[2], fm[3], fm[4], fm[5]);
     tc_end();
     return tc_exit();
 }

@@ -734,6 +734,40 @@ static void test_real_files(void)
     tc_end();
 }
 
+/* A node below FIRST THRU NODE that the trips file does not name is still a
+ * centroid (as in a dense file): sparse ids made it a through node, and routes
+ * passed through it. Without <NUMBER OF ZONES>, a dense file's zones reach
+ * FIRST THRU NODE - 1 (it was refused as out of range of the trips' zones). */
+static void test_centroid_without_demand(void)
+{
+    static const char net[] = "<NUMBER OF NODES> 4\n<NUMBER OF LINKS> 4\n<FIRST THRU NODE> 600\n<END OF METADATA>\n"
+                              "500 550 10 1 1 0.15 4 1 0 1;\n550 700 10 1 1 0.15 4 1 0 1;\n"
+                              "500 40000 10 1 1 0.15 4 1 0 1;\n40000 700 10 1 1 0.15 4 1 0 1;\n";
+    static const char trips[] = "<END OF METADATA>\nOrigin 500\n 700 : 10;\n";
+    ds_error e = {0};
+    ds_network *n = ds_network_parse(net, sizeof net - 1, "c.net.tntp", trips, sizeof trips - 1, "c.trips.tntp", &e);
+    tc_begin("tntp sparse ids: every node below FIRST THRU NODE a centroid");
+    TC_CHECK(n != NULL, "refused: %s:%ld: %s", e.file, e.line, e.msg);
+    if (n) {
+        TC_CHECK(n->n_zones == 3 && ds_node_id(n, 0) == 500 && ds_node_id(n, 1) == 550 && ds_node_id(n, 2) == 700,
+                 "zones %d: %d %d %d", n->n_zones, ds_node_id(n, 0), ds_node_id(n, 1), ds_node_id(n, 2));
+        TC_CHECK(n->first_thru == 3, "500 and 550 are centroids: first_thru %d", n->first_thru);
+        TC_CHECK(n->n_od == 1 && ds_node_id(n, n->od_orig[0]) == 500 && ds_node_id(n, n->od_dest[0]) == 700, "OD");
+        ds_network_free(n);
+    }
+    static const char dnet[] = "<NUMBER OF NODES> 4\n<NUMBER OF LINKS> 2\n<FIRST THRU NODE> 4\n<END OF METADATA>\n"
+                               "1 4 10 1 1 0.15 4 1 0 1;\n4 2 10 1 1 0.15 4 1 0 1;\n";
+    static const char dtrips[] = "<END OF METADATA>\nOrigin 1\n 2 : 10;\n";
+    n = ds_network_parse(dnet, sizeof dnet - 1, "d.net.tntp", dtrips, sizeof dtrips - 1, "d.trips.tntp", &e);
+    TC_CHECK(n != NULL, "dense without <NUMBER OF ZONES> refused: %s:%ld: %s", e.file, e.line, e.msg);
+    if (n) {
+        TC_CHECK(n->n_zones == 3 && n->first_thru == 4 && n->zones_inferred, "zones %d first_thru %d", n->n_zones,
+                 n->first_thru);
+        ds_network_free(n);
+    }
+    tc_end();
+}
+
 /* Columns after the tenth, named by the column-name line: read past, said in
  * the network, the same links as without them; the clone keeps the names. */
 static void test_extra_columns(void)
@@ -861,6 +895,7 @@ int main(void)
     test_siouxfalls_flows();
     test_clone_and_default();
     test_real_files();
+    test_centroid_without_demand();
     test_extra_columns();
     return tc_exit();
 }

@@ -21,7 +21,7 @@ static const char *help_note(int id, char *buf, size_t n)
     (void)buf, (void)n;
     switch (id) {
     case OPT_NET: return "to check both files against";
-    case OPT_FLOW_DEP: return "(b > 0 and power > 0): flows on the others are not unique; needs --net";
+    case OPT_FLOW_DEP: return "(free-flow time, b and power > 0): flows on the others are not unique; needs --net";
     case OPT_MIN_REF: return "(default 1)";
     default: return NULL;
     }

@@ -2,6 +2,7 @@
  * demand, the dispersion scale cbar, and the structural features that make
  * SUE flows non-unique or the full-graph model delicate. */
 #include "cli.h"
+#include "ds_metrics.h"
 #include "ds_scenario.h"
 #include "sweep_data.h" /* sweep_percentile: the one percentile of the project */
 
@@ -134,10 +135,10 @@ int cmd_info(int argc, char **argv)
     }
     double cbar = ds_network_cbar_threads(net, &cp, threads);
     int fixed = 0, zero_t0 = 0;
-    for (int e = 0; e < net->n_links; e++) {
-        fixed += !(net->bpr_b[e] > 0 && net->bpr_power[e] > 0);
-        zero_t0 += net->t0[e] == 0;
-    }
+    unsigned char *dep = malloc((size_t)net->n_links + 1);
+    if (dep) fixed = net->n_links - ds_metrics_flow_dependent_mask(net, dep);
+    free(dep);
+    for (int e = 0; e < net->n_links; e++) zero_t0 += net->t0[e] == 0;
 
     printf("network:            %s (%s)\n", net->name, net->net_path);
     if (have_k)
@@ -167,8 +168,11 @@ int cmd_info(int argc, char **argv)
     }
     printf("zones:              %d", net->n_zones);
     if (net->zones_inferred)
-        printf(" (taken from the trips file's origins and destinations%s)",
+        printf(" (taken from the trips file's origins and destinations%s%s)",
+               net->first_thru > 1 ? " and the nodes below FIRST THRU NODE" : "",
                net->declared_zones ? "" : "; the net file has no <NUMBER OF ZONES>");
+    if (net->zones_inferred && net->declared_zones && net->declared_zones != net->n_zones)
+        printf(" (the net file's <NUMBER OF ZONES> says %ld)", net->declared_zones);
     printf("\n");
     if (net->first_thru > 1 && !net->ids_mapped)
         printf("first thru node:    %d (routes never pass through lower-numbered nodes)\n", net->first_thru);
@@ -204,7 +208,8 @@ int cmd_info(int argc, char **argv)
     else
         printf("mu at tau = 1:      undefined (cbar is %s)\n", isfinite(cbar) ? "0" : "undefined");
     printf("hop diameter:       %d\n", ds_network_hop_diameter_threads(net, threads));
-    printf("flow-independent:   %d links (b = 0 or power = 0: cost fixed; a UE's flows on them are not unique, an "
+    printf("flow-independent:   %d links (free-flow time, b or power 0: cost fixed; a UE's flows on them are not "
+           "unique, an "
            "SUE's are)\n",
            fixed);
     printf("zero free-flow time: %d links\n", zero_t0);

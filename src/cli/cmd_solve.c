@@ -438,7 +438,14 @@ int cmd_solve(int argc, char **argv)
                 ds_status_name(st), gtxt, cfg.tol, o.out ? o.out : "", o.out && o.hist ? " and " : "",
                 o.hist ? o.hist : "", o.hist ? " (final_status column)" : "", o.out && o.hist ? "hold" : "holds");
     /* what a user can do about a proof that the full graph has no fixed point */
-    if (st == DS_STATUS_ILL_POSED && cfg.filter == DS_FILTER_FULL) {
+    char why[2048];
+    ds_run_reason(run, why, sizeof why);
+    int any_dispersion = strstr(why, DS_REASON_ANY_DISPERSION) != NULL;
+    if (st == DS_STATUS_ILL_POSED && cfg.filter == DS_FILTER_FULL && any_dispersion)
+        fprintf(stderr,
+                "dillsue: the acyclic filters (--filter dsp, bfs or edsp) always have a fixed point; no tau, mu "
+                "or --cap gives the full graph one while links of cost 0 form cycles\n");
+    else if (st == DS_STATUS_ILL_POSED && cfg.filter == DS_FILTER_FULL) {
         fprintf(stderr, "dillsue: the acyclic filters (--filter dsp, bfs or edsp) always have a fixed point; a larger "
                         "--tau or --mu (less dispersion, smaller weights exp(-mu t)) may give the full graph one\n");
         if (cfg.cost.cap > 0)

@@ -185,12 +185,17 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
     if (v->have[OPT_THREADS]) cfg->threads = (int)v->num[OPT_THREADS];
     if (v->have[OPT_CAP]) cfg->cost.cap = v->num[OPT_CAP];
     if (v->have[OPT_METHOD]) cfg->method = (int)v->num[OPT_METHOD];
-    char sib[4096];
+    char sib[4096], flow_sib[4096], node_sib[4096];
     const char *net = v->str[OPT_NET], *trips = v->str[OPT_TRIPS];
+    /* ue also reads the net file's _flow.tntp (the reference it compares with)
+     * and _node.tntp siblings: as root, a read-only mode did not keep --out
+     * from replacing the published flows */
     const cli_file io[] = {
         {"--out", v->str[OPT_OUT], 1},
         {"--net", net, 0},
         {"--trips", trips ? trips : (ds_tntp_sibling(net, "trips", sib, sizeof sib) ? sib : NULL), 0},
+        {"the reference", ds_tntp_sibling(net, "flow", flow_sib, sizeof flow_sib) ? flow_sib : NULL, 0},
+        {"the node file", ds_tntp_sibling(net, "node", node_sib, sizeof node_sib) ? node_sib : NULL, 0},
     };
     if (v->str[OPT_OUT] && (rc = cli_check_writable(CMD, "--out", v->str[OPT_OUT]))) return rc;
     return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));

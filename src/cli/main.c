@@ -39,8 +39,10 @@ static const char usage_text[] =
     "  help COMMAND  help on a command (same as dillsue COMMAND --help)\n"
     "\n"
     "Options:\n"
-    "  --help        this text\n"
-    "  --version     print the version\n"
+    "  -h, --help    this text\n"
+    "  -V, --version print the version\n"
+    "  --list-options COMMAND         the options of a command, one a line (shell completion)\n"
+    "  --list-values COMMAND OPTION   the values an option takes, one a line\n"
     "\n"
     "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
     "2 usage or input error, or a run that ended in error, 3 ill-posed model,\n"
@@ -343,9 +345,9 @@ void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp)
         }
         if (n_lost)
             fprintf(stderr,
-                    "dillsue: %s: no path from zone %d to zone %d (demand %g) without passing through a "
-                    "centroid; %d OD pairs (demand %g) have none\n",
-                    net->net_path, ds_node_id(net, fo), ds_node_id(net, fd), fq, n_lost, lost);
+                    "dillsue: %s: no path from zone %d to zone %d (demand %g)%s; %d OD pairs (demand %g) have none\n",
+                    net->net_path, ds_node_id(net, fo), ds_node_id(net, fd), fq,
+                    net->first_thru > 1 ? " without passing through a centroid" : "", n_lost, lost);
     }
     free(t), free(x), free(dist);
 }

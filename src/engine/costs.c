@@ -42,7 +42,7 @@ void ds_costs_max(const ds_network *net, const ds_cost_params *cp, double *tmax)
 {
     for (int e = 0; e < net->n_links; e++) {
         double b = net->bpr_b[e], p = net->bpr_power[e];
-        if (b == 0 || p == 0 || cp->cap > 0)
+        if (!dsk_flow_dependent(net->t0[e], b, p) || cp->cap > 0)
             tmax[e] = dsk_cost(cp->cap > 0 ? cp->cap * net->capacity[e] : 0, net->capacity[e], net->t0[e], b, p,
                                cp->cap, fixed_part(net, cp, e));
         else

@@ -27,6 +27,11 @@ DSK_FN double dsk_cost_fixed(double toll_factor, double toll, double distance_fa
     return toll_factor * toll + distance_factor * length;
 }
 
+/* Whether a link's cost t0 (1 + b (x/c)^p) + fixed changes with its flow: a
+ * link with free-flow time 0 (Chicago-Sketch's connectors), b = 0 or power 0
+ * costs the same at every flow. */
+DSK_FN int dsk_flow_dependent(double t0, double b, double p) { return t0 * b > 0 && p > 0; }
+
 /* Capped BPR time plus fixed generalized-cost part. Negative flows cost free
  * flow (trial iterates of Anderson/Newton may dip below zero). */
 DSK_FN double dsk_cost(double x, double cap_c, double t0, double b, double p, double cap, double fixed)

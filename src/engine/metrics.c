@@ -1,5 +1,6 @@
 /* metrics.c - MAPE, R^2 and max abs difference between two flow vectors. */
 #include "ds_metrics.h"
+#include "kernels.h"
 
 #include <math.h>
 
@@ -52,7 +53,7 @@ int ds_metrics_flow_dependent_mask(const ds_network *net, unsigned char *mask)
 {
     int count = 0;
     for (int e = 0; e < net->n_links; e++) {
-        mask[e] = net->bpr_b[e] > 0.0 && net->bpr_power[e] > 0.0;
+        mask[e] = (unsigned char)dsk_flow_dependent(net->t0[e], net->bpr_b[e], net->bpr_power[e]);
         count += mask[e];
     }
     return count;

@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "gpu.h"
+#include "kernels.h"
 #include "lapack.h"
 #include "run_int.h"
 
@@ -202,12 +203,9 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
         ds_run_free(run);
         return ds_error_set(err, NULL, 0, "mu must be finite, got %g", cfg->mu), NULL;
     }
-    if (net->n_dest == 0) {
+    if (ds_network_check_demand(net, err)) {
         ds_run_free(run);
-        return ds_error_set(err, net->net_path, 0,
-                            "the network has no demand (no positive entry between two zones in its trips file): "
-                            "nothing to assign"),
-               NULL;
+        return NULL;
     }
     /* Everything that costs time (cbar, filters, factorisation set-up) happens
      * in ds_run_execute, on the engine's thread, reported as set-up steps. */
@@ -598,6 +596,22 @@ static int check_ill_posed(ds_run *run, int phase)
     else
         snprintf(at, sizeof at, "even with the cost of every flow-dependent link unbounded (--cap 0: no cap)");
     if (phase == 0 && lb >= 1.0) {
+        /* The links whose cost is 0 at every flow alone: weight exp(-mu 0) = 1
+         * whatever mu and cap, and every other weight >= 0, so a bound >= 1
+         * from them proves it for every dispersion and cap (Chicago-Sketch's
+         * connectors of free-flow time 0 run both ways). */
+        double lb0, est0;
+        int d0;
+        for (int e = 0; e < run->n; e++) tmax[e] = tmax[e] == 0 ? 0 : INFINITY;
+        ds_loader_rho(run->ld, tmax, &lb0, &est0, &d0);
+        if (lb0 >= 1.0) {
+            snprintf(run->reason, sizeof run->reason,
+                     "no fixed point exists " DS_REASON_ANY_DISPERSION ": the links whose cost is 0 at every flow "
+                     "form cycles of weight exp(-mu 0) = 1 through which exp(-mu t) has spectral radius >= %.6g "
+                     "(Collatz-Wielandt bound, destination %d), so the Bellman values diverge for every flow vector",
+                     lb0, d0 >= 0 ? ds_node_id(run->net, run->net->dest_node[d0]) : 0);
+            return 1;
+        }
         snprintf(run->reason, sizeof run->reason,
                  "no fixed point exists: %s the weight matrix "
                  "exp(-mu t) has spectral radius >= %.6g (Collatz-Wielandt bound; power iteration %.6g, "
@@ -1536,7 +1550,7 @@ static void note_capped(ds_run *run)
     int dep = 0, at = 0;
     if (!(cap > 0)) return;
     for (int e = 0; e < run->n; e++)
-        if (net->bpr_b[e] > 0 && net->bpr_power[e] > 0 && net->t0[e] > 0 && net->capacity[e] > 0) {
+        if (dsk_flow_dependent(net->t0[e], net->bpr_b[e], net->bpr_power[e])) {
             dep++;
             at += run->x[e] >= cap * net->capacity[e];
         }

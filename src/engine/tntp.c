@@ -1018,11 +1018,16 @@ static int map_nodes(text *t, ds_network *net, const meta *m, const zone_scan *z
         net->node_by_id = xcalloc((size_t)n_decl, sizeof(int));
         if (!net->node_id || !net->node_by_id) goto oom;
         net->n_nodes = (int)n_decl;
+        /* Nodes below FIRST THRU NODE are centroids, so it can lie at most one
+         * past the last zone; absent means every node may be passed through. */
+        first_thru = m->line[MK_FIRST_THRU] ? m->ival[MK_FIRST_THRU] : 1;
         if (m->line[MK_ZONES]) {
             n_zones = m->ival[MK_ZONES];
         } else {
-            /* No <NUMBER OF ZONES> in the net file: the trips file's zones. */
+            /* No <NUMBER OF ZONES> in the net file: the trips file's zones, and
+             * at least the nodes below FIRST THRU NODE (centroids are zones) */
             n_zones = z->declared ? z->declared : z->max;
+            if (first_thru - 1 > n_zones && first_thru - 1 <= n_decl) n_zones = first_thru - 1;
             net->zones_inferred = 1;
             if (n_zones > n_decl) {
                 ds_error_set(
@@ -1032,9 +1037,6 @@ static int map_nodes(text *t, ds_network *net, const meta *m, const zone_scan *z
                 goto out;
             }
         }
-        /* Nodes below FIRST THRU NODE are centroids, so it can lie at most one
-         * past the last zone; absent means every node may be passed through. */
-        first_thru = m->line[MK_FIRST_THRU] ? m->ival[MK_FIRST_THRU] : 1;
         if (first_thru > n_zones + 1) {
             ds_error_set(err, t->name, m->line[MK_FIRST_THRU],
                          "<FIRST THRU NODE> %ld out of range 1..%ld (<NUMBER OF ZONES> + 1)", first_thru, n_zones + 1);
@@ -1072,12 +1074,18 @@ static int map_nodes(text *t, ds_network *net, const meta *m, const zone_scan *z
     for (k = 0; k < n_ids; k++) slot[k] = -1;
     net->n_zones = 0;
     first_thru = 1;
-    for (i = 0; i < z->n; i++) {
-        int p = find_sorted(ids, n_ids, z->id[i]);
-        if (p < 0) continue; /* not a node: the trips parse says so, with its line */
-        slot[p] = net->n_zones;
-        net->node_id[net->n_zones++] = z->id[i];
-        if (m->line[MK_FIRST_THRU] && z->id[i] < m->ival[MK_FIRST_THRU]) first_thru = net->n_zones + 1;
+    /* The zones: the trips file's zones that are nodes (one that is not, the
+     * trips parse names with its line) and every node below FIRST THRU NODE,
+     * named by the trips file or not, as a dense file makes every id below it
+     * a centroid (only the trips file's were: a node below it without demand
+     * was passed through). Both lists ascend, so the centroids come first. */
+    long ftn = m->line[MK_FIRST_THRU] ? m->ival[MK_FIRST_THRU] : 1;
+    for (k = 0, i = 0; k < n_ids; k++) {
+        while (i < z->n && z->id[i] < ids[k]) i++;
+        if (!(ids[k] < ftn || (i < z->n && z->id[i] == ids[k]))) continue;
+        slot[k] = net->n_zones;
+        net->node_id[net->n_zones++] = ids[k];
+        if (ids[k] < ftn) first_thru = net->n_zones + 1;
     }
     net->first_thru = (int)first_thru;
     for (k = 0, i = (size_t)net->n_zones; k < n_ids; k++)
@@ -1730,6 +1738,14 @@ extern const char ds_default_net[];
 extern const size_t ds_default_net_len;
 extern const char ds_default_trips[];
 extern const size_t ds_default_trips_len;
+
+int ds_network_check_demand(const ds_network *net, ds_error *err)
+{
+    if (net->n_dest > 0) return 0;
+    return ds_error_set(err, net->net_path, 0,
+                        "the network has no demand (no positive entry between two zones in its trips file): "
+                        "nothing to assign");
+}
 
 ds_network *ds_network_load_default(ds_error *err)
 {

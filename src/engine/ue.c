@@ -456,9 +456,10 @@ static ds_status fail_od(const ds_network *net, const aon_ctx *a, int k, ds_erro
     int o = -1;
     for (int i = 0; i < a->n_orig; i++)
         if (k >= a->o_start[i] && k < a->o_start[i + 1]) o = a->orig[i];
-    ds_error_set(err, net->net_path, 0,
-                 "no path from zone %d to zone %d (demand %g) without passing through a centroid", ds_node_id(net, o),
-                 ds_node_id(net, a->o_dest[k]), a->o_q[k]);
+    /* centroids only where FIRST THRU NODE makes some (it said so on networks without) */
+    ds_error_set(err, net->net_path, 0, "no path from zone %d to zone %d (demand %g)%s", ds_node_id(net, o),
+                 ds_node_id(net, a->o_dest[k]), a->o_q[k],
+                 net->first_thru > 1 ? " without passing through a centroid" : "");
     return DS_STATUS_ERROR;
 }
 
@@ -487,6 +488,7 @@ static int ue_check(const ds_network *net, const ds_ue_config *cfg, const double
         (cfg->method != DS_UE_CFW && cfg->method != DS_UE_BFW))
         return ds_error_set(err, "", 0, "bad UE configuration (gap %g, max_iter %d, cap %g, method %d)", cfg->gap,
                             cfg->max_iter, cfg->cost.cap, cfg->method);
+    if (ds_network_check_demand(net, err)) return -1;
     /* Costs grow with flow (b >= 0), so t(0) >= 0 keeps every cost Dijkstra
      * sees nonnegative; a negative toll or distance factor can break that. */
     for (int e = 0; e < net->n_links; e++)
