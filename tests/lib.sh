@@ -24,3 +24,25 @@ run_then_signal() {
     wait $_pid
     rc=$?
 }
+# As run_then_signal, but the signal goes once stderr matches REGEX (at most
+# 60 s): run_signal_on SIG REGEX CMD... (stderr made empty before the start, so
+# an earlier test's line cannot satisfy the wait)
+run_signal_on() {
+    _sig=$1 _re=$2
+    shift 2
+    : >"$tmp/err"
+    "$@" >"$tmp/out" 2>"$tmp/err" &
+    _pid=$!
+    _i=0
+    while [ $_i -lt 1200 ] && ! grep -q -- "$_re" "$tmp/err"; do sleep 0.05; _i=$((_i + 1)); done
+    kill -"$_sig" $_pid 2>/dev/null
+    wait $_pid
+    rc=$?
+}
+# sig_ignored NUM: status 0 if this script started with signal NUM ignored
+# (nohup: 1, HUP); the program keeps it ignored, so a test that stops it with
+# that signal would wait for ever
+sig_ignored() {
+    _m=$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status 2>/dev/null)
+    [ -n "$_m" ] && [ $(((0x$_m >> ($1 - 1)) & 1)) -eq 1 ]
+}

@@ -95,7 +95,8 @@ r1=$?
 check tui_export_overwrite_confirmed $((r1 + $?)) "y did not replace the file"
 
 # resize: minimum, large, too small, back
-$T resize-window -t main -x 80 -y 24; sleep 0.5
+$T resize-window -t main -x 80 -y 24
+wait_all main 5 'runs \(2\)' 'gap_rel' '\*#2 msa/f(ull)? t3 ' 'o#1 sra/f(ull)? t10'
 s=$(screen main)
 printf '%s\n' "$s" | grep -q 'runs (2)' && printf '%s\n' "$s" | grep -q 'gap_rel' && [ "$(printf '%s\n' "$s" | wc -l)" -le 24 ]
 check tui_resize_80x24 $? "80x24 screen incomplete"
@@ -113,7 +114,8 @@ r2=$?
 screen main | grep -q 'quit (cancels a running run first)'
 check tui_help_pages_80x24 $((r1 + r2 + $?)) "help at 80x24 does not page to the last key"
 keys Escape
-$T resize-window -t main -x 200 -y 60; sleep 0.5
+$T resize-window -t main -x 200 -y 60
+wait_all main 5 'safeguards' 'timings' 'eDSP mask' 'links'
 s=$(screen main)
 printf '%s\n' "$s" | grep -q 'safeguards' && printf '%s\n' "$s" | grep -q 'timings' &&
     printf '%s\n' "$s" | grep -q 'eDSP mask' && printf '%s\n' "$s" | grep -q 'links'

@@ -14,7 +14,7 @@ start main 160x40 --net "'$AUS'" --filter full --tau 10 --threads 1 --ascii --no
 check tui_progress_start $? "the screen did not come up"
 keys r
 # the start point takes a few seconds, each iteration a few more
-wait_for main '^#1 running .*\| iteration [0-9]+ in progress: evaluations [0-9]+, J v [0-9]+$' 60
+wait_for main '^#1 running .*\| iteration [0-9]+ in progress: evaluations [0-9]+, J v [0-9]+$' 240
 check tui_progress_header $? "no 'iteration K in progress' in the header while an iteration ran"
 keys a
 wait_for main '^#1 cancelled' 30

@@ -26,8 +26,14 @@ det=$(screen main | sed -n 's/.*time (engine clock, pauses excluded): \([0-9.]* 
 [ -n "$hdr" ] && [ "$hdr" = "$det" ]
 check tui_views_time_header_is_engine $((r1 + $?)) "header time '$hdr' differs from the engine time in the details '$det'"
 # the old screen clock added the refresh delay: a 100 ms run read 1.00 s
-case "$hdr" in *" ms"|*" us") r1=0 ;; *) r1=1 ;; esac
-check tui_views_time_without_delay $r1 "header time '$hdr' is not below a second with --delay 1000 (screen clock?)"
+# (only where the engine itself took under a second: under ThreadSanitizer on a
+# loaded machine run #1 takes 1.0-2.3 s of engine time)
+case "$det" in
+*" ms"|*" us")
+    case "$hdr" in *" ms"|*" us") r1=0 ;; *) r1=1 ;; esac
+    check tui_views_time_without_delay $r1 "header time '$hdr' is not below a second with --delay 1000 (screen clock?)" ;;
+*) skip tui_views_time_without_delay "run #1 took $det on the engine clock (a slow build or machine)" ;;
+esac
 
 # --- details: reason, certificate, settings, start ----------------------------
 s=$(screen main)
@@ -390,7 +396,7 @@ if [ -r "$BER" ]; then
     wait_for ber '#1 +setting up: ' 3
     check tui_views_setup_phase $((r1 + r2 + $?)) "no 'setting up' phase on screen, or keys ignored during set-up"
     keys Escape
-    wait_for ber '^#1 (ill-posed|converged|max-iter|cancelled)' 60
+    wait_for ber '^#1 (ill-posed|converged|max-iter|cancelled)' 240
     r1=$?
     screen ber | grep -q nan
     check tui_views_setup_done_no_nan $((r1 + 1 - $?)) "the Berlin-Center run did not end, or nan on screen"
@@ -406,7 +412,7 @@ case "$AU" in /*) ;; *) AU="$PWD/$AU" ;; esac
 if [ -r "$AU" ]; then
     start au 80x24 --net "'$AU'" --no-runlog --delay 50 --threads 2
     keys r
-    wait_for au '^#1 setting up: start point: .* [0-9]+% \| [0-9.]+ [mu]?s' 60
+    wait_for au '^#1 setting up: start point: .* [0-9]+% \| [0-9.]+ [mu]?s' 240
     check tui_views_setup_long_step_fits $? "the per cent and time of a long set-up step are off the line: $(screen au | sed -n 2p)"
     keys q
 else

@@ -70,7 +70,7 @@ elif [ "$rows" != "$(($(awk '$1 ~ /^[0-9]+$/' "$tmp/g_net.tntp" | wc -l) + 1))" 
 else pass ue_sigterm_keeps_flows; fi
 # --checkpoint: killed outright, the run leaves the flows of its last
 # checkpoint beside --out (not at it); one that ends removes them
-run_then_signal KILL "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 100000000 \
+run_signal_on KILL '^checkpoint  iteration' "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 100000000 \
     --out "$tmp/gk.csv" --checkpoint 0.2
 ck="$tmp/gk.csv.checkpoint"
 rows=$(wc -l <"$ck" 2>/dev/null)

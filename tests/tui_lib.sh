@@ -19,6 +19,7 @@ FLOWREF="${NET%_net.tntp}_flow.tntp"
 
 SOCK="dillsue-test-$$"
 T="tmux -u -L $SOCK -f /dev/null"
+$T kill-server 2>/dev/null # a live server of that name (an aborted run under a reused pid) would answer with its screens
 TMP=$(mktemp -d)
 cleanup() { $T kill-server 2>/dev/null; rm -rf "$TMP"; }
 # also when killed, or when a reader of the output (| head) goes away

@@ -144,6 +144,7 @@ if big is None:
     print("SKIP python_ctrl_c_cancels: no Austin-SDB in " + TNTP)
 else:
     t0 = time.time()
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with SIGINT ignored (a background job)
     threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     try:
         dillsue.solve(big, tau=10, filter="dsp")
