@@ -523,8 +523,9 @@ int main(int argc, char **argv)
 {
     opts op = {2, 10000, 0, 0, -1, 0, 1.0, 1};
     if (argc < 2) {
-        fprintf(stderr, "usage: grid ladder|full|bridge|edsp [--threads N] [--max-iter N] [--inner-max N] "
-                        "[--scenarios K] [--seed S] [NET...]\n");
+        fprintf(stderr, "usage: grid ladder|full|bridge|edsp [--threads N] [--max-iter N] [--inner direct|passes] "
+                        "[--inner-max N] [--scenarios K] [--seed S] [--damping D] [--centroids honour|ignore] "
+                        "[NET...]\n");
         return 2;
     }
     const char *cmd = argv[1];
