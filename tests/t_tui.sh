@@ -286,7 +286,7 @@ check tui_runs_number_column $((r1 + $?)) "run 10 runs into the network name in 
 keys q
 wait_for sc 'EXIT=0' 10
 # the run log names the settings the details do (distance_factor 1 here, the file's toll factor)
-log=$(ls "$XDG_STATE_HOME"/dillsue/runs-*.csv 2> /dev/null | tail -n 1)
+log=$(ls -t "$XDG_STATE_HOME"/dillsue/runs-*.csv 2> /dev/null | head -n 1)
 python3 - "$log" << 'EOS'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

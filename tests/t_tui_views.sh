@@ -418,4 +418,35 @@ if [ -r "$AU" ]; then
 else
     echo "SKIP tui_views_setup_long_step_fits: $AU missing"
 fi
+# R repeats the selected run with its own start: a run warm from #1 re-run with
+# warm start off is warm from #1 again (the next: line's setting was taken)
+start rw 120x40 --net "'$NET'" --ascii --no-runlog
+keys r
+wait_for rw '^#1 converged' 20
+typed W 1
+keys r
+wait_for rw '^#2 converged' 20
+keys w
+wait_for rw 'warm start off' 3
+keys R
+wait_for rw '^#3 converged' 20
+r1=$?
+wait_for rw '^.> ?w ?3 .*warm #1' 3
+check tui_views_rerun_own_start $((r1 + $?)) "R of a run warm from #1 did not start warm from #1"
+keys q
+
+# two sessions started together keep a run log each: the default name has the
+# process id (runs-DATE-TIME.csv alone: sessions of the same second overwrote
+# each other's)
+before=$(ls "$XDG_STATE_HOME"/dillsue/runs-*.csv 2>/dev/null | wc -l)
+start rl1 200x24 --net "'$NET'" --ascii
+start rl2 200x24 --net "'$NET'" --ascii
+for sn in rl1 rl2; do CUR=$sn; keys r; done
+for sn in rl1 rl2; do wait_for $sn '^#1 converged' 20; done
+for sn in rl1 rl2; do CUR=$sn; keys q; done
+wait_for rl1 'EXIT=0' 10 && wait_for rl2 'EXIT=0' 10
+r1=$?
+after=$(ls "$XDG_STATE_HOME"/dillsue/runs-*.csv 2>/dev/null | wc -l)
+screen rl1 | grep -Eq 'run log: .*/runs-[0-9]{8}-[0-9]{6}-[0-9]+\.csv' && [ $((after - before)) -eq 2 ]
+check tui_views_runlog_per_session $((r1 + $?)) "$((after - before)) new run logs for two sessions: $(ls "$XDG_STATE_HOME"/dillsue/)"
 exit 0

@@ -654,7 +654,22 @@ static int act_runs(tui_app *app, tui_action act)
             app_message(app, 1, "run #%d is on another network (%s)", r->id, r->net->name);
             break;
         }
+        /* the run's own start, not the next: line's warm setting (a cold run
+         * re-ran warm, in 0 iterations, where w was on) */
+        int keep_next = s->warm_next, keep_from = s->warm_from_id;
+        if (!r->warm)
+            s->warm_next = 0;
+        else if (r->warm_from > 0)
+            s->warm_next = 1, s->warm_from_id = r->warm_from;
+        else if (s->warm_file && s->warm_file_net == s->net && !strcmp(s->warm_file_path, r->warm_path))
+            s->warm_next = 1, s->warm_from_id = -1;
+        else {
+            app_message(app, 1, "run #%d started from the flow file %s, no longer the warm start: W %s chooses it again",
+                        r->id, r->warm_path, r->warm_path);
+            break;
+        }
         start_with(app, &r->cfg);
+        s->warm_next = keep_next, s->warm_from_id = keep_from;
         break;
     }
     case ACT_COPY: {

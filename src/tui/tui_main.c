@@ -46,7 +46,7 @@ static void usage(FILE *f)
                "changed and only the changed cells are sent). NO_COLOR in the environment also\n"
                "turns colour off.\n"
                "On quit (and on x) every run of the session is written as CSV to the run log,\n"
-               "$XDG_STATE_HOME/dillsue/runs-DATE-TIME.csv (default ~/.local/state/dillsue/),\n"
+               "$XDG_STATE_HOME/dillsue/runs-DATE-TIME-PID.csv (default ~/.local/state/dillsue/),\n"
                "or --runlog FILE; --no-runlog writes none. Ctrl-C quits with status 130.\n"
                "Settings and key bindings come from $XDG_CONFIG_HOME/dillsue/config (default\n"
                "~/.config/dillsue/config) or --config FILE; options given here override it.\n"
@@ -279,7 +279,9 @@ static void load_config(tui_app *app, const tui_opts *o, tui_config *cfg, char *
     if (cfg->n_problems) config_problems_format(cfg, app->config_path, note, n);
 }
 
-/* $XDG_STATE_HOME/dillsue/runs-DATE-TIME.csv (else ~/.local/state/...), or --runlog. */
+/* $XDG_STATE_HOME/dillsue/runs-DATE-TIME-PID.csv (else ~/.local/state/...), or
+ * --runlog. The process id keeps sessions started in the same second apart
+ * (each rewrote the other's log: two of three were lost). */
 static void runlog_path(tui_app *app, const tui_opts *o)
 {
     const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -295,9 +297,10 @@ static void runlog_path(tui_app *app, const tui_opts *o)
     localtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
     if (st && st[0] == '/')
-        snprintf(app->runlog_path, sizeof app->runlog_path, "%s/dillsue/runs-%s.csv", st, stamp);
+        snprintf(app->runlog_path, sizeof app->runlog_path, "%s/dillsue/runs-%s-%ld.csv", st, stamp, (long)getpid());
     else if (home && home[0] == '/')
-        snprintf(app->runlog_path, sizeof app->runlog_path, "%s/.local/state/dillsue/runs-%s.csv", home, stamp);
+        snprintf(app->runlog_path, sizeof app->runlog_path, "%s/.local/state/dillsue/runs-%s-%ld.csv", home, stamp,
+                 (long)getpid());
 }
 
 /* Built-in defaults, then the config file, then the command line. */
