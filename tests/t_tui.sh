@@ -4,6 +4,17 @@
 # compare, export, resize, help, quit and Ctrl-C. Prints PASS/FAIL/SKIP lines.
 . tests/tui_lib.sh
 
+# a terminal that cannot position the cursor is refused before curses starts
+# (TERM=dumb drew only the bottom line, the rest blank), the main TUI's and the
+# sweep viewer's alike
+"$PROG" sweep --net "$NET" --scenarios 1 --seed 1 --tau 10 --filter dsp --solver newton --out "$TMP/sw1" --quiet >/dev/null 2>&1
+$T new-session -d -s dumb -x 150 -y 10 -c "$PWD" \
+    "TERM=dumb '$PROG' tui --net '$NET' --no-runlog; echo EXIT=\$?; TERM=dumb '$PROG' tui --sweep '$TMP/sw1'; echo EXIT=\$?; sleep 60"
+i=0; while [ $i -lt 100 ] && [ "$(screen dumb | grep -c '^EXIT=2$')" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
+[ "$(screen dumb | grep -c '^EXIT=2$')" -eq 2 ] &&
+    [ "$(screen dumb | grep -c '^dillsue tui: the terminal (TERM=dumb) cannot position the cursor')" -eq 2 ]
+check tui_dumb_terminal_refused $? "TERM=dumb was not refused with status 2 by the TUI and the sweep viewer"
+
 $T new-session -d -s main -x 120 -y 40 -c "$PWD" \
     "TERM=xterm-256color '$PROG' tui --net '$NET' --solver sra --ascii; echo EXIT=\$?; sleep 60"
 wait_for main 'runs \(0\)' 10
@@ -123,6 +134,9 @@ check tui_resize_200x60 $? "200x60 does not show all side panels"
 $T resize-window -t main -x 60 -y 20
 wait_for main 'terminal too small: need 80x24, have 60x20' 3
 check tui_too_small $? "no too-small message at 60x20"
+$T resize-window -t main -x 40 -y 12
+wait_for main 'too small: 40x12, need 80x24' 3
+check tui_too_small_narrow $? "the too-small message at 40x12 is not whole"
 $T resize-window -t main -x 120 -y 40
 wait_for main 'runs \(2\)' 3
 check tui_resize_back $? "screen did not come back at 120x40"

@@ -435,6 +435,35 @@ wait_for rw '^.> ?w ?3 .*warm #1' 3
 check tui_views_rerun_own_start $((r1 + $?)) "R of a run warm from #1 did not start warm from #1"
 keys q
 
+# --delay spaces the data's frames, not a key's: at --delay 5000 the tau prompt
+# shows at once (it came 4-5 s after its key)
+start dl 80x24 --net "'$NET'" --ascii --no-runlog --delay 5000
+sleep 0.3
+keys t
+wait_for dl 'tau \(> 0\)' 2
+check tui_views_key_frame_at_once $? "the prompt of t did not show within 2 s at --delay 5000"
+keys Escape
+keys q
+
+# a prompt longer than the line scrolls: the end of what is typed, the cursor
+# and the hint stay in sight (a long path ran off the edge, unseen)
+start lp 80x24 --net "'$NET'" --ascii --no-runlog
+keys x; keys C-u
+$T send-keys -t lp -l -- "/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaZZEND"
+wait_for lp '^<a+ZZEND_ +Enter ok  Esc cancel' 3
+check tui_views_long_prompt_scrolls $? "the end of a 110-character export path is not in sight: $(screen lp | tail -n 1)"
+keys Escape
+keys q
+
+# text cut at a panel's edge ends in '>' (a range cut to "0..10000" read as the
+# whole, "GPU: none" as "GPU: no")
+start cut 80x24 --net "'$NET'" --ascii --no-runlog
+keys s
+wait_for cut 'max_iter +[0-9]+ +at most this many outer iterations, 0\.\.[0-9]*>' 3
+check tui_views_cut_marked $? "the cut settings row of max_iter does not end in '>': $(screen cut | grep max_iter)"
+keys Escape
+keys q
+
 # two sessions started together keep a run log each: the default name has the
 # process id (runs-DATE-TIME.csv alone: sessions of the same second overwrote
 # each other's)

@@ -73,6 +73,11 @@ int main(void)
         TC_CHECK(strcmp(buf, "1e-7") == 0, "format gave %s", buf);
         plot_format_decade(0, (char *)buf, sizeof buf);
         TC_CHECK(strcmp(buf, "1e0") == 0, "format gave %s", buf);
+        /* 5 characters at most, the label column: 1e-120 was cut to 1e-12 */
+        for (int d = -330; d <= 330; d++) {
+            plot_format_decade(d, (char *)buf, sizeof buf);
+            TC_CHECK(strlen(buf) <= 5 && atoi(strchr(buf, 'e') + 1) == d, "decade %d formatted %s", d, buf);
+        }
     }
     tc_end();
 

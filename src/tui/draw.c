@@ -15,8 +15,19 @@ void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     room = r.w - col;
+    /* Text cut at the edge ends in '>', so that a cut is not read as the
+     * whole (a range "0..10000" cut from 0..100000000, "GPU: no" from "none").
+     * Characters, not bytes, are counted: UTF-8 glyphs take one column each. */
+    int chars = 0, keep = -1;
+    for (const char *p = buf; *p; p++)
+        if ((*p & 0xC0) != 0x80 && chars++ == room - 1) keep = (int)(p - buf);
     attron(attr);
-    mvaddnstr(r.y + row, r.x + col, buf, room);
+    if (chars > room && room >= 2) {
+        buf[keep] = '\0';
+        mvaddstr(r.y + row, r.x + col, buf);
+        addch('>');
+    } else
+        mvaddnstr(r.y + row, r.x + col, buf, room);
     attroff(attr);
 }
 

@@ -57,7 +57,7 @@ const tui_key tui_keys[] = {
     {ACT_HELP, "help", {'?', 'h', KEY_F(1)}, "this help", "help"},
     {ACT_REDRAW, "redraw", {CTRL('l')}, "redraw the screen", NULL},
     {ACT_CLOSE, "close", {27}, "close help / comparison / dialog", NULL},
-    {ACT_QUIT, "quit", {'q'}, "quit (cancels a running run first); Ctrl-C does the same", "quit"},
+    {ACT_QUIT, "quit", {'q'}, "quit (cancels a running run first); Ctrl-C: exit 130", "quit"},
 };
 const int tui_n_keys = (int)(sizeof tui_keys / sizeof tui_keys[0]);
 

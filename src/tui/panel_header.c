@@ -76,7 +76,7 @@ void panel_header_draw(tui_app *app, tui_rect r)
          * is cut to leave room for the per cent and the time */
         char step[96];
         int fixed = snprintf(NULL, 0, "#%d setting up:  %.0f%% | %s", run->id, 100 * prog, el);
-        int room = r.w - fixed;
+        int room = r.w - fixed - 1; /* (the last column: draw_text's '>' where the rest is cut) */
         snprintf(step, sizeof step, "%s", label[0] ? label : "...");
         if (room < 12) room = 12;
         if ((int)strlen(step) > room && room < (int)sizeof step) snprintf(step + room - 3, 4, "...");

@@ -289,7 +289,7 @@ static void resid_legend(resid_frame *f)
     char tolb[32], lab[32];
     fmt_gap(f->tol, tolb, sizeof tolb);
     draw_text(in, rows + 1, col, term_attr(app, ROLE_TOL), "%s tol %s", plot_special_glyph(PLOT_SP_TOL, app->gs), tolb);
-    col += 15;
+    col += 7 + (int)strlen(tolb); /* (15 for 1.00e-07; "tol 1.00e-300" ran into the first run's label) */
     if (!f->shown) {
         char key[32];
         draw_text(in, rows + 1, col, A_NORMAL, s->n_runs ? "(no run shown: %s)" : "(no run yet: %s)",

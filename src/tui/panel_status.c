@@ -11,10 +11,25 @@ void panel_status_draw(tui_app *app, tui_rect r)
     attr_t bar = term_attr(app, ROLE_STATUS);
     draw_fill(r, bar);
     if (app->prompt) {
-        draw_text(r, 0, 0, bar | A_BOLD, "%s: %s", app->prompt_label, app->prompt_buf);
-        int x = (int)strlen(app->prompt_label) + 2 + app->prompt_len;
+        /* label and text, scrolled so that their end and the cursor stay in
+         * sight (a long path typed past the edge was invisible, and a long
+         * overwrite question lost its "y/n" and the answer) */
+        char line[1200];
+        int len = snprintf(line, sizeof line, "%s: %s", app->prompt_label, app->prompt_buf);
+        if (len >= (int)sizeof line) len = (int)sizeof line - 1;
+        /* whole where it fits on the line (the hint then only where it fits
+         * too); scrolled, the hint's room kept where the line is wide enough */
+        int room = len + 1 < r.w ? r.w : r.w - 22 > 20 ? r.w - 22 : r.w;
+        const char *show = line;
+        if (len + 1 >= r.w && room > 3) {
+            show = line + len - (room - 3); /* "<", the text, the cursor, a space */
+            while ((*show & 0xC0) == 0x80) show++; /* not inside a UTF-8 character */
+            draw_text(r, 0, 0, bar | A_BOLD, "<%s", show);
+        } else
+            draw_text(r, 0, 0, bar | A_BOLD, "%s", line);
+        int x = (show != line) + (int)strlen(show);
         if (x < r.w) mvaddch(r.y, r.x + x, '_' | A_BLINK | bar);
-        draw_text(r, 0, x + 2 < r.w - 22 ? r.w - 22 : r.w, bar, "Enter ok  Esc cancel");
+        if (x + 2 <= r.w - 22) draw_text(r, 0, r.w - 22, bar, "Enter ok  Esc cancel");
         return;
     }
     if (app->msg[0] && session_now() < app->msg_until) {

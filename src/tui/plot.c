@@ -113,7 +113,15 @@ int plot_decade_labels(double lo, double hi, int rows, plot_glyphset gs, int *de
     return n;
 }
 
-void plot_format_decade(int d, char *buf, size_t n) { snprintf(buf, n, "1e%d", d); }
+void plot_format_decade(int d, char *buf, size_t n)
+{
+    /* at most 5 characters, the axis' label column: "1e-120" was cut to "1e-12",
+     * a different decade (a run to tol 1e-300 labelled 1e-120 as 1e-12) */
+    if (d > -100 && d < 1000)
+        snprintf(buf, n, "1e%d", d);
+    else
+        snprintf(buf, n, "e%d", d);
+}
 
 int plot_canvas_init(plot_canvas *c, int cols, int rows, plot_glyphset gs, double ylo, double yhi, double xmax)
 {

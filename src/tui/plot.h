@@ -59,7 +59,7 @@ int plot_x_to_dot(double x, double xmax, int nsub);
 /* Rows (0 = top, in cells) at which to label decades, at least two rows
  * apart; decade[k] is the exponent labelled at row[k]. Returns the count. */
 int plot_decade_labels(double lo, double hi, int rows, plot_glyphset gs, int *decade, int *row, int max);
-/* "1e-7", "1e0", "1e3". */
+/* "1e-7", "1e0", "1e3"; "e-120" below 1e-99 (5 characters at most). */
 void plot_format_decade(int d, char *buf, size_t n);
 
 /* Canvas life cycle; returns -1 if out of memory. */

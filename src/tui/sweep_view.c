@@ -18,6 +18,7 @@
 
 #include "ds_csv.h"
 #include "sweep_data.h"
+#include "termcheck.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -811,6 +812,12 @@ int sweep_view_run(const char *dir, int ascii, int delay_ms, sweep_cell_request 
     const char *cs = nl_langinfo(CODESET);
     if (!cs || (strcasecmp(cs, "UTF-8") && strcasecmp(cs, "utf8"))) v.ascii = 1;
     g_quit = 0;
+    char why[256];
+    if (!stdscr && term_check(why, sizeof why) != 0) {
+        fprintf(stderr, "dillsue tui: %s\n", why);
+        view_free(&v);
+        return 2;
+    }
     signal(SIGINT, on_quit);
     signal(SIGTERM, on_quit);
     signal(SIGHUP, on_quit);

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "settings.h"
 #include "sweep_view.h"
+#include "termcheck.h"
 #include "tui.h"
 
 static const tui_panel tui_panels[TUI_P_N] = {
@@ -130,6 +131,8 @@ static void draw_too_small(tui_app *app)
     char msg[96];
     int n = snprintf(msg, sizeof msg, "terminal too small: need %dx%d, have %dx%d", TUI_MIN_W, TUI_MIN_H, app->lo.w,
                      app->lo.h);
+    if (n > app->lo.w) /* the short form where the long one would be cut (40 columns lost "12") */
+        n = snprintf(msg, sizeof msg, "too small: %dx%d, need %dx%d", app->lo.w, app->lo.h, TUI_MIN_W, TUI_MIN_H);
     int y = app->lo.h / 2, x = (app->lo.w - n) / 2;
     mvaddnstr(y < 0 ? 0 : y, x < 0 ? 0 : x, msg, app->lo.w);
 }
@@ -200,7 +203,9 @@ static void handle_key(tui_app *app, int ch)
 static int run_loop(tui_app *app)
 {
     double frame_dt = app->delay_ms / 1000.0, last_frame = -1e9;
-    int dirty = 1, msg_shown = 0;
+    /* --delay spaces the frames the engine's data cause; a key's frame is
+     * drawn at once (at --delay 5000 a prompt showed 4 s after its key) */
+    int dirty = 1, msg_shown = 0, key_frame = 0;
     while (!app->quit) {
         if (tui_sig_quit) break;
         if (session_poll(&app->s)) dirty = 1;
@@ -214,10 +219,10 @@ static int run_loop(tui_app *app)
             dirty = 1;
             msg_shown = 0;
         }
-        if (dirty && now - last_frame >= frame_dt) {
+        if (dirty && (key_frame || now - last_frame >= frame_dt)) {
             draw_frame(app);
             last_frame = now;
-            dirty = 0;
+            dirty = key_frame = 0;
             msg_shown = app->msg[0] && now < app->msg_until;
         }
         int timeout;
@@ -239,7 +244,7 @@ static int run_loop(tui_app *app)
         int ch;
         while ((ch = getch()) != ERR) {
             handle_key(app, ch);
-            dirty = 1;
+            dirty = key_frame = 1;
             if (app->quit) break;
         }
     }
@@ -380,6 +385,12 @@ int tui_main(int argc, char **argv)
     app.ref_run = -1;
 
     term_install_signals(&app.s);
+    char why[256]; /* (not where the sweep viewer already holds the terminal) */
+    if (!stdscr && term_check(why, sizeof why) != 0) {
+        fprintf(stderr, "dillsue tui: %s\n", why);
+        session_free(&app.s);
+        return 2;
+    }
     if (term_start(&app, app.want_color) != 0) {
         fprintf(stderr, "dillsue tui: cannot initialise the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
