@@ -664,8 +664,9 @@ static int act_runs(tui_app *app, tui_action act)
         else if (s->warm_file && s->warm_file_net == s->net && !strcmp(s->warm_file_path, r->warm_path))
             s->warm_next = 1, s->warm_from_id = -1;
         else {
-            app_message(app, 1, "run #%d started from the flow file %s, no longer the warm start: W %s chooses it again",
-                        r->id, r->warm_path, r->warm_path);
+            app_message(app, 1,
+                        "run #%d started from the flow file %s, no longer the warm start: W %s chooses it again", r->id,
+                        r->warm_path, r->warm_path);
             break;
         }
         start_with(app, &r->cfg);

@@ -22,7 +22,7 @@ void panel_status_draw(tui_app *app, tui_rect r)
         int room = len + 1 < r.w ? r.w : r.w - 22 > 20 ? r.w - 22 : r.w;
         const char *show = line;
         if (len + 1 >= r.w && room > 3) {
-            show = line + len - (room - 3); /* "<", the text, the cursor, a space */
+            show = line + len - (room - 3);        /* "<", the text, the cursor, a space */
             while ((*show & 0xC0) == 0x80) show++; /* not inside a UTF-8 character */
             draw_text(r, 0, 0, bar | A_BOLD, "<%s", show);
         } else

@@ -20,8 +20,9 @@ int term_check(char *why, size_t n)
     int ok = cup && cup != (const char *)-1;
     del_curterm(cur_term); /* initscr sets the terminal up again */
     if (!ok) {
-        snprintf(why, n, "the terminal (TERM=%s) cannot position the cursor; use one that can (xterm, screen, "
-                         "tmux) or `dillsue solve`",
+        snprintf(why, n,
+                 "the terminal (TERM=%s) cannot position the cursor; use one that can (xterm, screen, "
+                 "tmux) or `dillsue solve`",
                  t ? t : "");
         return -1;
     }
