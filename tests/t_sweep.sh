@@ -94,6 +94,11 @@ mkdir -p "$tmp/fifo" && mkfifo "$tmp/fifo/sweep.conf"
 run timeout 20 "$D" sweep --resume --out "$tmp/fifo"
 if [ $rc -eq 2 ] && grep -q "no sweep here (sweep.conf is not a regular file)" "$tmp/err"; then pass sweep_conf_fifo_refused
 else fail sweep_conf_fifo_refused "rc $rc: $(cat "$tmp/err")"; fi
+# a new sweep there: refused, the FIFO kept (an unreadable sweep.conf was replaced as if absent)
+run timeout 20 "$D" sweep --net "$SF" --scenarios 1 --seed 1 --tau 10 --filter dsp --solver newton --out "$tmp/fifo"
+if [ $rc -eq 2 ] && grep -q "sweep.conf: cannot read: not a regular file" "$tmp/err" && [ -p "$tmp/fifo/sweep.conf" ]; then
+    pass sweep_conf_unreadable_not_replaced
+else fail sweep_conf_unreadable_not_replaced "rc $rc: $(cat "$tmp/err")"; fi
 
 GRID="--net $SF --scenarios 4 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson"
 # cells.csv without the timing and rank columns (wall_s, t_end, rank, worker: always last)

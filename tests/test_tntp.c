@@ -755,6 +755,16 @@ static void test_centroid_without_demand(void)
         TC_CHECK(n->n_od == 1 && ds_node_id(n, n->od_orig[0]) == 500 && ds_node_id(n, n->od_dest[0]) == 700, "OD");
         ds_network_free(n);
     }
+    /* more nodes below FIRST THRU NODE than <NUMBER OF ZONES> declares: refused
+     * on its line, as a dense file's (they were passed through) */
+    static const char znet[] = "<NUMBER OF ZONES> 1\n<NUMBER OF NODES> 4\n<NUMBER OF LINKS> 4\n<FIRST THRU NODE> 600\n"
+                               "<END OF METADATA>\n500 550 10 1 1 0.15 4 1 0 1;\n550 700 10 1 1 0.15 4 1 0 1;\n"
+                               "500 40000 10 1 1 0.15 4 1 0 1;\n40000 700 10 1 1 0.15 4 1 0 1;\n";
+    n = ds_network_parse(znet, sizeof znet - 1, "z.net.tntp", trips, sizeof trips - 1, "z.trips.tntp", &e);
+    TC_CHECK(n == NULL && e.line == 4 &&
+                 strstr(e.msg, "2 nodes have lower ids (centroids), more than <NUMBER OF ZONES> 1"),
+             "not refused: line %ld: %s", e.line, e.msg);
+    ds_network_free(n);
     static const char dnet[] = "<NUMBER OF NODES> 4\n<NUMBER OF LINKS> 2\n<FIRST THRU NODE> 4\n<END OF METADATA>\n"
                                "1 4 10 1 1 0.15 4 1 0 1;\n4 2 10 1 1 0.15 4 1 0 1;\n";
     static const char dtrips[] = "<END OF METADATA>\nOrigin 1\n 2 : 10;\n";

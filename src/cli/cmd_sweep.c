@@ -871,16 +871,21 @@ static int setup_conf(sweep_opts *o)
     ds_error err = {{0}, 0, {0}};
     snprintf(path, sizeof path, "%s/sweep.conf", o->out);
     char *old = sweep_read_file(path, NULL);
+    int rerr = old ? 0 : errno;
     if (o->merge || (o->resume && !o->have_net)) {
         if (!old)
             return cli_usage(CMD, "%s: no sweep here (%s)", o->out,
-                             errno == EINVAL ? "sweep.conf is not a regular file" : strerror(errno));
+                             rerr == EINVAL ? "sweep.conf is not a regular file" : strerror(rerr));
         int rc = sweep_grid_parse(old, path, &o->g, &err);
         free(old);
         if (rc) return cli_input_error(&err);
         if (o->resume) continue_flows(o, o->g.flows);
         return 0;
     }
+    /* only a sweep.conf that is not there is no sweep: one that cannot be
+     * read (a FIFO, no permission) was replaced as if absent */
+    if (!old && rerr != ENOENT)
+        return cli_usage(CMD, "%s: cannot read: %s", path, rerr == EINVAL ? "not a regular file" : strerror(rerr));
     if (old) {
         /* the grid must be the one the directory holds; whether it writes flow
          * files is not the grid's (continue_flows) */

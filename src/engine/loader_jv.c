@@ -342,6 +342,22 @@ static void rho_weights(const ds_loader *ld, const double *t, double *w)
     for (int e = 0; e < ld->net->n_links; e++) w[e] = dsk_exp_weight(-ld->mu * t[e]);
 }
 
+/* The nodes of destination di's matrix: those that reach d (the full graph's
+ * reach_node, free-flow trees over usable links), d itself out. A cycle that
+ * cannot reach d leaves its values at 0 (b = 0 there; the sparse LU never sees
+ * those nodes), so counting it "proved" a model ill-posed that is not (a
+ * dead-end pair of links of cost 0). y = 1 on them, 0 elsewhere. */
+static void rho_nodes(const ds_loader *ld, int di, double *y, unsigned char *in)
+{
+    const ds_network *net = ld->net;
+    int n = net->n_nodes, d = net->dest_node[di];
+    const unsigned char *r = ld->reach_node ? ld->reach_node + (size_t)di * ld->reach_stride : NULL;
+    for (int i = 0; i < n; i++) {
+        in[i] = i != d && (!r || (r[i >> 3] >> (i & 7) & 1));
+        y[i] = in[i] ? 1 : 0;
+    }
+}
+
 /* Where a power iteration stands: iterations done, the last two growth
  * factors, and whether it stopped on a vanishing or non-finite vector. */
 typedef struct pw_state {
@@ -418,10 +434,7 @@ static void rho_dest(ds_loader *ld, const double *w, int di, int bound, double *
 {
     const ds_network *net = ld->net;
     int n = net->n_nodes, d = net->dest_node[di];
-    for (int i = 0; i < n; i++) {
-        y[i] = (i == d) ? 0 : 1;
-        in[i] = i != d;
-    }
+    rho_nodes(ld, di, y, in);
     pw_state st = {0, 0, 0, 0};
     *est = power_steps(net, w, d, y, y2, in, 500, bound ? 1e-12 : 1e-9, &st);
     if (!bound && keep) {
@@ -584,10 +597,7 @@ int ds_loader_rho_support(ds_loader *ld, const double *t, int di, unsigned char 
         const struct ld_power_cache *pc = &ld->pw; /* written by rho_all, read here: one thread */
         pw_state st = {0, 0, 0, 0};
         rho_weights(ld, t, w);
-        for (int i = 0; i < n; i++) {
-            y[i] = (i == d) ? 0 : 1;
-            in[i] = i != d;
-        }
+        rho_nodes(ld, di, y, in);
         if (pc->valid && pc->di == di && pc->mu == ld->mu && memcmp(pc->t, t, sizeof(double) * (size_t)m) == 0) {
             /* the estimate at these costs got this far: resume it (same bits) */
             memcpy(y, pc->y, sizeof(double) * (size_t)n);

@@ -602,7 +602,9 @@ static int check_ill_posed(ds_run *run, int phase)
          * connectors of free-flow time 0 run both ways). */
         double lb0, est0;
         int d0;
-        for (int e = 0; e < run->n; e++) tmax[e] = tmax[e] == 0 ? 0 : INFINITY;
+        const ds_network *net = run->net; /* (a flow-dependent link costs 0 at the cap only by rounding) */
+        for (int e = 0; e < run->n; e++)
+            tmax[e] = tmax[e] == 0 && !dsk_flow_dependent(net->t0[e], net->bpr_b[e], net->bpr_power[e]) ? 0 : INFINITY;
         ds_loader_rho(run->ld, tmax, &lb0, &est0, &d0);
         if (lb0 >= 1.0) {
             snprintf(run->reason, sizeof run->reason,

@@ -553,7 +553,13 @@ char *sweep_read_file(const char *path, size_t *len)
     struct stat st;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
         int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         close(fd);
         errno = e;

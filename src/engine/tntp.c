@@ -1087,6 +1087,14 @@ static int map_nodes(text *t, ds_network *net, const meta *m, const zone_scan *z
         net->node_id[net->n_zones++] = ids[k];
         if (ids[k] < ftn) first_thru = net->n_zones + 1;
     }
+    /* as a dense file's FIRST THRU NODE past <NUMBER OF ZONES> + 1 is refused:
+     * more nodes below it than the zones declared (they used to be passed through) */
+    if (m->line[MK_ZONES] && first_thru - 1 > m->ival[MK_ZONES]) {
+        ds_error_set(err, t->name, m->line[MK_FIRST_THRU],
+                     "<FIRST THRU NODE> %ld: %ld nodes have lower ids (centroids), more than <NUMBER OF ZONES> %ld",
+                     ftn, first_thru - 1, m->ival[MK_ZONES]);
+        goto out;
+    }
     net->first_thru = (int)first_thru;
     for (k = 0, i = (size_t)net->n_zones; k < n_ids; k++)
         if (slot[k] < 0) {

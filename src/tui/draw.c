@@ -26,7 +26,9 @@ void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
         buf[keep] = '\0';
         mvaddstr(r.y + row, r.x + col, buf);
         addch('>');
-    } else
+    } else if (chars <= room)
+        mvaddstr(r.y + row, r.x + col, buf); /* (addnstr counts bytes: it cut "┄ tol 1.00e-07" that fits) */
+    else
         mvaddnstr(r.y + row, r.x + col, buf, room);
     attroff(attr);
 }
