@@ -5,6 +5,22 @@
 
 #include "tui.h"
 
+int draw_cols(const char *s)
+{
+    int c = 0;
+    for (; *s; s++) c += (*s & 0xC0) != 0x80;
+    return c;
+}
+
+const char *draw_skip_cols(const char *s, int n)
+{
+    for (; n > 0 && *s; n--) {
+        s++;
+        while ((*s & 0xC0) == 0x80) s++; /* past the character's continuation bytes */
+    }
+    return s;
+}
+
 void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
 {
     char buf[1024];
@@ -18,12 +34,10 @@ void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
     /* Text cut at the edge ends in '>', so that a cut is not read as the
      * whole (a range "0..10000" cut from 0..100000000, "GPU: no" from "none").
      * Characters, not bytes, are counted: UTF-8 glyphs take one column each. */
-    int chars = 0, keep = -1;
-    for (const char *p = buf; *p; p++)
-        if ((*p & 0xC0) != 0x80 && chars++ == room - 1) keep = (int)(p - buf);
+    int chars = draw_cols(buf);
     attron(attr);
     if (chars > room && room >= 2) {
-        buf[keep] = '\0';
+        buf[draw_skip_cols(buf, room - 1) - buf] = '\0';
         mvaddstr(r.y + row, r.x + col, buf);
         addch('>');
     } else if (chars <= room)

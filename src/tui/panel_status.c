@@ -6,14 +6,6 @@
 #include "config.h"
 #include "tui.h"
 
-/* Columns of a UTF-8 string (one a character: what the prompts hold). */
-static int text_cols(const char *s)
-{
-    int c = 0;
-    for (; *s; s++) c += (*s & 0xC0) != 0x80;
-    return c;
-}
-
 void panel_status_draw(tui_app *app, tui_rect r)
 {
     attr_t bar = term_attr(app, ROLE_STATUS);
@@ -25,21 +17,18 @@ void panel_status_draw(tui_app *app, tui_rect r)
         char line[1200];
         int len = snprintf(line, sizeof line, "%s: %s", app->prompt_label, app->prompt_buf);
         if (len >= (int)sizeof line) len = (int)sizeof line - 1;
-        int cols = text_cols(line);
+        int cols = draw_cols(line);
         /* whole where it fits on the line (the hint then only where it fits
          * too); scrolled, the hint's room kept where the line is wide enough */
         int room = cols + 1 < r.w ? r.w : r.w - 22 > 20 ? r.w - 22 : r.w;
         const char *show = line;
         if (cols + 1 >= r.w && room > 3) {
             /* the last room - 3 characters: "<", the text, the cursor, a space */
-            for (int skip = cols - (room - 3); skip > 0 && *show; skip--) {
-                show++;
-                while ((*show & 0xC0) == 0x80) show++; /* past a character's continuation bytes */
-            }
+            show = draw_skip_cols(line, cols - (room - 3));
             draw_text(r, 0, 0, bar | A_BOLD, "<%s", show);
         } else
             draw_text(r, 0, 0, bar | A_BOLD, "%s", line);
-        int x = (show != line) + text_cols(show);
+        int x = (show != line) + draw_cols(show);
         if (x < r.w) mvaddch(r.y, r.x + x, '_' | A_BLINK | bar);
         if (x + 2 <= r.w - 22) draw_text(r, 0, r.w - 22, bar, "Enter ok  Esc cancel");
         return;

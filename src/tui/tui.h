@@ -212,6 +212,10 @@ void term_install_signals(tui_session *s);
 attr_t term_attr(const tui_app *app, tui_role role);
 
 /* draw.c: text clipped to a rect; col/row relative to the rect. */
+/* Columns of a UTF-8 string, one a character (what the panels and prompts
+ * hold), and the string past its first n characters. */
+int draw_cols(const char *s);
+const char *draw_skip_cols(const char *s, int n);
 void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
