@@ -108,6 +108,9 @@ typedef struct ds_network {
      * total_demand. Its sum and number of entries. */
     double intrazonal_demand;
     int n_intrazonal;
+    /* <NUMBER OF ZONES> of the trips file (0 if absent or no trips file read);
+     * where the zones are taken from the trips file, it need not match them */
+    long trips_declared_zones;
 } ds_network;
 
 /* A link from a node to itself: no route uses it, so the reader drops it; flow

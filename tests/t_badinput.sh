@@ -79,6 +79,15 @@ else echo "FAIL realfile_self_loop_written_with_flow_0: $(cat "$tmp/self_loop.cs
 if grep -q 'ids 1001..2146237932 mapped' "$tmp/out" && grep -q 'zones: *3 (taken from the trips file' "$tmp/out"; then
     echo "PASS realfile_info_says_what_was_inferred"
 else echo "FAIL realfile_info_says_what_was_inferred: $(head -c 400 "$tmp/out")"; fi
+# sparse ids: the zones come from the trips file's rows; a count its header
+# declares otherwise is said beside them, not dropped silently
+cp "$DIR/sparse_ids.net.tntp" "$tmp/sz_net.tntp"
+sed 's/^<NUMBER OF ZONES> 3$/<NUMBER OF ZONES> 5/' "$DIR/sparse_ids.trips.tntp" >"$tmp/sz_trips.tntp"
+"$D" info --net "$tmp/sz_net.tntp" --trips "$tmp/sz_trips.tntp" >"$tmp/out" 2>&1
+"$D" info --net "$DIR/sparse_ids.net.tntp" >"$tmp/out2" 2>&1
+if grep -q "zones: *3 (taken from.*(the trips file's <NUMBER OF ZONES> says 5)" "$tmp/out" && ! grep -q "trips file's <NUMBER" "$tmp/out2"; then
+    echo "PASS realfile_info_trips_zone_count_disagrees"
+else echo "FAIL realfile_info_trips_zone_count_disagrees: $(grep zones "$tmp/out" | head -c 400)"; fi
 "$D" info --net "$DIR/meta_missing_zones.net.tntp" >"$tmp/out" 2>&1
 if grep -q 'no <NUMBER OF ZONES>' "$tmp/out"; then echo "PASS realfile_info_zones_from_trips"
 else echo "FAIL realfile_info_zones_from_trips: $(head -c 400 "$tmp/out")"; fi

@@ -173,6 +173,8 @@ int cmd_info(int argc, char **argv)
                net->declared_zones ? "" : "; the net file has no <NUMBER OF ZONES>");
     if (net->zones_inferred && net->declared_zones && net->declared_zones != net->n_zones)
         printf(" (the net file's <NUMBER OF ZONES> says %ld)", net->declared_zones);
+    if (net->zones_inferred && net->trips_declared_zones && net->trips_declared_zones != net->n_zones)
+        printf(" (the trips file's <NUMBER OF ZONES> says %ld)", net->trips_declared_zones);
     printf("\n");
     if (net->first_thru > 1 && !net->ids_mapped)
         printf("first thru node:    %d (routes never pass through lower-numbered nodes)\n", net->first_thru);

@@ -1408,6 +1408,7 @@ ds_network *ds_network_parse(const char *net_text, size_t net_len, const char *n
         text_close(&t);
         goto fail;
     }
+    net->trips_declared_zones = z.declared;
     rc = map_nodes(&t, net, &m, &z, err);
     free(z.id);
     if (rc == 0 && build_csr(net)) rc = ds_error_set(err, net_name, 0, "out of memory building adjacency");
