@@ -53,6 +53,10 @@ else fail sweep_list_item_named "rc $rc: $(cat "$tmp/err")"; fi
 run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --tau 3,10,3
 if [ $rc -eq 2 ] && grep -q "lists 3 twice (items 1 and 3)" "$tmp/err"; then pass sweep_list_repeat_named
 else fail sweep_list_repeat_named "rc $rc: $(cat "$tmp/err")"; fi
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --out "$tmp/x" --tau 3,3.00000000001
+if [ $rc -eq 2 ] && grep -q "items 1 and 2 are equal to 10 significant digits (3), as the flow files name them" "$tmp/err"; then
+    pass sweep_list_equal_to_10_digits_said
+else fail sweep_list_equal_to_10_digits_said "rc $rc: $(cat "$tmp/err")"; fi
 n=0
 for c in "--bogus|--bogus" "--bogus=3|--bogus" "--zz-tau 3|--zz-tau"; do
     n=$((n + 1))
@@ -208,6 +212,14 @@ else
         elif grep -q 'file=libmpi' "$tmp/err"; then fail sweep_mpi_module "a local sweep loaded libmpi"
         else pass sweep_mpi_module; fi
     fi
+    # under a launcher (srun sets PMIX_RANK) each rank runs one cell at a time:
+    # --workers would be ignored, so it is refused, before anything is written
+    PMIX_RANK=0 "$D" sweep $GRID --out "$tmp/pmix" --workers 2 --quiet >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "^dillsue sweep: --workers is for a sweep without mpirun.*PMIX_RANK is set" "$tmp/err" &&
+        [ ! -e "$tmp/pmix" ]; then
+        pass sweep_mpi_workers_refused
+    else fail sweep_mpi_workers_refused "rc $rc: $(tail -3 "$tmp/err")"; fi
     run $MPIRUN -np 2 -x DILLSUE_MPI_LIB=/nonexistent/libdillsue_mpi.so "$D" sweep $GRID --out "$tmp/nomod" --quiet
     if [ $rc -eq 2 ] && grep -q "started by mpirun, but the MPI module cannot be opened: DILLSUE_MPI_LIB=/nonexistent/libdillsue_mpi.so does not exist" "$tmp/err"; then
         pass sweep_mpi_module_missing
@@ -291,6 +303,56 @@ run "$D" sweep --net "$SF" --scenarios 5 --seed 7 --tau 3,10 --filter full,dsp -
 if [ $rc -eq 2 ] && grep -q "another grid" "$tmp/err"; then pass sweep_resume_other_grid_refused; else fail sweep_resume_other_grid_refused "rc $rc: $(cat "$tmp/err")"; fi
 run "$D" sweep $GRID --out "$tmp/kill"
 if [ $rc -eq 2 ] && grep -q "already holds a sweep" "$tmp/err"; then pass sweep_existing_dir_refused; else fail sweep_existing_dir_refused "rc $rc"; fi
+run "$D" sweep --net "$SF" --scenarios 4 --seed 7 --tau 3,30 --filter full,dsp --solver newton,anderson --out "$tmp/kill" --resume
+if [ $rc -eq 2 ] && grep -q "another grid (.* differs from these options: it has 'tau=3,10', these options give 'tau=3,30')" "$tmp/err"; then
+    pass sweep_other_grid_names_difference
+else fail sweep_other_grid_names_difference "rc $rc: $(cat "$tmp/err")"; fi
+
+# --- a directory that holds what a sweep writes but no sweep.conf is someone
+# else's: refused, nothing in it replaced or appended to (cells.csv was)
+mkdir -p "$tmp/foreign"
+echo hello >"$tmp/foreign/cells.csv"
+run "$D" sweep --net "$SF" --scenarios 1 --seed 1 --filter dsp --solver newton --out "$tmp/foreign" --quiet
+if [ $rc -eq 2 ] && grep -q "holds cells.csv but no sweep.conf: not a sweep directory" "$tmp/err" &&
+    [ "$(cat "$tmp/foreign/cells.csv")" = hello ] && [ ! -e "$tmp/foreign/sweep.conf" ]; then
+    pass sweep_foreign_dir_refused
+else fail sweep_foreign_dir_refused "rc $rc: $(cat "$tmp/err")"; fi
+# a grid whose records cannot fit in this machine's memory: refused before DIR exists
+run "$D" sweep --net "$SF" --scenarios 2147483647 --seed 1 --tau 1,3,10,30,100 --out "$tmp/huge" --quiet
+if [ $rc -eq 2 ] && grep -q "more than this machine's memory" "$tmp/err" && [ ! -e "$tmp/huge" ]; then
+    pass sweep_huge_grid_refused_first
+else fail sweep_huge_grid_refused_first "rc $rc: $(cat "$tmp/err")"; fi
+
+# --- an output error (flows/ is a file here) stops the sweep with exit 2 and says how to finish it
+"$D" sweep --net "$SF" --scenarios 2 --seed 1 --tau 10 --filter dsp --solver newton --flows --shard 1/2 --out "$tmp/ioe" --quiet >/dev/null 2>&1
+rm -rf "$tmp/ioe/flows"
+echo x >"$tmp/ioe/flows"
+run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --tau 10 --filter dsp --solver newton --flows --shard 2/2 --out "$tmp/ioe" --quiet
+if [ $rc -eq 2 ] && grep -q "flows/k0001_tau10_dsp_newton.csv" "$tmp/err" &&
+    grep -q "stopped by the output error above .* dillsue sweep --resume --out $tmp/ioe$" "$tmp/err"; then
+    pass sweep_output_error_says_resume
+else fail sweep_output_error_says_resume "rc $rc: $(cat "$tmp/err")"; fi
+
+# --- 64 tau values at full precision: sweep.conf reads back as the same grid
+# (a list cut at 1,024 characters became another grid, and MPI workers solved it)
+BR=$TNTP/Braess-Example/Braess_net.tntp
+L=$(awk 'BEGIN { for (i = 0; i < 64; i++) printf "%s%.17g", (i ? "," : ""), 0.07 + 0.1 * i }')
+run "$D" sweep --net "$BR" --scenarios 1 --seed 1 --tau "$L" --filter dsp --solver msa --max-iter 2 --out "$tmp/long" --quiet
+rc1=$rc
+last=$(tail -n 1 "$tmp/long/cells.csv" | cut -d, -f4)
+run "$D" sweep --merge --out "$tmp/long"
+if [ $rc1 -eq 0 ] && [ $rc -eq 0 ] && [ "$(($(wc -l <"$tmp/long/cells.csv") - 1))" -eq 64 ] && [ "$last" = "${L##*,}" ]; then
+    pass sweep_long_list_reads_back
+else fail sweep_long_list_reads_back "rc $rc1/$rc, last tau '$last' want '${L##*,}': $(head -c 300 "$tmp/err")"; fi
+
+# --- --mu: cells.csv gives tau too (mu x the scenario's cbar, as `solve --tau` prints it)
+run "$D" sweep --net "$SF" --scenarios 1 --seed 1 --mu 0.5 --filter dsp --solver newton --out "$tmp/mu" --quiet
+tau_mu=$(sed -n 2p "$tmp/mu/cells.csv" | cut -d, -f4)
+cbar=$("$D" solve --net "$SF" --tau 3 --filter dsp --max-iter 1 2>/dev/null | sed -n 's/.*| cbar \([0-9.e+-]*\) |.*/\1/p')
+if [ $rc -eq 0 ] && [ -n "$tau_mu" ] && [ -n "$cbar" ] &&
+    awk -v t="$tau_mu" -v c="$cbar" 'BEGIN { r = t / (0.5 * c); exit !(r > 0.999999 && r < 1.000001) }'; then
+    pass sweep_mu_cells_give_tau
+else fail sweep_mu_cells_give_tau "rc $rc: tau '$tau_mu', cbar '$cbar'"; fi
 
 # --- three shards and a merge
 for k in 1 2; do run "$D" sweep $GRID --out "$tmp/shard" --flows --shard $k/3 --quiet; done

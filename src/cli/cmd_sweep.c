@@ -12,6 +12,7 @@
 #include "ds_metrics.h"
 #include "sweep.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -863,6 +864,36 @@ static void continue_flows(sweep_opts *o, int had)
     o->g.flows = had || dir || o->flows;
 }
 
+/* Whether dir holds a journal*.csv (a directory that cannot be read holds none). */
+static int has_journal(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *de;
+    int found = 0;
+    while (dp && !found && (de = readdir(dp))) found = sweep_is_journal(de->d_name);
+    if (dp) closedir(dp);
+    return found;
+}
+
+/* The first line where the sweep.conf texts a (DIR's) and b (the options')
+ * differ, as ": it has 'A', these options give 'B'" (a refusal that names
+ * no key left the user to diff sweep.conf by hand). */
+static void first_difference(const char *a, const char *b, char *out, size_t n)
+{
+    while (*a || *b) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || memcmp(a, b, la)) {
+            char x[160], y[160];
+            snprintf(x, sizeof x, *a ? "'%.*s'" : "no more lines", (int)(la < 150 ? la : 150), a);
+            snprintf(y, sizeof y, *b ? "'%.*s'" : "no more lines", (int)(lb < 150 ? lb : 150), b);
+            snprintf(out, n, ": it has %s, these options give %s", x, y);
+            return;
+        }
+        a += la + (a[la] == '\n');
+        b += lb + (b[lb] == '\n');
+    }
+}
+
 /* DIR/sweep.conf: written by a new sweep, compared by --resume, read when the
  * grid is not given. Returns 0 or 2 (printed). */
 static int setup_conf(sweep_opts *o)
@@ -870,6 +901,17 @@ static int setup_conf(sweep_opts *o)
     char path[PATH_MAX + 32], text[8192];
     ds_error err = {{0}, 0, {0}};
     snprintf(path, sizeof path, "%s/sweep.conf", o->out);
+    /* what a sweep writes, looked for before sweep.conf, which a sweep writes
+     * first: a shard starting beside another never takes its files for
+     * someone else's */
+    static const char *const ours[] = {"cells.csv", "summary.csv", "progress", "flows", "ue"};
+    const char *foreign = has_journal(o->out) ? "a journal" : NULL;
+    for (size_t i = 0; !foreign && i < sizeof ours / sizeof *ours; i++) {
+        char sub[PATH_MAX + 32];
+        struct stat st;
+        snprintf(sub, sizeof sub, "%s/%s", o->out, ours[i]);
+        if (lstat(sub, &st) == 0) foreign = ours[i];
+    }
     char *old = sweep_read_file(path, NULL);
     int rerr = old ? 0 : errno;
     if (o->merge || (o->resume && !o->have_net)) {
@@ -903,16 +945,34 @@ static int setup_conf(sweep_opts *o)
             sweep_grid_format(&typed, text_typed, sizeof text_typed);
             same = !strcmp(old, text_typed);
         }
+        char diff[400] = "";
+        if (!same) first_difference(old, text, diff, sizeof diff);
         free(old);
         if (!same && (o->resume || o->shard_m))
             return cli_usage(CMD,
-                             "%s holds a sweep of another grid (%s differs from these options); "
+                             "%s holds a sweep of another grid (%s differs from these options%s); "
                              "use --resume --out %s alone to finish it, or another --out",
-                             o->out, path, o->out);
+                             o->out, path, diff, o->out);
         if (!o->resume && !o->shard_m)
             return cli_usage(CMD, "%s already holds a sweep: --resume finishes it, --merge summarises it", o->out);
         return 0;
     }
+    /* a directory without sweep.conf that holds what a sweep writes is
+     * someone else's: its cells.csv and summary.csv were replaced and its
+     * journal appended to (--resume with the grid may still rebuild a
+     * sweep.conf that was lost) */
+    if (foreign && !o->resume)
+        return cli_usage(CMD, "%s holds %s but no sweep.conf: not a sweep directory; give another --out", o->out,
+                         foreign);
+    /* rank 0 holds a record of every cell: a grid that cannot fit is refused
+     * before DIR is made (it wrote sweep.conf, then said "out of memory",
+     * and --resume and --merge of that DIR said it again) */
+    long total = sweep_grid_total(&o->g), pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    double need = (double)total * (sizeof(sweep_result) + sizeof(sweep_job) + 1);
+    if (pages > 0 && psz > 0 && need > (double)pages * (double)psz)
+        return cli_usage(
+            CMD, "the grid has %ld cells, whose records need %.3g GiB, more than this machine's memory (%.3g GiB)",
+            total, need / 1073741824.0, (double)pages * (double)psz / 1073741824.0);
     sweep_grid_format(&o->g, text, sizeof text);
     if (make_dir(o->out) != 0) return cli_usage(CMD, "cannot create %s: %s", o->out, strerror(errno));
     if (write_atomic(path, text, strlen(text)) != 0) {
@@ -1153,6 +1213,24 @@ static int start_ranks(sweep_opts *o, ranks *r)
     }
 #endif
 #ifdef DS_HAVE_MPI
+    if (sweep_mpi_launched() && o->workers) {
+        /* each rank computes one cell at a time, so --workers would be
+         * ignored (srun sets PMIX_RANK too: a job-array shard under srun ran
+         * on one core); every rank refuses, before MPI starts */
+        const char *rk = getenv("OMPI_COMM_WORLD_RANK");
+        if (!rk) rk = getenv("PMIX_RANK");
+        if (!rk) rk = getenv("PMI_RANK");
+        if (!rk || atoi(rk) == 0)
+            fprintf(stderr,
+                    "dillsue sweep: --workers is for a sweep without mpirun, but this one was started by an MPI "
+                    "launcher (mpirun, or srun: %s is set), where each rank computes one cell at a time: start more "
+                    "ranks (-np), or run it without the launcher\n",
+                    getenv("OMPI_COMM_WORLD_SIZE") ? "OMPI_COMM_WORLD_SIZE"
+                    : getenv("PMI_SIZE")           ? "PMI_SIZE"
+                    : getenv("PMIX_RANK")          ? "PMIX_RANK"
+                                                   : "PMI_RANK");
+        return 2;
+    }
     if (sweep_mpi_launched()) {
         char why[600];
         if (!(r->mpi = sweep_mpi_load(why, sizeof why))) {
@@ -1232,6 +1310,11 @@ static int finish(sweep *sw, const sweep_opts *o)
     if (stopped && !sw->io_error)
         fprintf(stderr, "dillsue sweep: stopped with %ld of %ld cells done: dillsue sweep --resume --out %s\n",
                 sw->n_done_total, sw->total, sw->dir);
+    else if (sw->io_error) /* (the journal holds what was written before the error) */
+        fprintf(stderr,
+                "dillsue sweep: stopped by the output error above with %ld of %ld cells done; once %s can be written "
+                "again: dillsue sweep --resume --out %s\n",
+                sw->n_done_total, sw->total, sw->dir, sw->dir);
     return sw->io_error || out_rc ? 2 : stopped ? 4 : 0;
 }
 

@@ -291,8 +291,14 @@ static int parse_list(const char *cmd, int id, const char *arg, cli_values *v)
             char x[32], y[32];
             snprintf(x, sizeof x, "%.10g", v->list[id][n]);
             snprintf(y, sizeof y, "%.10g", v->list[id][j]);
-            if (!strcmp(x, y))
+            /* the flow files are named by %.10g: values equal there are one cell */
+            if (!strcmp(x, y) && v->list[id][n] == v->list[id][j])
                 return cli_usage(cmd, "--%s lists %s twice (items %d and %d)", o->name, item, j + 1, n + 1);
+            if (!strcmp(x, y))
+                return cli_usage(cmd,
+                                 "--%s: items %d and %d are equal to 10 significant digits (%s), as the flow "
+                                 "files name them; give values that differ there",
+                                 o->name, j + 1, n + 1, x);
         }
         n++;
         if (!comma) break;

@@ -131,7 +131,14 @@ void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id 
     r->status = st;
     ds_run_reason(run, r->reason, sizeof r->reason);
     r->mu = ds_run_mu(run);
-    r->tau = g->use_mu ? r->mu * ds_run_cbar(run) : g->disp[id.d];
+    r->tau = g->disp[id.d];
+    if (g->use_mu) {
+        /* a run given mu derives no cbar (ds_run_cbar is NaN): cells.csv
+         * gives both tau and mu, mu = tau / cbar of the scenario */
+        double cbar = ds_run_cbar(run);
+        if (!isfinite(cbar)) cbar = ds_network_cbar(net, &ds_run_config(run)->cost);
+        r->tau = r->mu * cbar;
+    }
     size_t n = ds_run_history_count(run);
     ds_iter_record last;
     if (n > 0 && ds_run_history_copy(run, n - 1, &last, 1) == 1) {

@@ -213,6 +213,7 @@ static int parse_names(const char *v, int *out, int max, int (*parse)(const char
 {
     char tmp[512], *save = NULL;
     int n = 0;
+    if (strlen(v) >= sizeof tmp) return -1; /* never parse a list cut short */
     snprintf(tmp, sizeof tmp, "%s", v);
     for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         int x = parse(t);
@@ -228,8 +229,12 @@ static int parse_names(const char *v, int *out, int max, int (*parse)(const char
  * line). Returns the count, or -1 with the rule's words in why. */
 static int parse_numbers(const char *v, const char *setting, double *out, int max, char *why, size_t n_why)
 {
-    char tmp[1024], *save = NULL;
+    /* 64 values of up to 24 characters (%.17g) and their commas: a list cut
+     * to a shorter buffer read back as another grid (its last value cut
+     * mid-number), and MPI worker ranks solved the cells of that grid */
+    char tmp[4096], *save = NULL;
     int n = 0;
+    if (strlen(v) >= sizeof tmp) return snprintf(why, n_why, "list too long"), -1;
     snprintf(tmp, sizeof tmp, "%s", v);
     for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (n >= max || ds_setting_parse(setting, t, &out[n], why, n_why) != 0) return -1;
@@ -286,7 +291,7 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        char line[1200];
+        char line[4200]; /* a tau list of 64 values in %.17g, a net path of 1023 bytes */
         lineno++;
         if (len >= sizeof line) return ds_error_set(err, path, lineno, "line too long");
         memcpy(line, p, len);
