@@ -66,3 +66,17 @@ if [ $rc -ne 0 ] && grep -q "bad.net.tntp:7: expected 10 fields, found 9" "$tmp/
 else
     fail tn2_bad_line_named "rc $rc: $(head -c 300 "$tmp/out")"
 fi
+# the raw file given to dillsue itself: named as that format, before any trips
+# sibling is looked for (it has none: X.net.tntp -> X.trips.tntp)
+printf '\n' >"$tmp/blank.net.tntp"
+cat "$tmp/raw.net.tntp" >>"$tmp/blank.net.tntp"
+run "$D" info --net "$tmp/raw.net.tntp"
+rc1=$rc
+grep -q "raw.net.tntp:1: a TransportationNetworks2 file .*tools/tn2_to_tntp.py" "$tmp/err"
+m1=$?
+run "$D" solve --net "$tmp/blank.net.tntp" --trips "$tmp/raw.odm.tntp" --quiet
+if [ $rc1 -eq 2 ] && [ $m1 -eq 0 ] && [ $rc -eq 2 ] && grep -q "blank.net.tntp:2: a TransportationNetworks2 file" "$tmp/err"; then
+    pass tn2_raw_file_named
+else
+    fail tn2_raw_file_named "rc $rc1 / $rc: $(head -c 300 "$tmp/err")"
+fi

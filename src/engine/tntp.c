@@ -1689,6 +1689,18 @@ int ds_network_load_flows(ds_network *net, const char *flow_path, ds_error *err)
     return load_optional(net, flow_path, "flow file", 1, parse_flows, err);
 }
 
+/* A file in the TransportationNetworks2 format opens with "NODES:" (after an
+ * optional BOM and blank lines), which no TNTP header does: the line of it, or
+ * 0. */
+static long looks_tn2(const char *s, size_t n)
+{
+    size_t i = 0;
+    long line = 1;
+    if (n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) i = 3;
+    for (; i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'); i++) line += s[i] == '\n';
+    return n - i >= 6 && !memcmp(s + i, "NODES:", 6) ? line : 0;
+}
+
 ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_path, ds_error *err)
 {
     char sib[1024];
@@ -1704,6 +1716,16 @@ ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_pa
      * say, not that its name gives no trips file */
     net_text = read_file(net_path, "network file", &net_len, NULL, err);
     if (!net_text) return NULL;
+    /* before the trips sibling (X.net.tntp -> X.trips.tntp, which that format
+     * does not have): say what the file is, not that a trips file is missing */
+    long tn2_line = looks_tn2(net_text, net_len);
+    if (tn2_line) {
+        ds_error_set(err, net_path, tn2_line,
+                     "a TransportationNetworks2 file (NODES:/ZONES:/EDGES: header), not TNTP: convert it with "
+                     "tools/tn2_to_tntp.py of dillsue's source tree");
+        free(net_text);
+        return NULL;
+    }
     if (!trips_path) {
         if (!ds_tntp_sibling(net_path, "trips", sib, sizeof sib)) {
             ds_error_set(err, net_path, 0,
