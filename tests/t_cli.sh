@@ -501,4 +501,20 @@ if [ $rc0 -eq 0 ] && [ "$n0" -gt 0 ] && [ "$nq" -eq 0 ] && [ "$nd" -eq 0 ] && [ 
     grep -q -- "--progress-every" "$tmp/err"; then
     pass cli_progress_every
 else fail cli_progress_every "rc $rc0, $n0 busy lines, $nq with --quiet, $nd by default; -1: rc $rc $(cat "$tmp/err")"; fi
+
+# eDSP: a mask its own costs would change is said beside "converged" (the
+# fixed point of that mask); the refresh limit counts the refreshes solved,
+# the rebuild past it is a look-ahead
+SFN=$TNTP/SiouxFalls/SiouxFalls_net.tntp
+run "$D" solve --net "$SFN" --filter edsp --tau 10 --edsp-refresh 0
+r0=$rc
+cp "$tmp/out" "$tmp/out0"
+cp "$tmp/err" "$tmp/err0"
+run "$D" solve --net "$SFN" --filter edsp --tau 10
+if [ $r0 -eq 0 ] && grep -q "still changing at the refresh limit (no repeat seen) after 0 refreshes and a look-ahead rebuild" "$tmp/out0" &&
+    grep -q "the eDSP mask did not settle (still changing at the refresh limit)" "$tmp/err0" &&
+    grep -q "mask rebuilt 1 time (" "$tmp/err0" && [ $rc -eq 0 ] && grep -q "eDSP mask unchanged after" "$tmp/out" &&
+    ! grep -q "did not settle" "$tmp/err"; then
+    pass cli_edsp_unsettled_mask_said
+else fail cli_edsp_unsettled_mask_said "rc $r0/$rc: $(head -c 300 "$tmp/out0") / $(grep -E 'settle|rebuilt' "$tmp/err0" | head -c 300)"; fi
 exit 0

@@ -437,6 +437,15 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %s, tol %g): %s%s%s%s %s the last iterate\n",
                 ds_status_name(st), gtxt, cfg.tol, o.out ? o.out : "", o.out && o.hist ? " and " : "",
                 o.hist ? o.hist : "", o.hist ? " (final_status column)" : "", o.out && o.hist ? "hold" : "holds");
+    /* eDSP "converged" on a mask its own costs would change: the fixed point
+     * of that mask, which another solver or refresh limit may not end on */
+    if (st == DS_STATUS_CONVERGED && cfg.filter == DS_FILTER_EDSP && last && last->kind == DS_STEP_MASK_REFRESH &&
+        (last->mask_added || last->mask_removed))
+        fprintf(stderr,
+                "dillsue: the eDSP mask did not settle (%s): the flows are the fixed point of the last mask solved, "
+                "not of the mask its own costs give, and another solver, --edsp-refresh or --edsp-damping may end on "
+                "another mask; --filter dsp and bfs have fixed masks\n",
+                last->mask_oscillation ? "it oscillates" : "still changing at the refresh limit");
     /* what a user can do about a proof that the full graph has no fixed point */
     char why[2048];
     ds_run_reason(run, why, sizeof why);

@@ -98,7 +98,7 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_INNER_MAX] = {NUM("inner-max", CLI_SOLVE | CLI_LOAD | CLI_SWEEP, "inner_max", "N", 0,
                            "at most N Bellman passes per evaluation with --inner passes, on either backend")},
     [OPT_EDSP_REFRESH] = {NUM("edsp-refresh", CLI_SOLVE | CLI_SWEEP, "edsp_refresh", "N", 0,
-                              "eDSP: at most N mask refreshes")},
+                              "eDSP: at most N mask refreshes solved (one more rebuild only looks ahead)")},
     [OPT_EDSP_DAMPING] = {NUM("edsp-damping", CLI_SOLVE | CLI_SWEEP, "edsp_damping", "D", 0,
                               "eDSP: build the mask from (1-D) old mask costs + D current costs, 0 < D <= 1; "
                               "below 1 damps mask flips")},

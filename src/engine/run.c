@@ -1483,14 +1483,16 @@ static ds_status at_tolerance(ds_run *run, edsp_state *es, const solver_ops *ops
         return DS_STATUS_RUNNING;
     }
     publish(run, &run->cur); /* the refresh that ends the loop is in the history too */
+    /* past the limit the rebuild was a look-ahead: the refreshes solved are one fewer */
+    int solved = es->refresh > run->cfg.edsp_max_refresh ? run->cfg.edsp_max_refresh : es->refresh;
     snprintf(run->reason, sizeof run->reason,
-             "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes", run->gap, run->cfg.tol,
+             "gap_rel %.3g < tol %.3g after %d iterations; eDSP mask %s after %d refreshes%s", run->gap, run->cfg.tol,
              run->iter,
              ch == EDSP_OSCILLATES
                  ? "oscillates (a rebuild repeats an earlier mask; flows are those of the last solved mask)"
              : ch == EDSP_LIMIT ? "still changing at the refresh limit (no repeat seen)"
                                 : "unchanged",
-             es->refresh);
+             solved, es->refresh > solved ? " and a look-ahead rebuild" : "");
     return DS_STATUS_CONVERGED;
 }
 

@@ -52,8 +52,8 @@ void ds_totals_format(const ds_totals *t, char *buf, size_t n)
     if (t->ptc_steps) ADD(" | ptc-regularised %d", t->ptc_steps);
     ADD(" | halvings %ld", t->halvings);
     if (t->mask_refreshes)
-        ADD(" | mask changed %d times (+%ld -%ld destination-link pairs, oscillations %d)", t->mask_refreshes,
-            t->mask_added, t->mask_removed, t->mask_oscillations);
+        ADD(" | mask rebuilt %d time%s (+%ld -%ld destination-link pairs, oscillations %d)", t->mask_refreshes,
+            t->mask_refreshes == 1 ? "" : "s", t->mask_added, t->mask_removed, t->mask_oscillations);
     if (t->lu_fresh || t->lu_reused || t->lu_shared)
         ADD(" | LU fresh %ld / reused %ld / shared %ld", t->lu_fresh, t->lu_reused, t->lu_shared);
     ADD(" | evals %d | J*v %d | s: costs %.3g bellman %.3g absorb %.3g deriv %.3g other %.3g", t->evals, t->jv,

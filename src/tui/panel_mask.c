@@ -30,7 +30,12 @@ void panel_mask_draw(tui_app *app, tui_rect r)
             if (rem[seen] > maxc) maxc = rem[seen];
         }
     }
-    draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "refreshes %d (max %d)", nref, run->cfg.edsp_max_refresh);
+    /* a rebuild past the limit is a look-ahead only (its flows are not solved) */
+    if (nref > run->cfg.edsp_max_refresh)
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "refreshes %d (max) + look-ahead r%d",
+                  run->cfg.edsp_max_refresh, nref);
+    else
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "refreshes %d (max %d)", nref, run->cfg.edsp_max_refresh);
     if (osc) draw_text(in, y++, 0, term_attr(app, ROLE_WARN), "! mask %d repeats an earlier one", osc);
     int barw = in.w - 16;
     int first = nref - (in.h - y) + 1;
