@@ -230,3 +230,28 @@ run "$D" compare "$tmp/m1.csv" "$tmp/m0.csv" --min-ref 0
 if [ $rc -eq 0 ] && grep -q '^MAPE: *[0-9.e+-]* % ([0-9]* links with reference flow above 0)' "$tmp/out" && ! grep -qi 'inf\|n/a' "$tmp/out"; then
     pass compare_min_ref_zero
 else fail compare_min_ref_zero "rc $rc: $(grep MAPE "$tmp/out")"; fi
+
+# ------------------------------------------------ checkpoints and closed pipes
+# OUT.checkpoint and HIST.checkpoint are written, then removed: an input of
+# that name is refused as --out itself is (the trips file was overwritten by
+# checkpoints, then deleted)
+cp "$C/valid.trips.tntp" "$tmp/t.checkpoint"
+run "$D" solve --net "$NET" --trips "$tmp/t.checkpoint" --out "$tmp/t" --quiet
+r1=$rc
+run "$D" solve --net "$NET" --trips "$tmp/t.checkpoint" --history "$tmp/t" --quiet
+if [ $r1 -eq 2 ] && [ $rc -eq 2 ] && grep -q "history's checkpoint .*t.checkpoint is the same file as --trips" "$tmp/err" &&
+    cmp -s "$tmp/t.checkpoint" "$C/valid.trips.tntp" && [ ! -e "$tmp/t" ]; then
+    pass out_checkpoint_not_an_input
+else fail out_checkpoint_not_an_input "rc $r1/$rc: $(head -c 300 "$tmp/err")"; fi
+run "$D" solve --net "$NET" --trips "$tmp/t.checkpoint" --out "$tmp/t" --checkpoint 0 --quiet
+expect out_checkpoint_off_allows_name 0 ""
+# a reader of stdout/stderr that went away (`2>&1 | head`, a tee gone with an
+# SSH connection) fails the writes, not the run: the flows are written and the
+# failed stdout ends in exit 2 (SIGPIPE killed it with 141 and nothing written).
+# The pipe's read end is closed before the start, so every write fails.
+rm -f "$tmp/pipe.csv"
+rc=$(python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+print(subprocess.call(sys.argv[1:], stdout=w, stderr=w))' "$D" solve --net "$NET" --out "$tmp/pipe.csv")
+if [ "$rc" = 2 ] && [ -s "$tmp/pipe.csv" ] && cmp -s "$tmp/pipe.csv" "$tmp/t"; then pass out_closed_pipe_keeps_flows
+else fail out_closed_pipe_keeps_flows "exit ${rc:-?} (want 2), flows: $(wc -l <"$tmp/pipe.csv" 2>&1)"; fi

@@ -37,6 +37,18 @@ if [ $rc -eq 2 ] && [ ! -e "$tmp/iz.csv" ] && grep -q "iz.net.tntp: the network 
     pass ue_no_demand_refused
 else fail ue_no_demand_refused "rc $rc: $(cat "$tmp/err")"; fi
 
+# --out whose checkpoint (OUT.checkpoint) is an input: refused, the input kept
+# (the trips file was overwritten by checkpoints, then removed at the end)
+cp tests/bad_input/valid.net.tntp "$tmp/k.net.tntp"
+cp tests/bad_input/valid.trips.tntp "$tmp/k.checkpoint"
+run "$D" ue --net "$tmp/k.net.tntp" --trips "$tmp/k.checkpoint" --out "$tmp/k" --quiet
+if [ $rc -eq 2 ] && cmp -s "$tmp/k.checkpoint" tests/bad_input/valid.trips.tntp && [ ! -e "$tmp/k" ] &&
+    grep -q "checkpoint .*k.checkpoint is the same file as --trips" "$tmp/err"; then
+    run "$D" ue --net "$tmp/k.net.tntp" --trips "$tmp/k.checkpoint" --out "$tmp/k" --checkpoint 0 --quiet
+    if [ $rc -eq 0 ] && [ -s "$tmp/k" ]; then pass ue_checkpoint_not_an_input
+    else fail ue_checkpoint_not_an_input "--checkpoint 0: rc $rc $(cat "$tmp/err")"; fi
+else fail ue_checkpoint_not_an_input "rc $rc: $(cat "$tmp/err")"; fi
+
 # A damaged reference beside the network: `ue` (which reports against it)
 # names its file and line; `solve` and `load`, which do not use it, do not read it.
 cp tests/bad_input/valid.net.tntp "$tmp/m.net.tntp"
@@ -68,6 +80,20 @@ elif ! grep -q '^status cancelled' "$tmp/out" || ! grep -q '(terminated)$' "$tmp
 elif [ "$rows" != "$(($(awk '$1 ~ /^[0-9]+$/' "$tmp/g_net.tntp" | wc -l) + 1))" ]; then
     fail ue_sigterm_keeps_flows "flows CSV has ${rows:-no} lines"
 else pass ue_sigterm_keeps_flows; fi
+# A progress stream whose reader went away (`2>&1 | tee log`, tee gone with
+# the SSH connection) does not kill the run when it is stopped: the flows so
+# far are still written (SIGPIPE killed it with exit 141 and nothing written)
+mkfifo "$tmp/pipe"
+head -n 1 <"$tmp/pipe" >/dev/null &
+"$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 100000000 --out "$tmp/gp.csv" \
+    >"$tmp/out" 2>"$tmp/pipe" &
+_pid=$!
+sleep 1
+kill -TERM $_pid 2>/dev/null
+wait $_pid
+rc=$?
+if [ $rc -eq 4 ] && [ -s "$tmp/gp.csv" ] && grep -q '^status cancelled' "$tmp/out"; then pass ue_closed_stderr_keeps_flows
+else fail ue_closed_stderr_keeps_flows "exit $rc (want 4), flows $([ -s "$tmp/gp.csv" ] && echo written || echo missing)"; fi
 # --checkpoint: killed outright, the run leaves the flows of its last
 # checkpoint beside --out (not at it); one that ends removes them
 run_signal_on KILL '^checkpoint  iteration' "$D" ue --net "$tmp/g_net.tntp" --trips "$tmp/g_trips.tntp" --gap 0 --max-iter 100000000 \
@@ -116,6 +142,15 @@ else
     fail ue_flows_csv "header '$(head -1 "$tmp/ue.csv")', $rows rows"
 fi
 
+# the reference flows belong to the net's own demand: another --trips is said
+awk '/^ *[0-9]/ { gsub(/: */, ": "); } { print }' "$TNTP/SiouxFalls/SiouxFalls_trips.tntp" >"$tmp/sf_same_trips.tntp"
+run "$D" ue --net "$SF" --trips "$tmp/sf_same_trips.tntp" --max-iter 2 --quiet
+said=$(grep -c "^note: the reference flows were computed for .*SiouxFalls_net.tntp's own trips file" "$tmp/err")
+run "$D" ue --net "$SF" --trips "$TNTP/SiouxFalls/SiouxFalls_trips.tntp" --max-iter 2 --quiet
+if [ "$said" = 1 ] && grep -q '^mape_all' "$tmp/out" && ! grep -q "own trips file" "$tmp/err"; then
+    pass ue_reference_other_trips_said
+else fail ue_reference_other_trips_said "said $said; own trips: $(cat "$tmp/err")"; fi
+
 run "$D" ue --net "$SF" --max-iter 2 --out "$tmp/ue2.csv" --quiet
 if [ $rc -eq 1 ] && grep -q '^status max-iterations' "$tmp/out" && [ -s "$tmp/ue2.csv" ]; then
     pass ue_max_iter_exit1_still_written
@@ -126,7 +161,7 @@ fi
 # The SUE approaches the UE as tau grows: compare the same capped model at tau 100.
 run "$D" ue --net "$SF" --gap 1e-7 --out "$tmp/uec.csv" --quiet
 run "$D" solve --net "$SF" --tau 100 --out "$tmp/sue.csv" --quiet
-run "$D" compare "$tmp/uec.csv" "$tmp/sue.csv"
+run "$D" compare "$tmp/sue.csv" "$tmp/uec.csv" # the UE is the reference
 m=$(awk '/^MAPE:/ { print $2 }' "$tmp/out")
 if [ $rc -eq 0 ] && awk -v m="$m" 'BEGIN { exit !(m != "" && m + 0 < 1.0) }'; then
     pass ue_vs_sue_tau100_within_1pct

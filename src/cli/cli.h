@@ -71,6 +71,9 @@ void cli_stop_signals_restore(const cli_stop_saved *old);
  * a file at the output's path is always a finished run's (a pipeline that
  * tests for it is not fooled by a killed one). 0, or -1 if it does not fit. */
 int cli_checkpoint_path(const char *out, char *buf, size_t n);
+/* solve, load, ue, sweep: a closed stdout/stderr pipe fails writes instead of
+ * killing the run (SIGPIPE ignored) */
+void cli_keep_on_closed_pipe(void);
 /* When the next checkpoint is due (cli_mono_s seconds): `every` after the end
  * of the last one, and never sooner than ten times its own length after it,
  * so that rewriting a history that grows costs at most a tenth of the run. */

@@ -55,6 +55,7 @@ int cmd_load(int argc, char **argv)
     int rc = cli_parse(CMD, argc, argv, &v, NULL);
     if (rc == 1) return usage();
     if (rc) return rc;
+    cli_keep_on_closed_pipe();
     const char *net_path = v.str[OPT_NET], *trips = v.str[OPT_TRIPS], *flows_path = v.str[OPT_FLOWS],
                *out = v.str[OPT_OUT];
     double tau = v.have[OPT_TAU] ? v.num[OPT_TAU] : 10, mu = v.num[OPT_MU];

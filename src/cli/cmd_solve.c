@@ -233,10 +233,17 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     if (o->have_scenario != o->have_seed) return cli_usage(CMD, "--scenario and --seed go together");
     if (o->out && (rc = cli_check_writable(CMD, "--out", o->out))) return rc;
     if (o->hist && (rc = cli_check_writable(CMD, "--history", o->hist))) return rc;
-    char sib[PATH_MAX];
+    char sib[PATH_MAX], ck_out[PATH_MAX + 16], ck_hist[PATH_MAX + 16];
+    /* the checkpoints (OUT.checkpoint, HIST.checkpoint) are written, then
+     * removed: an input of that name was overwritten, then deleted */
+    int ck_on = o->checkpoint_s > 0;
     const cli_file io[] = {
         {"--out", o->out, 1},
         {"--history", o->hist, 1},
+        {"--out's checkpoint",
+         ck_on && o->out && cli_checkpoint_path(o->out, ck_out, sizeof ck_out) == 0 ? ck_out : NULL, 1},
+        {"--history's checkpoint",
+         ck_on && o->hist && cli_checkpoint_path(o->hist, ck_hist, sizeof ck_hist) == 0 ? ck_hist : NULL, 1},
         {"--net", o->net, 0},
         {"--trips", o->trips ? o->trips : (o->net && ds_tntp_sibling(o->net, "trips", sib, sizeof sib) ? sib : NULL),
          0},
@@ -346,6 +353,7 @@ int cmd_solve(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &cfg);
     if (rc < 0) return 0; /* --help */
     if (rc) return rc;
+    cli_keep_on_closed_pipe();
 
     ds_network *net = cli_load_network(o.net, o.trips, 0, &err);
     if (!net) return cli_input_error(&err);

@@ -1347,6 +1347,7 @@ int cmd_sweep(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc < 0) return 0;
     if (rc) return rc;
+    cli_keep_on_closed_pipe();
     if (o.merge) { /* never under MPI: one process reads what DIR holds */
         rc = setup_conf(&o);
         return rc ? rc : merge_only(&o);

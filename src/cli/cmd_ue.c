@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -185,13 +186,18 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
     if (v->have[OPT_THREADS]) cfg->threads = (int)v->num[OPT_THREADS];
     if (v->have[OPT_CAP]) cfg->cost.cap = v->num[OPT_CAP];
     if (v->have[OPT_METHOD]) cfg->method = (int)v->num[OPT_METHOD];
-    char sib[4096], flow_sib[4096], node_sib[4096];
+    char sib[4096], flow_sib[4096], node_sib[4096], ck[4200];
+    /* --checkpoint writes OUT.checkpoint and removes it at the end: an input
+     * of that name (--trips T --out T's stem) was overwritten, then deleted */
+    int ck_on = v->str[OPT_OUT] && (!v->have[OPT_CHECKPOINT] || v->num[OPT_CHECKPOINT] > 0) &&
+                cli_checkpoint_path(v->str[OPT_OUT], ck, sizeof ck) == 0;
     const char *net = v->str[OPT_NET], *trips = v->str[OPT_TRIPS];
     /* ue also reads the net file's _flow.tntp (the reference it compares with)
      * and _node.tntp siblings: as root, a read-only mode did not keep --out
      * from replacing the published flows */
     const cli_file io[] = {
         {"--out", v->str[OPT_OUT], 1},
+        {"--out's checkpoint", ck_on ? ck : NULL, 1},
         {"--net", net, 0},
         {"--trips", trips ? trips : (ds_tntp_sibling(net, "trips", sib, sizeof sib) ? sib : NULL), 0},
         {"the reference", ds_tntp_sibling(net, "flow", flow_sib, sizeof flow_sib) ? flow_sib : NULL, 0},
@@ -228,6 +234,7 @@ int cmd_ue(int argc, char **argv)
     int rc = ue_args(argc, argv, &cfg, &v);
     if (rc) return rc < 0 ? 0 : rc;
     int quiet = v.have[OPT_QUIET];
+    cli_keep_on_closed_pipe();
 
     ds_network *net = cli_load_network(v.str[OPT_NET], v.str[OPT_TRIPS], 1, &err);
     if (!net) return cli_input_error(&err);
@@ -269,7 +276,20 @@ int cmd_ue(int argc, char **argv)
                                            : cli_stop_word(cli_stop_signal()));
     printf("status %s\niterations %d\nrel_gap %.6e\nseconds %.3f\nbeckmann %.15g\n", ds_status_name(st), res.iters,
            res.rel_gap, res.seconds, res.beckmann);
-    if (net->ref_flow) report_reference(net, &cfg, flows);
+    if (net->ref_flow) {
+        report_reference(net, &cfg, flows);
+        /* the published flows solve the net's own demand: a --trips of other
+         * demand gave a MAPE (111 % for Sioux Falls' trips doubled) with no word */
+        char own[4096];
+        struct stat a, b;
+        const char *t = v.str[OPT_TRIPS];
+        if (t && !(ds_tntp_sibling(v.str[OPT_NET], "trips", own, sizeof own) && stat(own, &a) == 0 &&
+                   stat(t, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+            fprintf(stderr,
+                    "note: the reference flows were computed for %s's own trips file, not --trips %s: "
+                    "mape and r2 compare different demands\n",
+                    v.str[OPT_NET], t);
+    }
     rc = ds_status_exit_code(st);
     if (v.str[OPT_OUT]) {
         ds_costs_eval(net, &cfg.cost, flows, costs);

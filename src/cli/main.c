@@ -359,6 +359,15 @@ const char *cli_num(double v, const char *fmt, const char *undefined, char *buf,
     return buf;
 }
 
+/* A closed pipe on stderr or stdout (`2>&1 | tee run.log` whose tee died with
+ * the SSH connection that also hung the run up) must not kill a command that
+ * computes results before its output files are written: SIGPIPE killed solve
+ * and ue with exit 141 and nothing written. The write fails instead, and a
+ * stdout that could not be written still ends in exit 2 (check_stdout). Only
+ * the commands that compute (solve, load, ue, sweep): `dillsue --help | head`
+ * ends quietly as other tools do. */
+void cli_keep_on_closed_pipe(void) { signal(SIGPIPE, SIG_IGN); }
+
 /* Output that cannot be written (a full disk, a closed pipe) is an error,
  * not a silent success. */
 static void check_stdout(void)
