@@ -300,7 +300,7 @@ r1=$?
 typed N "2 7"
 wait_for main 'network SiouxFalls~k2/7: scenario 2 seed 7 of SiouxFalls, demand 360600 -> [0-9]' 3
 r2=$?
-wait_for main '^dillsue SiouxFalls~k2/7: 24 nodes 76 links' 3
+wait_for main '^dillsue SiouxFalls: 24 nodes 76 links.*next runs: SiouxFalls~k2/7' 3
 check tui_views_scenario $((r1 + r2 + $?)) "N did not refuse 'two 7' or make scenario 2 seed 7 current"
 
 # --- quit writes the run log of all runs ------------------------------------------

@@ -513,7 +513,10 @@ static void toggle_compare(tui_app *app)
                     keys_label(&app->keys, ACT_CLOSE, 1, " or ", close, sizeof close));
         return;
     }
-    if (!app->show_compare) app_message(app, 0, "run #%d marked; mark one more with c to compare", i + 1);
+    char ck[32];
+    if (!app->show_compare)
+        app_message(app, 0, "run #%d marked; mark one more with %s to compare", i + 1,
+                    keys_label(&app->keys, ACT_COMPARE, 0, "/", ck, sizeof ck));
 }
 
 static void save_config(tui_app *app)
@@ -580,17 +583,18 @@ void app_tick(tui_app *app)
     }
     for (int i = 0; i < s->n_runs; i++) {
         tui_run *r = s->runs[i];
-        char el[32], gap[32], pos[32] = "";
+        char el[32], gap[32], pos[32] = "", why[48] = "", vk[32];
         if (!r->joined || r->announced) continue;
         r->announced = 1;
         runinfo_time(r, el, sizeof el);
         runinfo_gap(r, gap, sizeof gap);
         if (app->queue_n && app->queue_pos <= app->queue_n)
             snprintf(pos, sizeof pos, " [queue %d/%d]", app->queue_pos, app->queue_n);
+        if (r->status != DS_STATUS_CONVERGED) /* the details key in force (bind.details) */
+            snprintf(why, sizeof why, " (%s: why)", keys_label(&app->keys, ACT_DETAILS, 0, "/", vk, sizeof vk));
         app_message(app, r->status != DS_STATUS_CONVERGED && r->status != DS_STATUS_CANCELLED,
                     "run #%d %s: %d iterations, gap %s, %s%s%s", r->id, ds_status_name(r->status),
-                    r->n ? r->rec[r->n - 1].iter : 0, gap, el, r->status == DS_STATUS_CONVERGED ? "" : " (v: why)",
-                    pos);
+                    r->n ? r->rec[r->n - 1].iter : 0, gap, el, why, pos);
         if (app->notify) {
             char title[160];
             beep();
@@ -664,9 +668,10 @@ static int act_runs(tui_app *app, tui_action act)
         else if (s->warm_file && s->warm_file_net == s->net && !strcmp(s->warm_file_path, r->warm_path))
             s->warm_next = 1, s->warm_from_id = -1;
         else {
-            app_message(app, 1,
-                        "run #%d started from the flow file %s, no longer the warm start: W %s chooses it again", r->id,
-                        r->warm_path, r->warm_path);
+            char wk[32];
+            app_message(
+                app, 1, "run #%d started from the flow file %s, no longer the warm start: %s %s chooses it again",
+                r->id, r->warm_path, keys_label(&app->keys, ACT_WARM_FROM, 0, "/", wk, sizeof wk), r->warm_path);
             break;
         }
         start_with(app, &r->cfg);
@@ -764,7 +769,8 @@ static int act_next(tui_app *app, tui_action act)
         else if (!(w = session_warm_source(s, &why)))
             app_message(app, 0, "warm start on, but %s yet", why);
         else
-            app_message(app, 0, "warm start on: from the flows of run #%d (W chooses another)", w->id);
+            app_message(app, 0, "warm start on: from the flows of run #%d (%s chooses another)", w->id,
+                        keys_label(&app->keys, ACT_WARM_FROM, 0, "/", buf, sizeof buf));
         break;
     }
     default: return 0;

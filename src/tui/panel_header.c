@@ -45,17 +45,21 @@ static const char *header_disp(const tui_run *run, char *buf, size_t n)
 
 void panel_header_draw(tui_app *app, tui_rect r)
 {
-    const ds_network *net = app->s.net;
     tui_run *run = app_focus_run(app);
+    /* the focused run's network (line 2 describes that run); the one the next
+     * run takes, where `n` opened another, is named after it */
+    const ds_network *net = run && run->net ? run->net : app->s.net;
     const ds_config *c = run ? &run->cfg : &app->s.next;
     char gap[32], el[32], thr[32], disp[80];
 
     draw_fill(r, A_NORMAL);
     draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue");
     if (net)
-        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s thr %s | %s", net->name, net->n_nodes,
-                  net->n_links, net->n_zones, net->n_od, ds_backend_name(c->backend),
-                  runinfo_threads(c->threads, thr, sizeof thr), gpu_label());
+        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s thr %s | %s%s%s", net->name,
+                  net->n_nodes, net->n_links, net->n_zones, net->n_od, ds_backend_name(c->backend),
+                  runinfo_threads(c->threads, thr, sizeof thr), gpu_label(),
+                  app->s.net && net != app->s.net ? " | next runs: " : "",
+                  app->s.net && net != app->s.net ? app->s.net->name : "");
     if (!run) {
         char start[32];
         draw_text(r, 1, 0, A_NORMAL, "no run yet | next: %s | %s | %s | press %s to start",

@@ -10,8 +10,14 @@
 
 int panel_links_stalled(const tui_run *r)
 {
-    if (r->n <= TUI_STALL_K) return -1;
-    double now = r->gap[r->n - 1], then = r->gap[r->n - 1 - TUI_STALL_K];
+    /* TUI_STALL_K iterations back, not records: an eDSP refresh's record
+     * repeats its iteration, and a retired run keeps only some records */
+    if (!r->n) return -1;
+    int now_it = r->rec[r->n - 1].iter;
+    size_t k = r->n - 1;
+    while (k > 0 && r->rec[k].iter > now_it - TUI_STALL_K) k--;
+    if (r->rec[k].iter > now_it - TUI_STALL_K) return -1;
+    double now = r->gap[r->n - 1], then = r->gap[k];
     if (!(isfinite(now) && isfinite(then))) return 1;
     return now > 0.5 * then;
 }

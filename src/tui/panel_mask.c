@@ -14,7 +14,9 @@ void panel_mask_draw(tui_app *app, tui_rect r)
     if (run->cfg.filter != DS_FILTER_EDSP) {
         draw_text(in, 0, 0, A_NORMAL, "filter %s: the mask is fixed.", ds_filter_name(run->cfg.filter));
         draw_text(in, 1, 0, A_DIM, "Mask refreshes happen with edsp");
-        draw_text(in, 2, 0, A_DIM, "(f cycles the filter).");
+        char fk[32];
+        draw_text(in, 2, 0, A_DIM, "(%s cycles the filter).",
+                  keys_label(&app->keys, ACT_FILTER, 0, "/", fk, sizeof fk));
         return;
     }
     int seen = 0;

@@ -310,7 +310,10 @@ static void resid_legend(resid_frame *f)
                          runinfo_label(run, wide ? 99 : 0, lab, sizeof lab));
         int more = left > 1 ? 9 : 0; /* room for "+N more" */
         if (col + n + more > in.w) {
-            draw_text(in, rows + 1, col, A_DIM, "+%d more", left);
+            char mb[16];
+            int ml = snprintf(mb, sizeof mb, "+%d more", left);
+            draw_text(in, rows + 1, col, A_DIM, "%s", mb);
+            col += ml + 2; /* "(thinned)" below wrote over it */
             break;
         }
         draw_text(in, rows + 1, col, term_attr(app, run_role(run, run == f->latest)), "%s", item);

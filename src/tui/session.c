@@ -387,7 +387,7 @@ void session_retire(tui_run *r)
         size_t stride = (r->n + TUI_THIN_POINTS - 1) / TUI_THIN_POINTS, k = 0, markers = 0;
         for (size_t i = 0; i < r->n; i++) {
             int mark = is_marker(&r->rec[i]) && markers < TUI_THIN_POINTS;
-            if (i % stride == 0 || i == r->n - 1 || mark) {
+            if (i % stride == 0 || i + TUI_THIN_TAIL >= r->n || mark) {
                 markers += mark;
                 r->rec[k] = r->rec[i];
                 r->it[k] = r->it[i];

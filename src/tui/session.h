@@ -27,6 +27,9 @@
 
 #define TUI_KEEP_FULL 8
 #define TUI_THIN_POINTS 500
+/* records at the end that thinning keeps whole: the safeguards panel's
+ * "last20" column and the stall test (50 back) read them */
+#define TUI_THIN_TAIL 64
 #define TUI_LOG_MAX 2000
 
 struct tui_session;

@@ -297,6 +297,6 @@ void panel_status_draw(tui_app *app, tui_rect r);
 void panel_help_draw(tui_app *app);
 void panel_compare_draw(tui_app *app);
 void panel_links_done(tui_app *app);
-/* Stall test over the last TUI_STALL_K records: 1 stalled, 0 not, -1 too few. */
+/* Stall test over the last TUI_STALL_K iterations: 1 stalled, 0 not, -1 too few. */
 int panel_links_stalled(const tui_run *r);
 #endif

@@ -217,11 +217,14 @@ void view_ladder_build(tui_app *app, textbuf *t)
 {
     static int idx[4096];
     int nr = view_ladder_runs(app, idx, (int)(sizeof idx / sizeof idx[0]));
-    char tab[32];
+    char tab[32], qk[32];
     keys_label(&app->keys, ACT_TAB, 0, "/", tab, sizeof tab);
+    keys_label(&app->keys, ACT_QUEUE, 0, "/", qk, sizeof qk);
     if (app->ladder_all || !app->queue_serial)
-        tb_add(t, ROLE_LABEL, 2, "every run of the session (%d)%s", nr,
-               app->queue_serial ? "; Tab: the latest queue only" : "; Q queues a ladder (e.g. tau 1,3,10 solvers)");
+        tb_add(t, ROLE_LABEL, 2,
+               app->queue_serial ? "every run of the session (%d); %s: the latest queue only"
+                                 : "every run of the session (%d); %s queues a ladder (e.g. tau 1,3,10 solvers)",
+               nr, app->queue_serial ? tab : qk);
     else if (app->queue_n)
         tb_add(t, ROLE_LABEL, 2, "runs of queue %d: %d started, %d still queued; %s: every run of the session",
                app->queue_serial, nr, app->queue_n - app->queue_pos, tab);

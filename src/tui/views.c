@@ -70,6 +70,21 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
     if (r->joined)
         tb_add(t, r->status == DS_STATUS_CONVERGED ? ROLE_ACCEPT : ROLE_WARN, 2, "reason: %s",
                r->reason[0] ? r->reason : "(the engine gave none)");
+    if (r->joined && r->status == DS_STATUS_ILL_POSED && r->cfg.filter == DS_FILTER_FULL) {
+        /* what to do about it, as `dillsue solve` says after the reason */
+        char fk[32];
+        keys_label(&app->keys, ACT_FILTER, 0, "/", fk, sizeof fk);
+        if (strstr(r->reason, DS_REASON_ANY_DISPERSION))
+            tb_add(t, ROLE_WARN, 2,
+                   "what to do: the acyclic filters (dsp, bfs, edsp: %s) always have a fixed point; no tau, mu or cap "
+                   "gives the full graph one while links of cost 0 form cycles",
+                   fk);
+        else
+            tb_add(t, ROLE_WARN, 2,
+                   "what to do: the acyclic filters (dsp, bfs, edsp: %s) always have a fixed point; a larger tau or mu "
+                   "(less dispersion) may give the full graph one%s",
+                   fk, r->cfg.cost.cap > 0 ? "; so may cap 0 (the proof holds for capped costs)" : "");
+    }
     if (r->origin[0])
         tb_add(t, ROLE_NORMAL, 2, "%s (its flows: %s)", r->origin,
                r->origin_flows[0] ? r->origin_flows : "not written, the sweep ran without --flows");
@@ -182,8 +197,10 @@ static void build_settings(tui_app *app, textbuf *t)
         t->row[t->n] = 0; /* cut at the edge; Left/Right cycle choices here */
         t->role[t->n++] = i == app->set_sel ? ROLE_SELECT : ROLE_NORMAL;
     }
+    char sk[32];
     snprintf(t->line[t->n], sizeof t->line[0],
-             "Enter: type a value  Left/Right: cycle a choice  S: save to the config file");
+             "Enter: type a value  Left/Right: cycle a choice  %s: save to the config file",
+             keys_label(&app->keys, ACT_SAVE, 0, "/", sk, sizeof sk));
     t->row[t->n] = 0;
     t->role[t->n++] = ROLE_DIM;
 }
