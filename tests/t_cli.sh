@@ -317,6 +317,20 @@ else fail cli_info_free_flow_uniform "rc $rc: $(grep free-flow "$tmp/out") $(cat
 run "$D" info --net "$SF" --scenario 3 --seed 7
 if [ $rc -eq 0 ] && grep -q '^scenario: *3 seed 7' "$tmp/out"; then pass cli_info_scenario
 else fail cli_info_scenario "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+# info takes solve's and load's generalized-cost weights, so that its cbar is
+# theirs (it refused --toll-factor and --distance-factor: no way to see the
+# cbar, and so the mu, of `solve --distance-factor 1`)
+run "$D" load --net "$SF" --distance-factor 1 --out "$tmp/df.csv"
+c_load=$(awk '/^cbar/ { printf "%.9e", $2 }' "$tmp/out")
+run "$D" info --net "$SF" --distance-factor 1 --toll-factor 0
+c_info=$(awk '/^cbar:/ { printf "%.9e", $2 }' "$tmp/out")
+if [ $rc -eq 0 ] && [ -n "$c_load" ] && [ "$c_info" = "$c_load" ] && grep -q "distance factor 1)" "$tmp/out"; then
+    pass cli_info_cost_factors
+else fail cli_info_cost_factors "rc $rc: info cbar '$c_info', load cbar '$c_load': $(cat "$tmp/err")"; fi
+# the progress line of the start x = 0 says n/a, as the summary does (it said gap_rel inf)
+run "$D" solve --net "$SF" --max-iter 1
+if grep -q "^iter      0  gap_rel n/a" "$tmp/err" && ! grep -qi "gap_rel inf\|gap_rel nan" "$tmp/err"; then pass cli_progress_gap_undefined
+else fail cli_progress_gap_undefined "$(grep '^iter' "$tmp/err")"; fi
 
 # An ill-posed model (DESIGN.md 1: Barcelona full graph at tau 1 has no fixed
 # point under the cap) exits 3 with the evidence, and writes no flows.
@@ -421,6 +435,27 @@ elif [ -e "$tmp/k2.csv.checkpoint" ] || [ -e "$tmp/kh2.csv.checkpoint" ]; then
     fail cli_checkpoint_removed "checkpoint files left: $(ls "$tmp" | grep checkpoint)"
 elif ! msg=$(csv_ok "$tmp/k2.csv"); then fail cli_checkpoint_removed "flows CSV: $msg"
 else pass cli_checkpoint_removed; fi
+# a run that ends without flows to write (here an error: the inner passes do
+# not converge) keeps the flows' last checkpoint, the only iterate it leaves
+# (it was removed with the run's end, though no flow file replaced it)
+run "$D" solve --net "$SF" --tau 10 --solver msa --inner passes --inner-max 2 --tol 1e-12 --checkpoint 0.0001 \
+    --out "$tmp/k3.csv" --quiet
+if [ $rc -ne 2 ] || [ -e "$tmp/k3.csv" ]; then fail cli_checkpoint_kept_on_error "rc $rc, want 2 and no flow file"
+elif ! msg=$(csv_ok "$tmp/k3.csv.checkpoint"); then fail cli_checkpoint_kept_on_error "checkpoint: $msg"
+elif ! grep -q "checkpoint of the flows is kept: $tmp/k3.csv.checkpoint" "$tmp/err"; then
+    fail cli_checkpoint_kept_on_error "not said: $(cat "$tmp/err")"
+else
+    run "$D" solve --net "$SF" --tau 10 --warm "$tmp/k3.csv.checkpoint" --quiet
+    if [ $rc -eq 0 ]; then pass cli_checkpoint_kept_on_error; else fail cli_checkpoint_kept_on_error "--warm from it: rc $rc"; fi
+fi
+# --history at --out's checkpoint path: flows were written over it during the
+# run and it was removed at the end as the checkpoint; refused before the run
+run $S --quiet --out "$tmp/k4.csv" --history "$tmp/k4.csv.checkpoint"
+if [ $rc -eq 2 ] && grep -q "history .*k4.csv.checkpoint is the same file as --out's checkpoint" "$tmp/err"; then
+    run $S --quiet --out "$tmp/k4.csv" --history "$tmp/k4.csv.checkpoint" --checkpoint 0
+    if [ $rc -eq 0 ] && [ -s "$tmp/k4.csv.checkpoint" ]; then pass cli_checkpoint_path_collision
+    else fail cli_checkpoint_path_collision "with --checkpoint 0: rc $rc"; fi
+else fail cli_checkpoint_path_collision "rc $rc: $(cat "$tmp/err")"; fi
 
 # SIGHUP (an SSH connection that drops) stops the same way, outputs written;
 # under nohup the hang-up is ignored and the run goes on until SIGTERM.
@@ -445,6 +480,30 @@ rc=$?
 if [ $alive -ne 1 ]; then fail cli_nohup_keeps_running "the run ended on SIGHUP under nohup (exit $rc)"
 elif [ $rc -ne 4 ] || ! msg=$(csv_ok "$tmp/n.csv"); then fail cli_nohup_keeps_running "exit $rc after SIGTERM"
 else pass cli_nohup_keeps_running; fi
+# A stop signal that comes after the run has ended, while its outputs are
+# written, must not kill the process between them (it did: the handlers were
+# restored before the writes, so SIGTERM then left no --out, no --history and
+# a temporary file, exit 143). strace holds each fsync 1.5 s to hit that window.
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    # (LeakSanitizer cannot run under ptrace: off for this one run of an ASan build)
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=1500000 $S --quiet --out "$tmp/w.csv" \
+        --history "$tmp/wh.csv" >"$tmp/out" 2>"$tmp/err" &
+    sp=$!
+    child=
+    i=0
+    while [ $i -lt 100 ] && [ -z "$child" ]; do sleep 0.05; child=$(pgrep -P $sp); i=$((i + 1)); done
+    sleep 0.7
+    [ -n "$child" ] && kill -TERM $child 2>/dev/null
+    wait $sp
+    rc=$?
+    if [ -z "$child" ]; then skip cli_signal_while_writing "no traced child found"
+    elif [ $rc -ne 0 ]; then fail cli_signal_while_writing "exit $rc, want 0 (converged): $(ls "$tmp" | grep '^w') $(tail -n 2 "$tmp/err")"
+    elif ! msg=$(csv_ok "$tmp/w.csv"); then fail cli_signal_while_writing "flows CSV: $msg"
+    elif ! n=$(hist_ok "$tmp/wh.csv" converged); then fail cli_signal_while_writing "history: $n"
+    elif ls "$tmp" | grep -q 'dillsue-tmp'; then fail cli_signal_while_writing "temporary file left: $(ls "$tmp")"
+    else pass cli_signal_while_writing; fi
+else skip cli_signal_while_writing "no working strace"; fi
 
 # `dillsue tui` reads its options through the one option table: --opt=value
 # works, and a bad value is refused by the same rule as solve's

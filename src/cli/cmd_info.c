@@ -15,7 +15,9 @@
 #define CMD "info"
 
 static const cli_help_section help_sections[] = {
-    {"", {OPT_NET, OPT_TRIPS, OPT_CAP, OPT_SCENARIO, OPT_SEED, OPT_THREADS, OPT_HELP, -1}},
+    {"",
+     {OPT_NET, OPT_TRIPS, OPT_CAP, OPT_TOLL_FACTOR, OPT_DIST_FACTOR, OPT_SCENARIO, OPT_SEED, OPT_THREADS, OPT_HELP,
+      -1}},
     {NULL, {-1}},
 };
 
@@ -128,7 +130,9 @@ int cmd_info(int argc, char **argv)
         return cli_input_error(&err);
     }
 
-    ds_cost_params cp = {cap, net->toll_factor, net->distance_factor};
+    /* solve's, load's and ue's generalized cost, so that cbar and mu are theirs */
+    ds_cost_params cp = {cap, v.have[OPT_TOLL_FACTOR] ? v.num[OPT_TOLL_FACTOR] : net->toll_factor,
+                         v.have[OPT_DIST_FACTOR] ? v.num[OPT_DIST_FACTOR] : net->distance_factor};
     if ((rc = cli_check_costs(net, &cp))) {
         ds_network_free(net);
         return rc;

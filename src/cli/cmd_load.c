@@ -44,8 +44,8 @@ static int usage(void)
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
            "Prints gap_rel = ||f - x|| / ||x|| (undefined at x = 0) and mu on stdout.\n"
-           "Exit 0, 2 on usage or input errors, 3 if f(x) does not exist at x (the\n"
-           "Bellman values diverge).\n");
+           "Exit 0, 2 on usage or input errors or inner passes that do not converge within\n"
+           "--inner-max, 3 if f(x) does not exist at x (the Bellman values diverge).\n");
     return rc ? 2 : 0;
 }
 
@@ -70,6 +70,7 @@ int cmd_load(int argc, char **argv)
     if (filter == DS_FILTER_EDSP) filter = DS_FILTER_DSP;
     if (v.have[OPT_TAU] && v.have[OPT_MU]) return cli_usage(CMD, "give --tau or --mu, not both");
     if (!out) return cli_usage(CMD, "--out F.csv is required");
+    if (trips && !net_path) return cli_usage(CMD, "--trips needs --net");
     if (v.have[OPT_SCENARIO] != v.have[OPT_SEED]) return cli_usage(CMD, "--scenario and --seed go together");
     if ((rc = cli_check_writable(CMD, "--out", out))) return rc;
     {
@@ -130,10 +131,21 @@ int cmd_load(int argc, char **argv)
     if (ev != 0) {
         ds_load_stats st;
         ds_loader_stats(ld, &st);
-        fprintf(stderr, "dillsue: f(x) does not exist here: the Bellman values %s (destination %d, mu %.6g)\n",
-                st.unconverged ? "did not converge within --inner-max passes" : "diverge (spectral radius >= 1)",
-                st.diverged_dest >= 0 ? ds_node_id(net, net->dest_node[st.diverged_dest]) : 0, mu);
-        rc = 3;
+        int dest = st.diverged_dest >= 0 ? ds_node_id(net, net->dest_node[st.diverged_dest]) : 0;
+        /* passes that stop at --inner-max say nothing about whether f exists
+         * (solve ends such a run with status error, exit 2, not ill-posed) */
+        if (st.unconverged)
+            fprintf(stderr,
+                    "dillsue: f(x) not computed: the Bellman values did not converge within --inner-max %d passes "
+                    "(destination %d, mu %.6g), which says nothing about whether f exists here: raise --inner-max "
+                    "or use --inner direct\n",
+                    inner_max, dest, mu);
+        else
+            fprintf(stderr,
+                    "dillsue: f(x) does not exist here: the Bellman values diverge (spectral radius >= 1) "
+                    "(destination %d, mu %.6g)\n",
+                    dest, mu);
+        rc = st.unconverged ? 2 : 3;
         goto done;
     }
     ds_costs_eval(net, &cp, x, t);
@@ -143,6 +155,19 @@ int cmd_load(int argc, char **argv)
     }
     double a = 0, b = 0;
     for (int e = 0; e < m; e++) a += (f[e] - x[e]) * (f[e] - x[e]), b += x[e] * x[e];
+    if (!isfinite(a) || !isfinite(b)) {
+        /* squares past DBL_MAX (flows above ~1e154): the same sums scaled by
+         * a power of two, which changes no digit of their ratio */
+        double big = 0;
+        int k;
+        for (int e = 0; e < m; e++) big = fmax(big, fmax(fabs(x[e]), fabs(f[e] - x[e])));
+        frexp(big, &k);
+        a = b = 0;
+        for (int e = 0; e < m; e++) {
+            double d = ldexp(f[e] - x[e], -k), y = ldexp(x[e], -k);
+            a += d * d, b += y * y;
+        }
+    }
     if (!isfinite(a) || !isfinite(b)) {
         fprintf(stderr, "dillsue: gap_rel cannot be computed: ||f - x||^2 or ||x||^2 overflows at these flows\n");
         rc = 2;

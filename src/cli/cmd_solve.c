@@ -153,8 +153,11 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
             snprintf(inner, sizeof inner, "inner %d (%.0e)", r->inner_passes, r->inner_resid);
         else
             snprintf(inner, sizeof inner, "inner %d", r->inner_passes);
-        fprintf(stderr, "iter %6d  gap_rel %.3e  %-13s %-34s %-17s %8.3f s\n", r->iter, r->gap_rel,
-                ds_step_name(r->kind), det, inner, r->t_run);
+        /* n/a where it is undefined (x = 0), as the summary and the history say, never inf */
+        char gap[16] = "n/a      ";
+        if (isfinite(r->gap_rel)) snprintf(gap, sizeof gap, "%.3e", r->gap_rel);
+        fprintf(stderr, "iter %6d  gap_rel %s  %-13s %-34s %-17s %8.3f s\n", r->iter, gap, ds_step_name(r->kind), det,
+                inner, r->t_run);
     } else if (ev->kind == DS_EVENT_MESSAGE && ev->message) {
         fprintf(stderr, "dillsue: %s\n", ev->message);
     } else if (ev->kind == DS_EVENT_SETUP && ev->message) {
@@ -166,6 +169,26 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
         ds_run_times_get(run, &tm);
         fprintf(stderr, "busy        %-58s %8.3f s\n", ev->message, tm.wall);
     }
+}
+
+/* At the end: the checkpoints served their purpose, unless the outputs could
+ * not be written; the flows' checkpoint also stays when the run ended without
+ * flows to write (error, ill-posed): it is then the only iterate left, and
+ * --warm goes on from it. */
+static void checkpoints_end(const struct progress *p, int io_failed, int flows_unwritten)
+{
+    if (!p->written) return;
+    if (io_failed) {
+        fprintf(stderr, "dillsue: the last checkpoint is kept: %s%s%s\n", p->out ? p->out : "",
+                p->out && p->hist ? ", " : "", p->hist ? p->hist : "");
+        return;
+    }
+    if (p->out && flows_unwritten)
+        fprintf(stderr, "dillsue: the last checkpoint of the flows is kept: %s (--warm %s goes on from it)\n", p->out,
+                p->out);
+    else if (p->out)
+        remove(p->out);
+    if (p->hist) remove(p->hist);
 }
 
 /* ------------------------------------------------------ signals */
@@ -234,10 +257,20 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
     if (o->out && (rc = cli_check_writable(CMD, "--out", o->out))) return rc;
     if (o->hist && (rc = cli_check_writable(CMD, "--history", o->hist))) return rc;
     char sib[PATH_MAX], ck_out[PATH_MAX + 16], ck_hist[PATH_MAX + 16];
-    /* the checkpoints (OUT.checkpoint, HIST.checkpoint) are written, then
-     * removed: an input of that name was overwritten, then deleted */
+    /* --checkpoint writes OUT.checkpoint and HIST.checkpoint, and removes them
+     * when the run ends: neither may be another output or an input it reads
+     * later (--history OUT.checkpoint, or a trips file of that name, was
+     * overwritten, then deleted). --warm OUT.checkpoint is the documented way
+     * on: it is read before any write, so only the first list checks --warm. */
     int ck_on = o->checkpoint_s > 0;
+    const char *trips =
+        o->trips ? o->trips : (o->net && ds_tntp_sibling(o->net, "trips", sib, sizeof sib) ? sib : NULL);
     const cli_file io[] = {
+        {"--out", o->out, 1},  {"--history", o->hist, 1}, {"--net", o->net, 0},
+        {"--trips", trips, 0}, {"--warm", o->warm, 0},
+    };
+    if ((rc = cli_check_io(CMD, io, (int)(sizeof io / sizeof *io)))) return rc;
+    const cli_file ck[] = {
         {"--out", o->out, 1},
         {"--history", o->hist, 1},
         {"--out's checkpoint",
@@ -245,11 +278,9 @@ static int parse_args(int argc, char **argv, struct solve_opts *o, const ds_conf
         {"--history's checkpoint",
          ck_on && o->hist && cli_checkpoint_path(o->hist, ck_hist, sizeof ck_hist) == 0 ? ck_hist : NULL, 1},
         {"--net", o->net, 0},
-        {"--trips", o->trips ? o->trips : (o->net && ds_tntp_sibling(o->net, "trips", sib, sizeof sib) ? sib : NULL),
-         0},
-        {"--warm", o->warm, 0},
+        {"--trips", trips, 0},
     };
-    return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
+    return cli_check_io(CMD, ck, (int)(sizeof ck / sizeof *ck));
 }
 
 static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last, double secs, int mu_given)
@@ -327,11 +358,13 @@ static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_conf
 }
 
 /* ds_run_execute with SIGINT/SIGTERM/SIGHUP turned into ds_run_cancel by a watcher
- * thread; *secs receives the wall time. */
-static ds_status execute_with_signals(ds_run *run, double *secs)
+ * thread; *secs receives the wall time. The handlers stay installed (the
+ * caller restores *old) until the outputs are written: a stop signal that
+ * comes once the run has ended must not kill the process between its
+ * outputs (a repeat a second later still does, main.c). */
+static ds_status execute_with_signals(ds_run *run, double *secs, cli_stop_saved *old)
 {
-    cli_stop_saved old;
-    cli_stop_signals_install(&old);
+    cli_stop_signals_install(old);
     cli_stop_watch *w = cli_stop_watch_begin(stop_run, run);
 
     double t0 = cli_mono_s();
@@ -339,7 +372,6 @@ static ds_status execute_with_signals(ds_run *run, double *secs)
     *secs = cli_mono_s() - t0;
 
     cli_stop_watch_end(w);
-    cli_stop_signals_restore(&old);
     return st;
 }
 
@@ -393,7 +425,8 @@ int cmd_solve(int argc, char **argv)
     ds_run_set_progress(run, o.quiet ? -1 : o.progress_s, o.progress_s);
 
     double secs = 0;
-    ds_status st = execute_with_signals(run, &secs);
+    cli_stop_saved old_sigs;
+    ds_status st = execute_with_signals(run, &secs, &old_sigs);
 
     size_t nrec = ds_run_history_count(run);
     ds_iter_record *recs = calloc(nrec ? nrec : 1, sizeof *recs);
@@ -431,14 +464,7 @@ int cmd_solve(int argc, char **argv)
                 ds_status_name(st), before);
     else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0)
         io_failed = cli_input_error(&err);
-    /* the checkpoints served their purpose, unless the outputs could not be written */
-    if (prog.written && io_failed)
-        fprintf(stderr, "dillsue: the last checkpoint is kept: %s%s%s\n", prog.out ? prog.out : "",
-                prog.out && prog.hist ? ", " : "", prog.hist ? prog.hist : "");
-    else if (prog.written) {
-        if (prog.out) remove(prog.out);
-        if (prog.hist) remove(prog.hist);
-    }
+    checkpoints_end(&prog, io_failed, o.out && !(results_usable && flows && costs));
     char gtxt[32] = "n/a (x = 0)"; /* gap_rel at x = 0 is undefined, as the summary says */
     if (last && isfinite(last->gap_rel)) snprintf(gtxt, sizeof gtxt, "%.3e", last->gap_rel);
     if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
@@ -480,6 +506,7 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "dillsue: %s\n", line);
     }
     print_summary(run, st, last, secs, cfg.mu > 0);
+    cli_stop_signals_restore(&old_sigs);
     free(prog.x);
     free(prog.cost);
     free(recs);

@@ -207,26 +207,29 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
     return cli_check_io(CMD, io, (int)(sizeof io / sizeof *io));
 }
 
-/* pr comes with its checkpoint settings (out, every, costs); the rest is set here. */
+/* pr comes with its checkpoint settings (out, every, costs); the rest is set
+ * here. The stop handlers stay installed (the caller restores *old once the
+ * outputs are written: a signal after the solve must not kill the process
+ * between them; a repeat a second later still does, main.c). */
 static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quiet, double *flows, ds_ue_result *res,
-                        ue_progress *pr, ds_error *err)
+                        ue_progress *pr, cli_stop_saved *old, ds_error *err)
 {
     pr->quiet = quiet, pr->t_start = pr->t_last = cli_mono_s(), pr->last_iter = -1, pr->last_gap = NAN;
     pr->t_ckpt = pr->t_start + pr->every;
     pr->net = net, pr->cfg = cfg, pr->flows = flows;
     pr->best_gap = NAN;
     memset(res, 0, sizeof *res);
-    cli_stop_saved old;
-    cli_stop_signals_install(&old);
+    cli_stop_signals_install(old);
     cli_stop_watch *w = cli_stop_watch_begin(ue_stop, NULL);
     ds_status st = ds_ue_solve(net, cfg, flows, res, ue_on_iter, pr, &ue_cancel_flag, err);
     cli_stop_watch_end(w);
-    cli_stop_signals_restore(&old);
     return st;
 }
 
 int cmd_ue(int argc, char **argv)
 {
+    cli_stop_saved old_sigs;
+    int sigs_set = 0;
     ds_ue_config cfg;
     cli_values v;
     ds_error err = {0};
@@ -262,7 +265,8 @@ int cmd_ue(int argc, char **argv)
     if (v.str[OPT_OUT] && cli_checkpoint_path(v.str[OPT_OUT], ck_out, sizeof ck_out) == 0) ckpt.out = ck_out;
     ckpt.every = v.have[OPT_CHECKPOINT] ? v.num[OPT_CHECKPOINT] : 60;
     ckpt.costs = costs;
-    ds_status st = ue_run(net, &cfg, quiet, flows, &res, &ckpt, &err);
+    ds_status st = ue_run(net, &cfg, quiet, flows, &res, &ckpt, &old_sigs, &err);
+    sigs_set = 1;
     if (st == DS_STATUS_ERROR) {
         rc = cli_input_error(&err);
         if (ckpt.written) remove(ckpt.out); /* a checkpoint is no result of a solve that failed */
@@ -305,6 +309,7 @@ int cmd_ue(int argc, char **argv)
         }
     }
 done:
+    if (sigs_set) cli_stop_signals_restore(&old_sigs);
     free(flows);
     free(costs);
     ds_network_free(net);

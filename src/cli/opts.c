@@ -88,9 +88,9 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_WARM] = {PATH("warm", CLI_SOLVE, "FLOWS.csv",
                        "start from these flows (a flow CSV of this network); where f does not exist there, the "
                        "links of the diverging cycles are loaded on top of them")},
-    [OPT_TOLL_FACTOR] = {NUM("toll-factor", CLI_SOLVE | CLI_UE | CLI_LOAD, "toll_factor", "F", 0,
+    [OPT_TOLL_FACTOR] = {NUM("toll-factor", CLI_SOLVE | CLI_UE | CLI_INFO | CLI_LOAD, "toll_factor", "F", 0,
                              "generalized-cost weight of toll (default: the net file's)")},
-    [OPT_DIST_FACTOR] = {NUM("distance-factor", CLI_SOLVE | CLI_UE | CLI_LOAD, "distance_factor", "F", 0,
+    [OPT_DIST_FACTOR] = {NUM("distance-factor", CLI_SOLVE | CLI_UE | CLI_INFO | CLI_LOAD, "distance_factor", "F", 0,
                              "generalized-cost weight of length (default: the net file's)")},
     [OPT_INNER] = {CHOICE("inner", CLI_SOLVE | CLI_LOAD | CLI_SWEEP, inner, "I", 0,
                           "full graph inner solver: direct (exact sparse LU per destination) or passes "
