@@ -17,10 +17,13 @@ extern "C" {
 #endif
 
 typedef struct ds_metrics {
-    double mape;    /* percent; NaN if no link has ref >= min_ref */
+    double mape;    /* percent; NaN if no link has ref >= min_ref; +inf where
+                        the mean relative error overflows */
     double r2;      /* NaN if no link is used, or if the reference is constant
                         and the flows differ from it (SS_tot = 0 < SS_res);
-                        1 if both are constant and equal */
+                        1 if both are constant and equal; -inf where
+                        SS_res / SS_tot overflows (sums of squares that
+                        overflow are taken scaled, never read as NaN) */
     double max_abs; /* max |x - ref| over links used (0 if none) */
     int n_used;     /* links used for R^2 and max_abs (mask applied) */
     int n_mape;     /* of those, links with ref >= min_ref */

@@ -176,6 +176,47 @@ ndep=$(awk '/^~/ { next } NF >= 6 && $1 ~ /^[0-9]+$/ && $6 + 0 > 0 && $7 + 0 > 0
 if [ $rc -eq 0 ] && grep -q "^links: *$ndep of $nlinks (flow-dependent only)" "$tmp/out"; then pass cli_compare_dep
 else fail cli_compare_dep "rc $rc, want $ndep links: $(cat "$tmp/out" "$tmp/err")"; fi
 
+# compare: R^2 of flows whose squares overflow is computed (scaled), not said
+# to be "undefined (the reference flows do not vary)"; an R^2 or a MAPE that
+# is itself past DBL_MAX is said so; no link compared is said so
+h=init_node,term_node,flow,cost
+printf '%s\n1,2,1e200,1\n2,3,1,1\n3,4,2,1\n' $h > "$tmp/ov_a.csv"
+printf '%s\n1,2,2e200,1\n2,3,1,1\n3,4,2,1\n' $h > "$tmp/ov_b.csv"
+printf '%s\n1,2,1e308,1\n2,3,1,1\n3,4,2,1\n' $h > "$tmp/ov_c.csv"
+printf '%s\n1,2,1e-300,1\n2,3,1,1\n3,4,3,1\n' $h > "$tmp/ov_d.csv"
+printf '%s\n' $h > "$tmp/ov_e.csv"
+run "$D" compare "$tmp/ov_a.csv" "$tmp/ov_b.csv"
+r1=$rc o1=$(grep '^R^2' "$tmp/out")
+run "$D" compare "$tmp/ov_c.csv" "$tmp/ov_d.csv" --min-ref 0
+r2=$rc o2=$(grep -E '^(R\^2|MAPE)' "$tmp/out" | tr '\n' ' ')
+run "$D" compare "$tmp/ov_e.csv" "$tmp/ov_e.csv"
+if [ $r1 -eq 0 ] && [ "$o1" = "R^2:           0.625" ] && [ $r2 -eq 0 ] &&
+    echo "$o2" | grep -q 'MAPE: *undefined (the mean relative error overflows' &&
+    echo "$o2" | grep -q 'R^2: *undefined (below -1.8e308' && grep -q '^R^2: *undefined (no links compared)' "$tmp/out"; then
+    pass cli_compare_overflow
+else fail cli_compare_overflow "'$o1' / '$o2' / $(cat "$tmp/out")"; fi
+
+# compare without --net: a u,u row (a self-loop the reader dropped, written
+# with flow 0) is no link, as with --net: the same count and R^2 either way
+LOOPN=tests/bad_input/self_loop.net.tntp
+if [ -f "$LOOPN" ]; then
+    run "$D" solve --net "$LOOPN" --tau 3 --filter dsp --quiet --out "$tmp/lp_a.csv"
+    sed 's/^1,4,150,/1,4,100,/' "$tmp/lp_a.csv" > "$tmp/lp_b.csv"
+    run "$D" compare "$tmp/lp_a.csv" "$tmp/lp_b.csv"
+    cp "$tmp/out" "$tmp/lp_nonet"
+    run "$D" compare "$tmp/lp_a.csv" "$tmp/lp_b.csv" --net "$LOOPN"
+    if [ $rc -eq 0 ] && grep -q '^4,4,0,' "$tmp/lp_a.csv" && grep -q '^links: *8 of 8$' "$tmp/out" && cmp -s "$tmp/out" "$tmp/lp_nonet"; then
+        pass cli_compare_self_loop_rows
+    else fail cli_compare_self_loop_rows "with --net: $(cat "$tmp/out" "$tmp/err"); without: $(cat "$tmp/lp_nonet")"; fi
+fi
+
+# compare's own messages escape control bytes in file names, as every message
+printf '%s\n1,2,1,1\n' $h > "$tmp/$(printf 'e\033x').csv"
+run "$D" compare "$tmp/$(printf 'e\033x').csv" "$tmp/ov_a.csv"
+if [ $rc -eq 2 ] && grep -q 'e\\x1bx.csv has 1 data rows' "$tmp/err" && ! grep -q "$(printf '\033')" "$tmp/err"; then
+    pass cli_compare_names_escaped
+else fail cli_compare_names_escaped "rc $rc: $(od -c "$tmp/err" | head -3)"; fi
+
 # mu from tau where cbar is 0 (Sioux Falls' lengths equal its free-flow times,
 # so --distance-factor -1 makes every free-flow route cost 0): said as that,
 # not as "no OD pair has a path", the same words from solve and load

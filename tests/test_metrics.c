@@ -62,6 +62,20 @@ int main(void)
     TC_CHECK(ds_metrics_compare(bad, c3, 3, NULL, 1.0, &m) == -1 && isnan(m.mape), "NaN input accepted");
     tc_end();
 
+    tc_begin("metrics_overflow_scaled");
+    /* squares past DBL_MAX: R^2 from the scaled sums (exact 0.625 and
+     * -1.5e200), -inf where the ratio itself overflows, never NaN */
+    const double oa[3] = {1e200, 1, 2}, ob[3] = {2e200, 1, 2}, oc[3] = {1e100, 1, 3}, od[3] = {1e308, 1, 2};
+    ds_metrics_compare(oa, ob, 3, NULL, 1.0, &m);
+    TC_NEAR(m.r2, 0.625, 1e-15);
+    ds_metrics_compare(oa, oc, 3, NULL, 1.0, &m);
+    TC_NEAR(m.r2 / -1.5e200, 1.0, 1e-14);
+    ds_metrics_compare(od, c3, 3, NULL, 1.0, &m);
+    TC_CHECK(isnan(m.r2), "constant reference, overflowing flows: r2 %g, want NaN", m.r2);
+    ds_metrics_compare(od, d3, 3, NULL, 1.0, &m);
+    TC_CHECK(isinf(m.r2) && m.r2 < 0, "ratio past DBL_MAX: r2 %g, want -inf", m.r2);
+    tc_end();
+
     tc_begin("metrics_flow_dependent_mask");
     /* the last link has free-flow time 0: its cost is the same at every flow */
     double b[6] = {0.15, 0, 0.15, 1, 2, 0.15}, pw[6] = {4, 4, 0, 1, 4, 4}, t0[6] = {1, 1, 1, 2, 3, 0};

@@ -91,35 +91,46 @@ int cmd_compare(int argc, char **argv)
         goto done;
     }
     if (na != nb) {
-        fprintf(stderr, "dillsue: %s has %d links, %s has %d\n", pa, na, pb, nb);
+        /* (file names through cli_fputs_escaped: control bytes as \xNN, as every message) */
+        fputs("dillsue: ", stderr), cli_fputs_escaped(pa, stderr);
+        fprintf(stderr, " has %d data rows, ", na), cli_fputs_escaped(pb, stderr);
+        fprintf(stderr, " has %d\n", nb);
         code = 2;
         goto done;
     }
-    for (int e = 0; ia && ib && e < na; e++) /* (a TNTP side was matched to --net, as the other was checked) */
+    int n_loops = 0;
+    for (int e = 0; ia && ib && e < na; e++) { /* (a TNTP side was matched to --net, as the other was checked) */
         if (ia[e] != ib[e] || ta[e] != tb[e]) {
             /* Data row e is line e + 2 (after the header) in files without blank lines. */
-            fprintf(stderr, "dillsue: %s: data row %d is link (%d,%d) but in %s it is (%d,%d)\n", pb, e + 1, ib[e],
-                    tb[e], pa, ia[e], ta[e]);
+            fputs("dillsue: ", stderr), cli_fputs_escaped(pb, stderr);
+            fprintf(stderr, ": data row %d is link (%d,%d) but in ", e + 1, ib[e], tb[e]);
+            cli_fputs_escaped(pa, stderr);
+            fprintf(stderr, " it is (%d,%d)\n", ia[e], ta[e]);
             code = 2;
             goto done;
         }
+        n_loops += ia[e] == ta[e];
+    }
 
     unsigned char *mask = NULL;
-    if (dep_only) {
+    if (dep_only || n_loops) {
         mask = malloc(na ? na : 1);
         if (!mask) {
             fprintf(stderr, "dillsue: out of memory\n");
             code = 2;
             goto done;
         }
-        ds_metrics_flow_dependent_mask(net, mask);
+        if (dep_only)
+            ds_metrics_flow_dependent_mask(net, mask);
+        else /* without --net: a u,u row is a self-loop the reader dropped (no link), as with --net */
+            for (int e = 0; e < na; e++) mask[e] = ia[e] != ta[e];
     }
     ds_metrics m;
     if (ds_metrics_compare(fa, fb, na, mask, min_ref, &m) != 0)
         fprintf(stderr, "dillsue: warning: non-finite values in the input\n");
     free(mask);
 
-    printf("links:         %d of %d%s\n", m.n_used, na, dep_only ? " (flow-dependent only)" : "");
+    printf("links:         %d of %d%s\n", m.n_used, na - n_loops, dep_only ? " (flow-dependent only)" : "");
     char over[48]; /* the links MAPE is over: reference flow >= min_ref, and above 0 (ds_metrics_compare) */
     if (min_ref > 0)
         snprintf(over, sizeof over, "reference flow >= %g", min_ref);
@@ -127,11 +138,16 @@ int cmd_compare(int argc, char **argv)
         snprintf(over, sizeof over, "reference flow above 0");
     if (isnan(m.mape))
         printf("MAPE:          n/a (no link with %s)\n", over);
+    else if (isinf(m.mape))
+        printf("MAPE:          undefined (the mean relative error overflows; %d links with %s)\n", m.n_mape, over);
     else
         printf("MAPE:          %.6g %% (%d links with %s)\n", m.mape, m.n_mape, over);
     char num[64];
-    printf("R^2:           %s\n",
-           cli_num(m.r2, "%.10g", "undefined (the reference flows do not vary)", num, sizeof num));
+    printf("R^2:           %s\n", cli_num(m.r2, "%.10g",
+                                          m.n_used == 0 ? "undefined (no links compared)"
+                                          : isinf(m.r2) ? "undefined (below -1.8e308: SS_res / SS_tot overflows)"
+                                                        : "undefined (the reference flows do not vary)",
+                                          num, sizeof num));
     printf("max abs diff:  %s\n", cli_num(m.max_abs, "%.10g", "undefined (the difference overflows)", num, sizeof num));
 
 done:

@@ -144,7 +144,11 @@ int cmd_info(int argc, char **argv)
     free(dep);
     for (int e = 0; e < net->n_links; e++) zero_t0 += net->t0[e] == 0;
 
-    printf("network:            %s (%s)\n", net->name, net->net_path);
+    fputs("network:            ", stdout); /* (control bytes in a name escaped) */
+    cli_fputs_escaped(net->name, stdout);
+    fputs(" (", stdout);
+    cli_fputs_escaped(net->net_path, stdout);
+    fputs(")\n", stdout);
     if (have_k)
         printf("scenario:           %d seed %llu: demand %.6g -> %.6g, capacity changed on %d links "
                "(mean x%.4g), free-flow time on %d (mean x%.4g)\n",

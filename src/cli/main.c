@@ -217,10 +217,12 @@ ds_network *cli_load_network(const char *net_path, const char *trips_path, int w
                                        : ds_network_load_net_trips(net_path, trips_path, err);
     if (!net) return NULL;
     /* What the reader dropped is said once, where the network is loaded. */
-    for (int i = 0; i < net->n_loops; i++)
-        fprintf(stderr,
-                "dillsue: warning: %s:%ld: self-loop at node %d dropped (no route uses it; written with flow 0)\n",
-                net->net_path, net->loops[i].line, net->loops[i].node_id);
+    for (int i = 0; i < net->n_loops; i++) { /* (the path's control bytes escaped, as in every message) */
+        fputs("dillsue: warning: ", stderr);
+        cli_fputs_escaped(net->net_path, stderr);
+        fprintf(stderr, ":%ld: self-loop at node %d dropped (no route uses it; written with flow 0)\n",
+                net->loops[i].line, net->loops[i].node_id);
+    }
     char note[600];
     for (int i = 0; ds_network_column_note(net, i, note, sizeof note); i++) {
         fputs("dillsue: note: ", stderr);
@@ -301,12 +303,13 @@ int cli_check_costs(const ds_network *net, const ds_cost_params *cp)
     ds_costs_eval(net, cp, x, t);
     for (int e = 0; e < net->n_links; e++) {
         if (!isfinite(t[e])) {
+            fputs("dillsue: ", stderr);
+            cli_fputs_escaped(net->net_path, stderr);
             fprintf(stderr,
-                    "dillsue: %s:%ld: the free-flow cost of link %d->%d overflows (free-flow time %g, toll %g x "
+                    ":%ld: the free-flow cost of link %d->%d overflows (free-flow time %g, toll %g x "
                     "%g, length %g x %g)\n",
-                    net->net_path, net->src_line ? net->src_line[e] : 0L, ds_node_id(net, net->tail[e]),
-                    ds_node_id(net, net->head[e]), net->t0[e], net->toll[e], cp->toll_factor, net->length[e],
-                    cp->distance_factor);
+                    net->src_line ? net->src_line[e] : 0L, ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]),
+                    net->t0[e], net->toll[e], cp->toll_factor, net->length[e], cp->distance_factor);
             rc = 2;
             goto out;
         }
@@ -315,10 +318,12 @@ int cli_check_costs(const ds_network *net, const ds_cost_params *cp)
     }
     /* Every path cost is at most the sum over all links: if that is finite, no sum can overflow. */
     if (!isfinite(sum) && worst >= 0) {
+        fputs("dillsue: ", stderr);
+        cli_fputs_escaped(net->net_path, stderr);
         fprintf(stderr,
-                "dillsue: %s:%ld: path costs can overflow: the free-flow costs sum past %g (largest: link "
+                ":%ld: path costs can overflow: the free-flow costs sum past %g (largest: link "
                 "%d->%d, %g)\n",
-                net->net_path, net->src_line ? net->src_line[worst] : 0L, DBL_MAX, ds_node_id(net, net->tail[worst]),
+                net->src_line ? net->src_line[worst] : 0L, DBL_MAX, ds_node_id(net, net->tail[worst]),
                 ds_node_id(net, net->head[worst]), t[worst]);
         rc = 2;
     }
@@ -343,11 +348,13 @@ void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp)
                     lost += net->od_demand[k];
                 }
         }
-        if (n_lost)
-            fprintf(stderr,
-                    "dillsue: %s: no path from zone %d to zone %d (demand %g)%s; %d OD pairs (demand %g) have none\n",
-                    net->net_path, ds_node_id(net, fo), ds_node_id(net, fd), fq,
+        if (n_lost) {
+            fputs("dillsue: ", stderr);
+            cli_fputs_escaped(net->net_path, stderr);
+            fprintf(stderr, ": no path from zone %d to zone %d (demand %g)%s; %d OD pairs (demand %g) have none\n",
+                    ds_node_id(net, fo), ds_node_id(net, fd), fq,
                     net->first_thru > 1 ? " without passing through a centroid" : "", n_lost, lost);
+        }
     }
     free(t), free(x), free(dist);
 }
