@@ -274,6 +274,44 @@ static void test_cancel_in_loader(const ds_network *net)
     tc_end();
 }
 
+/* A stop that comes while the eDSP mask is rebuilt (the refresh's message is
+ * sent before the iterate is evaluated on the new mask) is a cancel: its
+ * reason said "loading failed after the eDSP refresh", which the summary line
+ * printed after "cancelled". */
+static void cancel_on_refresh(ds_run *run, const ds_event *ev, void *ctx)
+{
+    int *n = ctx;
+    if (ev->kind == DS_EVENT_MESSAGE && strncmp(ev->message, "eDSP refresh", 12) == 0) {
+        (*n)++;
+        ds_run_cancel(run);
+    }
+}
+
+static void test_cancel_at_edsp_refresh(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    char reason[512];
+    int n = 0;
+    ds_config_default(&cfg);
+    cfg.filter = DS_FILTER_EDSP;
+    cfg.tau = 10;
+    tc_begin("run_api_cancel_at_edsp_refresh");
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    if (run) {
+        ds_run_add_monitor(run, cancel_on_refresh, &n);
+        ds_status st = ds_run_execute(run);
+        ds_run_reason(run, reason, sizeof reason);
+        TC_CHECK(n == 1, "%d refresh messages", n);
+        TC_CHECK(st == DS_STATUS_CANCELLED && strstr(reason, "cancelled at iteration") != NULL &&
+                     strstr(reason, "loading failed") == NULL,
+                 "status %s, reason '%s'", ds_status_name(st), reason);
+        ds_run_free(run);
+    }
+    tc_end();
+}
+
 /* A cost below 0 at zero flow (a negative toll factor on a toll) is refused
  * where a run or a loader is made, naming the link's line; a cost of exactly
  * 0 is not. */
@@ -480,6 +518,7 @@ int main(void)
     test_progress_events(ring, DS_SOLVER_SRA);
     test_config_rules(ring);
     test_execute_once(ring);
+    test_cancel_at_edsp_refresh(ring);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);

@@ -48,7 +48,8 @@ static int print_help(void)
            "\n");
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
-           "Progress lines go to stderr, the final summary line to stdout. Ctrl-C stops\n"
+           "Progress lines and the steps totals go to stderr (not with --quiet), the\n"
+           "summary and certificate lines to stdout. Ctrl-C stops\n"
            "the run and writes the last finished iteration (twice: quit at once; during\n"
            "set-up, before any iteration, nothing is written).\n"
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"

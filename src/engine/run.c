@@ -1473,9 +1473,14 @@ static ds_status at_tolerance(ds_run *run, edsp_state *es, const solver_ops *ops
     if (ch == EDSP_GO_ON) {
         /* the iterate's image changes with the mask: re-evaluate */
         int rc = run_eval(run, run->x, run->fx, &run->merit);
+        if (rc == EV_CANCELLED) {
+            /* a stop during the refresh is a cancel like any other, not a failure */
+            snprintf(run->reason, sizeof run->reason, "cancelled at iteration %d (gap_rel %.3g)", run->iter, run->gap);
+            return DS_STATUS_CANCELLED;
+        }
         if (rc != EV_OK) {
             snprintf(run->reason, sizeof run->reason, "loading failed after the eDSP refresh");
-            return rc == EV_CANCELLED ? DS_STATUS_CANCELLED : DS_STATUS_ERROR;
+            return DS_STATUS_ERROR;
         }
         run_accept(run, run->x, run->fx, run->merit);
         if (ops->reset) ops->reset(run, state);
