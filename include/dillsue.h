@@ -230,12 +230,10 @@ typedef enum { DS_BACKEND_CPU = 0, DS_BACKEND_CUDA, DS_BACKEND_N } ds_backend;
  * (the paper's L_val). Filtered variants are exact in one pass either way. */
 typedef enum { DS_INNER_DIRECT = 0, DS_INNER_PASSES, DS_INNER_N } ds_inner;
 /* Newton's globalisation: a backtracking line search on the Newton direction
- * with a sufficient-decrease test on the merit (default), or the paper's rule
- * (the full or half step if the merit decreases, else an MSA step). */
-/* Newton's globalisation: the line search on the Newton direction; the
- * paper's rule (full or half step, else MSA); the line search with
- * pseudo-transient regularisation once a trial leaves the domain of f
- * (docs/model.md "Outer solvers"). */
+ * with a sufficient-decrease test on the merit; the paper's rule (the full or
+ * half step if the merit decreases, else an MSA step); or the line search with
+ * pseudo-transient regularisation once a trial leaves the domain of f (ptc,
+ * the default: ds_config_default; docs/model.md "Outer solvers"). */
 typedef enum { DS_GLOBALISE_LINESEARCH = 0, DS_GLOBALISE_PAPER, DS_GLOBALISE_PTC, DS_GLOBALISE_N } ds_globalise;
 /* Start point: auto (x = 0; where f(0) does not exist, s x capacity on the
  * links of the diverging cycles only, else on every link), zero (x = 0, else
@@ -436,7 +434,8 @@ void ds_run_cancel(ds_run *run);
 void ds_run_pause(ds_run *run, int paused);
 int ds_run_is_paused(const ds_run *run);
 ds_status ds_run_status(const ds_run *run);
-/* Reason of the final status (e.g. the ill-posedness evidence). */
+/* Reason of the final status (e.g. the ill-posedness evidence); "" until the
+ * run is done (the engine writes it while it runs). */
 void ds_run_reason(const ds_run *run, char *buf, size_t n);
 const ds_config *ds_run_config(const ds_run *run);
 const ds_network *ds_run_network(const ds_run *run);
@@ -516,7 +515,10 @@ void ds_totals_compute(const ds_iter_record *recs, size_t n, ds_totals *t);
 void ds_totals_format(const ds_totals *t, char *buf, size_t n);
 
 /* Latest published iterate and its image, for stall diagnosis (copies n_links
- * values into each non-NULL buffer). Returns the iteration number or -1 if none. */
+ * values into each non-NULL buffer). Returns the iteration number or -1 if none.
+ * While the run goes, an iteration published while another thread was in this
+ * call may be skipped (the engine never waits for it); once execute has
+ * returned it is the last published iterate. */
 int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost);
 
 /* Results, valid once execute returned (NULL before). Owned by the run. */

@@ -13,6 +13,7 @@ this package (../build).
 import ctypes
 import ctypes.util
 import glob
+import numbers
 import os
 import threading
 
@@ -195,8 +196,10 @@ def _by_name(names, value):
 
 def _setting_text(k, v):
     """A setting's value as the command line would take it: numbers and names only."""
-    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, str)):
         raise TypeError("%s: a number or a name, got %s" % (k, type(v).__name__))
+    if not isinstance(v, str):  # numpy scalars (np.int64(50), np.float32(10)) as Python numbers
+        v = int(v) if isinstance(v, numbers.Integral) else float(v)
     if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
         v = int(v)  # max_iter=100.0 as 100
     t = v if isinstance(v, str) else repr(v)
@@ -280,9 +283,13 @@ def solve(net, warm=None, **settings):
         r.mu, r.cbar = _lib.ds_run_mu(run), _lib.ds_run_cbar(run)
         fp, cp = _lib.ds_run_flows(run), _lib.ds_run_costs(run)
         n = net.n_links
-        r.flows = np.ctypeslib.as_array(fp, shape=(n,)).copy() if fp else None
-        r.costs = np.ctypeslib.as_array(cp, shape=(n,)).copy() if cp else None
         count = _lib.ds_run_history_count(run)
+        # flows as `dillsue solve` writes them: none from a run without an
+        # iterate (ill-posed, cancelled in set-up) or one that failed (its x is
+        # no result); the library hands back x = 0 or the failed iterate
+        usable = count > 0 and r.status in ("converged", "max-iterations", "cancelled")
+        r.flows = np.ctypeslib.as_array(fp, shape=(n,)).copy() if fp and usable else None
+        r.costs = np.ctypeslib.as_array(cp, shape=(n,)).copy() if cp and usable else None
 
         def column(name):
             col = np.zeros(count, dtype=np.float64)

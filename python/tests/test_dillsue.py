@@ -111,6 +111,33 @@ for i, (kw, exc, says) in enumerate(bad):
     except exc as e:
         check("setting_refused_%d" % i, says in str(e), "%r: %s" % (kw, e))
 check("integral_float_setting", dillsue.solve(twin, tau=10.0, max_iter=50.0).status == "converged")
+# numpy scalars are numbers (np.int64 from an array, np.float32): TypeError before
+try:
+    np_ok = np.array_equal(dillsue.solve(twin, tau=np.float64(10), max_iter=np.int64(50), threads=np.int32(1)).flows,
+                           dillsue.solve(twin, tau=10, max_iter=50, threads=1).flows)
+    check("numpy_scalar_settings", np_ok and dillsue.solve(twin, tau=np.float32(10)).status == "converged")
+except TypeError as e:
+    check("numpy_scalar_settings", False, str(e))
+try:
+    dillsue.solve(twin, max_iter=np.bool_(True))
+    check("numpy_bool_refused", False, "accepted")
+except TypeError as e:
+    check("numpy_bool_refused", "a number or a name" in str(e), str(e))
+
+# A run without an iterate has no flows (None, as `dillsue solve` writes none):
+# links of cost 0 forming a cycle make the full graph ill-posed at any tau
+# (it returned all-zero flows as if a result)
+with tempfile.TemporaryDirectory() as d:
+    with open(os.path.join(d, "zc_net.tntp"), "w") as fo:
+        fo.write("<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 3\n<NUMBER OF LINKS> 4\n"
+                 "<END OF METADATA>\n~ init term cap length fftime b power speed toll type ;\n"
+                 "1 3 1000 1 1 0.15 4 60 0 1 ;\n3 4 1000 1 0 0 4 60 0 1 ;\n4 3 1000 1 0 0 4 60 0 1 ;\n"
+                 "3 2 1000 1 1 0.15 4 60 0 1 ;\n")
+    with open(os.path.join(d, "zc_trips.tntp"), "w") as fo:
+        fo.write("<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 100.0\n<END OF METADATA>\nOrigin 1\n 2 : 100.0;\n")
+    ip = dillsue.solve(dillsue.load(os.path.join(d, "zc_net.tntp")), tau=10)
+    check("ill_posed_no_flows", ip.status == "ill-posed" and ip.exit_code == 3 and ip.flows is None and
+          ip.costs is None and len(ip.history["iter"]) == 0, "%s flows %r" % (ip.status, ip.flows))
 
 # the CUDA module beside the library is found from Python too (it looked only
 # next to the executable, python, and said "built without nvcc")

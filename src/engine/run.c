@@ -526,9 +526,12 @@ int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost)
 void ds_run_cancel(ds_run *run)
 {
     atomic_store(&run->cancel, 1);
+    /* the sub-run is cancelled under pause_mu, which dsp_solution holds to
+     * clear run->child before it frees the sub-run (a child loaded here and
+     * cancelled after the engine had freed it was a use after free) */
+    pthread_mutex_lock(&run->pause_mu);
     ds_run *child = atomic_load(&run->child);
     if (child) ds_run_cancel(child);
-    pthread_mutex_lock(&run->pause_mu);
     pthread_cond_broadcast(&run->pause_cv);
     pthread_mutex_unlock(&run->pause_mu);
 }
@@ -543,7 +546,15 @@ void ds_run_pause(ds_run *run, int paused)
 
 int ds_run_is_paused(const ds_run *run) { return atomic_load(&((ds_run *)run)->paused); }
 ds_status ds_run_status(const ds_run *run) { return (ds_status)atomic_load(&((ds_run *)run)->status); }
-void ds_run_reason(const ds_run *run, char *buf, size_t n) { snprintf(buf, n, "%s", run->reason); }
+/* the engine writes reason until finish(): read once the run is done */
+void ds_run_reason(const ds_run *run, char *buf, size_t n)
+{
+    if (atomic_load(&((ds_run *)run)->phase) != 3) {
+        if (n) buf[0] = '\0';
+        return;
+    }
+    snprintf(buf, n, "%s", run->reason);
+}
 const ds_config *ds_run_config(const ds_run *run) { return &run->cfg; }
 const ds_network *ds_run_network(const ds_run *run) { return run->net; }
 /* run_setup writes them under snap_mu while a front end may be reading */
@@ -841,10 +852,14 @@ static int dsp_solution(ds_run *run)
     ds_run *sub = ds_run_create(run->net, &c, &err);
     if (!sub) return EV_ERROR;
     ds_run_add_monitor(sub, forward_message, run);
+    pthread_mutex_lock(&run->pause_mu); /* ds_run_cancel reads child under it */
     atomic_store(&run->child, sub);
+    pthread_mutex_unlock(&run->pause_mu);
     if (run_cancelled(run)) ds_run_cancel(sub);
     ds_status st = ds_run_execute(sub);
+    pthread_mutex_lock(&run->pause_mu);
     atomic_store(&run->child, NULL);
+    pthread_mutex_unlock(&run->pause_mu);
     int rc = EV_ERROR;
     if (st == DS_STATUS_CANCELLED || run_cancelled(run)) {
         rc = EV_CANCELLED;
@@ -1239,6 +1254,18 @@ static void finish(ds_run *run, ds_status st)
     if (run->res_flows && run->res_costs) {
         memcpy(run->res_flows, run->x, sizeof(double) * (size_t)n);
         ds_costs_eval(run->net, &run->cfg.cost, run->x, run->res_costs);
+    }
+    /* publish() skips the snapshot while a front end holds snap_mu: the last
+     * published iterate is the snapshot once the run is done */
+    if (atomic_load(&run->count) > 0) {
+        pthread_mutex_lock(&run->snap_mu);
+        if (run->snap_iter != run->iter) {
+            memcpy(run->snap_x, run->x, sizeof(double) * (size_t)n);
+            memcpy(run->snap_fx, run->fx, sizeof(double) * (size_t)n);
+            ds_costs_eval(run->net, &run->cfg.cost, run->x, run->snap_cost);
+            run->snap_iter = run->iter;
+        }
+        pthread_mutex_unlock(&run->snap_mu);
     }
     atomic_store(&run->status, st);
     atomic_store(&run->phase, 3);
