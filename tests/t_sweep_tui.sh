@@ -71,7 +71,7 @@ else fail sweep_tui_needs_terminal "rc $rc: $(head -c 200 "$tmp/err")"; fi
 nfail=$(grep -vc ',converged,' "$tmp/sw/cells.csv")
 nfail=$((nfail - 1)) # header
 sleep 1.2
-screen | grep -q "^not converged: $nfail "
+screen | grep -q "^not converged or ill-posed: $nfail "
 check sweep_tui_failure_count $? "cells.csv has $nfail cells not converged"
 ok=0
 for s in newton anderson msa; do
@@ -115,12 +115,33 @@ $T send-keys -t main q
 wait_for 'EXIT=0' 5
 check sweep_tui_quit $? "q did not quit with status 0"
 
+# a cell's details stay on that cell while newer failures come in (the list is
+# newest first: they used to show whatever cell took its row at the next refresh)
+mkdir "$tmp/swlive"
+cp "$tmp/sw/sweep.conf" "$tmp/swlive/"
+n1=$(grep -vn ',converged,' "$tmp/sw/journal.csv" | sed -n '2s/:.*//p') # the first failure's line
+head -n "$n1" "$tmp/sw/journal.csv" > "$tmp/swlive/journal.csv"
+viewer live 120x40 "$tmp/swlive"
+wait_for '^not converged or ill-posed: 1 ' 10
+$T send-keys -t live Enter
+wait_for 'reproduce:' 3
+first=$(screen | grep -m1 '^cell [0-9]*: ')
+tail -n +"$((n1 + 1))" "$tmp/sw/journal.csv" >> "$tmp/swlive/journal.csv"
+wait_for '36/36 ' 5
+sleep 1.2
+[ -n "$first" ] && [ "$(screen | grep -m1 '^cell [0-9]*: ')" = "$first" ]
+check sweep_tui_detail_keeps_cell $? "the details of '$first' moved to another cell when the journal grew"
+$T send-keys -t live Escape
+wait_for '^not converged or ill-posed: ' 3
+$T send-keys -t live q
+wait_for 'EXIT=0' 5
+
 # at 80 columns the grid line names the network's file (its path does not fit) and
 # the progress line takes its short form: both whole, not cut at the edge
 viewer narrow 80x24 "$tmp/sw" --ascii
 wait_for '^SiouxFalls_net.tntp  3 scenarios x 2 tau x 2 filters x 3 solvers = 36 cells$' 5
 r1=$?
-wait_for '^finished \| .* session \| ETA .* \| [0-9]+/1 workers$' 5
+wait_for '^finished \| .* session \| ETA \? \| [0-9]+/1 workers$' 5
 check sweep_tui_80_columns $((r1 + $?)) "the grid or progress line is cut at 80 columns"
 # a signal quits with 128 + its number, as the main TUI (the viewer said 0)
 pp=$($T display-message -p -t narrow '#{pane_pid}')
@@ -131,7 +152,7 @@ check sweep_tui_signal_status $? "SIGTERM did not quit the viewer with status 14
 # r on a cell: the main TUI takes over with that cell as run #1, on its
 # scenario's network, with the sweep's iterations and its flows bit for bit
 viewer cell 140x45 "$tmp/sw" --no-runlog --no-config --ascii
-wait_for '^not converged: ' 10
+wait_for '^not converged or ill-posed: ' 10
 $T send-keys -t cell Down Enter
 wait_for 'reproduce:' 3
 cell=$(screen | sed -n 's/^cell \([0-9]*\): k \([0-9]*\) tau \([0-9.]*\) \([a-z]*\) \([a-z]*\)$/\1 \2 \3 \4 \5/p' | head -n 1)

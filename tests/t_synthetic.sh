@@ -71,4 +71,15 @@ if grep -q 'note: the mean trip uses [0-9.e+]* links, costing [0-9.e+]* x cbar, 
 else
     fail synthetic_full_cycles_said "mean trip '$links' links; full: $(grep -c cycles "$tmp/g1_full_err") notes; dsp rc $rc: $(grep cycles "$tmp/err" | head -c 200)"
 fi
+
+# A Newton run that stalls at the edge of the domain of f (a light network of
+# 2,000 nodes: 82 trips on cycles that diverge at free flow) ends in error with
+# what it did not try: the advice read "newton ... may reach the fixed point"
+# to a Newton run
+mkdir -p "$tmp/l"
+python3 $G 2000 150 15 0.5 "$tmp/l/f2" >/dev/null
+run "$D" solve --net "$tmp/l/f2_net.tntp" --tau 10 --filter full --tol 1e-8 --threads 2 --max-iter 500
+if [ $rc -eq 2 ] && grep -q "^error | .*stalled at the edge of the region where f exists.*; --start relax, or a larger tau (less dispersion), may reach a fixed point; whether a fixed point exists at this dispersion is not decided" "$tmp/out"; then
+    pass synthetic_stall_advice_is_for_the_run
+else fail synthetic_stall_advice_is_for_the_run "rc $rc: $(head -c 500 "$tmp/out")"; fi
 exit 0

@@ -1563,12 +1563,19 @@ static ds_status run_iterate(ds_run *run, edsp_state *es, const solver_ops *ops,
                 snprintf(run->reason, sizeof run->reason,
                          "%s at any trial point of iteration %d (which says nothing about whether f exists there): %s",
                          w, run->iter + 1, unconverged_advice(run));
-            } else if (!run->reason[0])
+            } else if (!run->reason[0]) {
+                /* what to try is what this run did not (a Newton run told to
+                 * use newton read as if the advice were not for it) */
+                int nt = run->cfg.solver == DS_SOLVER_NEWTON, relax = run->cfg.start == DS_START_RELAX;
                 snprintf(run->reason, sizeof run->reason,
                          "the loading map does not exist at any trial point of iteration %d: the %s steps stalled at "
-                         "the edge of the region where f exists (gap_rel %.3g); newton, or --start relax, may reach "
-                         "the fixed point",
-                         run->iter + 1, ds_solver_name(run->cfg.solver), run->gap);
+                         "the edge of the region where f exists (gap_rel %.3g); %s; whether a fixed point exists at "
+                         "this dispersion is not decided",
+                         run->iter + 1, ds_solver_name(run->cfg.solver), run->gap,
+                         !nt      ? "newton, or --start relax, may reach the fixed point"
+                         : !relax ? "--start relax, or a larger tau (less dispersion), may reach a fixed point"
+                                  : "a larger tau (less dispersion) may reach a fixed point");
+            }
             return DS_STATUS_ERROR;
         }
         run->iter++;

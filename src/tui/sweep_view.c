@@ -87,6 +87,7 @@ typedef struct replay {
     pthread_mutex_t lock;
     ds_network *base, *net;
     ds_run *run; /* set under lock once created */
+    int cancel;  /* under lock: Escape came before the run was created */
     ds_status st;
     char err[600];
 } replay;
@@ -111,8 +112,11 @@ static void *replay_main(void *arg)
     }
     pthread_mutex_lock(&rp->lock);
     rp->run = run;
+    int cancel = rp->cancel;
     pthread_mutex_unlock(&rp->lock);
-    rp->st = ds_run_execute(run);
+    /* cancelled while the network loaded: no ds_run_cancel reached this run,
+     * and replay_stop waits in join, so do not solve it at all */
+    rp->st = cancel ? DS_STATUS_ERROR : ds_run_execute(run);
     atomic_store(&rp->finished, 1);
     return NULL;
 }
@@ -121,6 +125,7 @@ static void replay_stop(replay *rp)
 {
     if (!rp->started) return;
     pthread_mutex_lock(&rp->lock);
+    rp->cancel = 1;
     if (rp->run) ds_run_cancel(rp->run);
     pthread_mutex_unlock(&rp->lock);
     pthread_join(rp->th, NULL);
@@ -165,6 +170,8 @@ typedef struct view {
     long *fail;
     long n_fail;
     int sel, detail, ascii; /* detail: 1 a cell's row, 2 its replay */
+    long sel_cell;          /* the cell at sel (-1: none): the list is rebuilt newest first every
+                               refresh, so sel follows this cell, not its row */
     int show_all;           /* the list holds every cell, not only failures */
     replay rp;
     char err[1100];
@@ -224,7 +231,10 @@ static int refresh_data(view *v)
     for (long c = 0; c < v->total; c++)
         if (v->done_flag[c] && (v->show_all || v->res[c].status != DS_STATUS_CONVERGED)) v->fail[v->n_fail++] = c;
     qsort_r(v->fail, (size_t)v->n_fail, sizeof *v->fail, cmp_tend, v->res);
+    for (long i = 0; v->sel_cell >= 0 && i < v->n_fail; i++)
+        if (v->fail[i] == v->sel_cell) v->sel = (int)i;
     if (v->sel >= v->n_fail) v->sel = v->n_fail ? (int)v->n_fail - 1 : 0;
+    v->sel_cell = v->n_fail ? v->fail[v->sel] : -1;
     read_progress(v);
     return 0;
 }
@@ -566,7 +576,10 @@ static void draw_body(view *v)
     int stale = v->state[0] && !strcmp(v->state, "running") && now - v->updated > 5;
     double rate = recent_rate(v, now);
     char eta[32];
-    sweep_fmt_duration(rate > 0 ? (v->total - v->done) / rate : NAN, eta, sizeof eta);
+    /* no ETA for a sweep that is not running (stopped, finished, or silent):
+     * the decaying rate made one grow after a kill */
+    int running = v->state[0] && !strcmp(v->state, "running") && !stale;
+    sweep_fmt_duration(running && rate > 0 ? (v->total - v->done) / rate : NAN, eta, sizeof eta);
     if (!v->state[0])
         put(y++, 0, "no progress file yet | %.3g cells/s over the last minute", rate);
     else {
@@ -593,7 +606,8 @@ static void draw_body(view *v)
     }
     for (int s = 0; s < v->g.n_solver && y + 3 < h - 3; s++, y += 4) draw_solver(v, y, s, w);
     attron(A_BOLD);
-    put(y++, 0, "%s: %ld%s", v->show_all ? "all cells" : "not converged", v->n_fail,
+    /* (as the solver lines count them: ill-posed and not converged together here) */
+    put(y++, 0, "%s: %ld%s", v->show_all ? "all cells" : "not converged or ill-posed", v->n_fail,
         v->n_fail ? (v->show_all ? " (newest first; Up/Down, Enter: details, r: run it, a: failed)"
                                  : " (newest first; Up/Down, Enter: details, r: run it, a: all)")
                   : "  (a: all cells)");
@@ -669,6 +683,7 @@ static int view_open(view *v, const char *dir, char *err, size_t n)
     char path[1100], bad[1100];
     struct stat st;
     memset(v, 0, sizeof *v);
+    v->sel_cell = -1;
     if (!dir[0]) return snprintf(err, n, "no directory given"), -1;
     if (stat(dir, &st) != 0) return snprintf(err, n, "%s: no sweep here (%s)", dir, strerror(errno)), -1;
     if (!S_ISDIR(st.st_mode)) return snprintf(err, n, "%s: no sweep here (not a directory)", dir), -1;
@@ -743,9 +758,9 @@ static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*
         v->note[0] = 0;
         if (ch == 'q' || ch == 'Q') break;
         if (ch == KEY_UP && v->sel > 0)
-            v->sel--;
+            v->sel_cell = v->fail[--v->sel];
         else if (ch == KEY_DOWN && v->sel + 1 < v->n_fail)
-            v->sel++;
+            v->sel_cell = v->fail[++v->sel];
         else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && v->n_fail && !v->detail)
             v->detail = 1;
         else if (ch == 'h' && v->detail == 1 && v->n_fail) {
@@ -768,6 +783,7 @@ static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*
         } else if (ch == 'a' && !v->detail) {
             v->show_all = !v->show_all;
             v->sel = 0;
+            v->sel_cell = -1;
             last = -1e9; /* rebuild the list now */
         } else if (ch == 27 || ch == KEY_BACKSPACE || ch == 'b') {
             if (!v->detail && v->embedded) break; /* back to the runs screen */
