@@ -309,4 +309,12 @@ ok = len(rows) == 10 and all(r["distance_factor"] == "1" and r["toll_factor"] ==
 sys.exit(0 if ok else 1)
 EOS
 check tui_runlog_names_every_setting $? "the run log ($log) lacks distance_factor 1 / toll_factor net / newton_warm -1"
+# N takes every scenario number solve --scenario takes (up to INT_MAX), and
+# makes the network solve makes: the same demand total as info reports
+start sk 160x30 --net "'$NET'" --no-config --no-runlog --ascii
+typed N "2147483647 42"
+want=$("$PROG" info --net "$NET" --scenario 2147483647 --seed 42 --threads 1 | sed -n 's/^scenario: .*demand \([^ ]*\) -> \([^,]*\),.*/\1 -> \2/p')
+wait_for sk "scenario 2147483647 seed 42 of SiouxFalls, demand $want" 5
+check tui_scenario_k_as_solve $? "N 2147483647 42 refused or not info's demand ($want)"
+keys q
 exit 0

@@ -465,6 +465,36 @@ static void test_solver_settings(void)
     tc_end();
 }
 
+/* A FIFO as the config file is refused at once (it hung the start-up on a
+ * blank screen until something wrote to it), and a bad value of a setting of
+ * the settings table is reported in the words `solve` and the other lines use
+ * (it read "cap: cap needs a decimal number, got \"abc\"; unchanged"). */
+static void test_special_files_and_words(void)
+{
+    tui_config c;
+    char path[700];
+    tc_begin("tui_config_fifo_and_words");
+    snprintf(path, sizeof path, "%s/fifo", tmpdir);
+    TC_CHECK(mkfifo(path, 0600) == 0, "mkfifo: %s", strerror(errno));
+    config_init(&c);
+    alarm(5); /* a hang fails the test instead of blocking the suite */
+    TC_CHECK(config_load(&c, path) == -1 && c.n_problems == 1 && c.problem[0].line == 0 &&
+                 strstr(c.problem[0].text, "not a regular file"),
+             "FIFO: %d problems: %s", c.n_problems, c.n_problems ? c.problem[0].text : "");
+    alarm(0);
+    unlink(path);
+    config_init(&c);
+    config_parse(&c, "cap=abc\nmu=0.0\nedsp_damping=2\ninner=x\n");
+    TC_CHECK(c.n_problems == 4, "%d problems", c.n_problems);
+    TC_CHECK(has_problem(&c, 1, "cap needs a decimal number, got 'abc'"), "cap: %s", c.problem[0].text);
+    TC_CHECK(has_problem(&c, 2, "mu must be a number > 0, got '0.0'"), "mu: %s", c.problem[1].text);
+    TC_CHECK(has_problem(&c, 3, "edsp_damping must be in (0, 1], got '2'"), "edsp_damping: %s", c.problem[2].text);
+    for (int i = 0; i < c.n_problems && i < TUI_CONFIG_MAX_PROBLEMS; i++)
+        TC_CHECK(!strstr(c.problem[i].text, "unchanged") && !strchr(c.problem[i].text, '"'), "line %d: %s",
+                 c.problem[i].line, c.problem[i].text);
+    tc_end();
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "%s/dillsue-cfg-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -479,6 +509,7 @@ int main(void)
     test_paths();
     test_capture();
     test_solver_settings();
+    test_special_files_and_words();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) printf("note: could not remove %s\n", tmpdir);

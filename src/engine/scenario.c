@@ -38,7 +38,12 @@ double ds_scenario_demand_mult(int k, uint64_t seed, int orig, int dest)
 {
     if (k == 0) return 1.0;
     uint64_t id = ((uint64_t)(uint32_t)orig << 32) | (uint64_t)(uint32_t)dest;
-    return 0.5 + 2.5 * unit(draw(seed, k, KIND_DEMAND, id));
+    double u = unit(draw(seed, k, KIND_DEMAND, id));
+    /* 0.5 + 2.5 u, rounded twice, written so that no build can fuse it into
+     * one fma (clang contracts a * b + c by default where the target has FMA:
+     * arm64, -march=native): 2 u and 0.5 u are exact, so their sum is 2.5 u
+     * rounded once whether contracted or not, and the last add has no product */
+    return 0.5 + (2.0 * u + 0.5 * u);
 }
 
 double ds_scenario_cap_mult(int k, uint64_t seed, int link)

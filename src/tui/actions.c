@@ -3,6 +3,7 @@
  * Every typed value is validated before anything changes; a bad value only
  * produces a status-line message. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -393,7 +394,7 @@ static void prompt_accept(tui_app *app)
         double before = (app->s.net == app->s.scen_net ? app->s.scen_base : app->s.net)->total_demand;
         errno = 0;
         k = strtol(b, &end, 10);
-        if (end == b || k < 0 || k > 1000000000 || errno) {
+        if (end == b || k < 0 || k > INT_MAX || errno) {
             app_message(app, 1, "scenario: say K SEED (two whole numbers >= 0), got \"%s\"; unchanged", b);
             break;
         }
@@ -713,7 +714,9 @@ static int act_next(tui_app *app, tui_action act)
     char buf[600];
     switch (act) {
     case ACT_TAU:
-        snprintf(buf, sizeof buf, "%g", c->tau);
+        /* the exact value (the settings view's spelling): "%g" kept 6 digits,
+         * so Enter on the unchanged prompt rounded tau from the file */
+        tui_settings[settings_find("tau")].get(c, buf, sizeof buf);
         prompt_open(app, PROMPT_TAU, "tau (> 0)", buf);
         break;
     case ACT_TAU1: set_tau(app, 1); break;
@@ -751,7 +754,7 @@ static int act_next(tui_app *app, tui_action act)
         app_message(app, 0, "backend = %s", ds_backend_name(c->backend));
         break;
     case ACT_TOL:
-        snprintf(buf, sizeof buf, "%g", c->tol);
+        tui_settings[settings_find("tol")].get(c, buf, sizeof buf);
         prompt_open(app, PROMPT_TOL, "tolerance on gap_rel", buf);
         break;
     case ACT_MAXITER:

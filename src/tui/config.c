@@ -9,6 +9,7 @@
 #include "settings.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -269,11 +270,17 @@ static void parse_setting(tui_config *c, config_bind *binds, int line, const cha
         else
             config_problem(c, line, "color must be on or off, got '%.40s'", v);
     } else if ((i = settings_find(k)) >= 0 && !config_core_setting(k)) {
-        char msg[300];
-        if (settings_set(i, &c->opts, v, msg, sizeof msg) != 0)
-            config_problem(c, line, "%s: %s", k, msg);
-        else
+        char why[200];
+        ds_config t = c->opts;
+        /* the row's rule says "cap needs a decimal number"; quoted as the
+         * other lines and `solve` quote a value (settings_set's "; unchanged"
+         * is the settings view's word) */
+        if (tui_settings[i].set(&t, v, why, sizeof why) != 0)
+            config_problem(c, line, "%s, got '%.40s'", why, v);
+        else {
+            c->opts = t;
             c->opts_set |= 1ul << i;
+        }
     } else {
         config_problem(c, line, "unknown key '%.40s'", k);
     }
@@ -313,12 +320,27 @@ void config_parse(tui_config *c, const char *text)
 
 int config_load(tui_config *c, const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    /* O_NONBLOCK: a FIFO given as --config hung the start-up on a blank
+     * screen until something wrote to it; only regular files are read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st = {0};
+    FILE *f;
     char *text;
     size_t n;
-    if (!f) {
+    if (fd < 0) {
         if (errno == ENOENT) return 1;
         config_problem(c, 0, "cannot read: %s", strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const char *why = S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file (a FIFO, a device, ...)";
+        config_problem(c, 0, "cannot read: %s", why);
+        close(fd);
+        return -1;
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+        config_problem(c, 0, "cannot read: %s", strerror(errno));
+        close(fd);
         return -1;
     }
     text = malloc(CONFIG_MAX_BYTES + 1);

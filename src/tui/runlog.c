@@ -1,8 +1,9 @@
 /* runlog.c - the session's runs as one CSV file, written on quit and on the
  * export key so that a session can be reviewed later: settings, status,
  * reason, iterations, final gap and the engine's times of every run. Written
- * to a temporary file in the target directory, flushed, synced and renamed,
- * so a reader never sees half a file and a failure leaves the old one. */
+ * through ds_file_write_atomic (a temporary file in the target directory,
+ * synced and renamed), so a reader never sees half a file and a failure
+ * leaves the old one. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ds_csv.h"
 #include "settings.h"
 #include "tui.h"
 
@@ -73,13 +75,18 @@ static void write_rows(FILE *f, const tui_app *app)
     }
 }
 
+static int runlog_body(FILE *f, const void *app, ds_error *err)
+{
+    (void)err;
+    write_rows(f, app);
+    return ferror(f) ? -1 : 0;
+}
+
 int runlog_write(const tui_app *app, const char *path, ds_error *err)
 {
-    char tmp[1100], dir[1024];
-    int fd, e;
-    FILE *f;
+    char dir[1024];
     /* the directory (XDG state) may not exist yet */
-    snprintf(dir, sizeof dir, "%s", path);
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) return ds_error_set(err, path, 0, "path too long");
     for (char *p = dir + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
@@ -87,28 +94,9 @@ int runlog_write(const tui_app *app, const char *path, ds_error *err)
                 return ds_error_set(err, path, 0, "cannot create %s: %s", dir, strerror(errno));
             *p = '/';
         }
-    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp)
-        return ds_error_set(err, path, 0, "path too long");
-    if ((fd = mkstemp(tmp)) < 0)
-        return ds_error_set(err, path, 0, "cannot create a temporary file: %s", strerror(errno));
-    if (!(f = fdopen(fd, "w"))) {
-        e = errno;
-        close(fd);
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "cannot write: %s", strerror(e));
-    }
-    errno = 0;
-    write_rows(f, app);
-    if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        e = errno ? errno : EIO;
-        fclose(f);
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "write failed: %s; nothing written", strerror(e));
-    }
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        e = errno;
-        unlink(tmp);
-        return ds_error_set(err, path, 0, "cannot write: %s; nothing written", strerror(e));
-    }
-    return 0;
+    /* the one output writer (src/engine/flowcsv.c): regular files only (a
+     * FIFO or /dev/null given as --runlog was replaced by a regular file), a
+     * symlink written where it points, the old file's permissions kept, a
+     * temporary file left by a killed TUI removed */
+    return ds_file_write_atomic(path, runlog_body, app, err);
 }

@@ -17,6 +17,7 @@
 
 #include "../cli/cli.h"
 #include "config.h"
+#include "ds_csv.h"
 #include "settings.h"
 #include "sweep_view.h"
 #include "termcheck.h"
@@ -382,6 +383,14 @@ int tui_main(int argc, char **argv)
     }
     apply_settings(&app, &cfg, &o);
     runlog_path(&app, &o);
+    /* a --runlog that can never be written (a directory, a FIFO) is refused
+     * now, not after the session's runs are done */
+    if (o.runlog && ds_output_check(o.runlog, NULL, 0, NULL, 0, &err) != 0) {
+        ds_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "dillsue tui: --runlog %s\n", msg);
+        session_free(&app.s);
+        return 2;
+    }
     app.ref_run = -1;
 
     term_install_signals(&app.s);
