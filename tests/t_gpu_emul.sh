@@ -103,3 +103,17 @@ else
         fi
     done
 fi
+
+# A J v that fails on the device (the transposed BiCGSTAB of the absorption
+# derivative gives up; Sioux Falls full at tau 100 has such solves) is said in
+# the device's words where it happens: Newton's GMRES took it as a failed
+# direction without a word. Where no J v fails, no such line may appear.
+if [ -f "$SF" ]; then
+    run env DILLSUE_CUDA_EMULATE=1 "$D" solve --net "$SF" --tau 100 --backend cuda
+    nrec=$(grep -c "newton-recover *gmres [0-9]* resid 1.0e+00" "$tmp/err")
+    nmsg=$(grep -c "^dillsue: CUDA backend: J v failed: J v: the absorption derivative did not converge" "$tmp/err")
+    if [ $rc -eq 0 ] && [ "$nrec" -ge 1 ] && [ "$nmsg" -ge "$nrec" ]; then pass gpu_emul_jv_failure_said
+    elif [ $rc -eq 0 ] && [ "$nrec" -eq 0 ] && ! grep -q "J v failed" "$tmp/err"; then
+        pass gpu_emul_jv_failure_said # (no J v failed here: nothing to say)
+    else fail gpu_emul_jv_failure_said "rc $rc, $nrec failed directions, $nmsg messages: $(grep -E 'recover|J v failed' "$tmp/err" | head -c 400)"; fi
+else skip gpu_emul_jv_failure_said "$SF not found"; fi

@@ -342,7 +342,12 @@ int run_jv(ds_run *run, const double *v, double *out)
         rc = ds_loader_jv(run->ld, run->x, v, out);
         ds_loader_stats(run->ld, &st);
     }
-    if (rc != 0) return rc;
+    if (rc != 0) {
+        /* the device's words (a Krylov solve that gave up), which Newton's
+         * GMRES would otherwise swallow into a failed direction */
+        if (run->gpu) run_message(run, "CUDA backend: J v failed: %s", ds_gpu_last_error());
+        return rc;
+    }
     run->jvs++;
     work_done(run, &run->it_jvs);
     run->cur.t_phase[DS_PHASE_DERIV] += st.t_phase[DS_PHASE_DERIV];
