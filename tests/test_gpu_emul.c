@@ -269,6 +269,49 @@ static void unconverged_case(const ds_network *net)
     free(x), free(v), free(fc), free(fg), free(jc), free(jg);
 }
 
+/* Sioux Falls, full graph, tau 10, x = capacity, Jacobi passes: with the
+ * evaluation's state kept, J v whose passes run out (caps cut to 1 Bellman
+ * pass, J v 4, or 1 absorption pass) fails and says so, on the device as on
+ * the CPU (test_loader.c): it returned the product of unconverged passes
+ * without a word. With the caps restored it agrees with the CPU's. */
+static void passes_jv_case(const ds_network *net)
+{
+    ds_cost_params cp = {0};
+    ds_error err;
+    int m = net->n_links, where;
+    double mu = 10 / ds_network_cbar(net, &cp);
+    double *x = calloc((size_t)m, sizeof(double)), *v = calloc((size_t)m, sizeof(double));
+    double *f = calloc((size_t)m, sizeof(double)), *jg = calloc((size_t)m, sizeof(double));
+    double *jc = calloc((size_t)m, sizeof(double));
+    ds_loader *cpu = ds_loader_create(net, &cp, DS_FILTER_FULL, mu, 1, 2000, 1e-13, &err);
+    ds_gpu_loader *g = cpu ? ds_gpu_loader_create(cpu, 1, &err) : NULL;
+    tc_begin("gpu_emul_passes_jv_unconverged_fails");
+    TC_CHECK(cpu && g, "create");
+    if (cpu && g) {
+        ds_gpu_loader_set_inner(g, DS_INNER_PASSES);
+        for (int e = 0; e < m; e++) x[e] = net->capacity[e], v[e] = e % 2 ? 1.0 : -0.3;
+        TC_CHECK(ds_gpu_loader_eval(g, x, f, NULL) == 0, "eval: %s", ds_gpu_last_error());
+        ds_gpu_loader_set_passes(g, 1, 1000);
+        TC_CHECK(ds_gpu_loader_jv(g, x, v, jg, NULL) == -1 &&
+                     strstr(ds_gpu_last_error(), "Bellman derivative did not converge within 4 passes"),
+                 "J v with 4 Bellman passes must fail, said '%s'", ds_gpu_last_error());
+        ds_gpu_loader_set_passes(g, 2000, 1);
+        TC_CHECK(ds_gpu_loader_jv(g, x, v, jg, NULL) == -1 &&
+                     strstr(ds_gpu_last_error(), "absorption derivative did not converge within 1 passes"),
+                 "J v with 1 absorption pass must fail, said '%s'", ds_gpu_last_error());
+        ds_gpu_loader_set_passes(g, 2000, 2000);
+        TC_CHECK(ds_loader_set_keep(cpu, 1) == 0 && ds_loader_eval(cpu, x, f) == 0 &&
+                     ds_loader_jv(cpu, x, v, jc) == 0 && ds_gpu_loader_jv(g, x, v, jg, NULL) == 0,
+                 "J v with the loader's caps: %s", ds_gpu_last_error());
+        double r = norm_err(jg, jc, m, &where);
+        TC_CHECK(r <= REL_TOL, "J v vs the CPU's: normwise rel err %.3g on link %d", r, where);
+    }
+    tc_end();
+    ds_gpu_loader_free(g);
+    ds_loader_free(cpu);
+    free(x), free(v), free(f), free(jg), free(jc);
+}
+
 /* Eastern Massachusetts, full graph, tau 10: from 1 x capacity one MSA step
  * to x = f(x) raises the costs so far that the previous values make a start
  * z = exp(V + mu D) near e^600 (its squared residual overflowed the dot
@@ -496,6 +539,7 @@ int main(void)
             recorded_case(net);
             relax_case(net, cases[i].name, 10, 1);
             divergence_case(net);
+            passes_jv_case(net);
             probe_case(net);
         }
         ds_network_free(net);

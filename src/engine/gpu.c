@@ -707,6 +707,12 @@ int ds_gpu_loader_set_inner(ds_gpu_loader *g, ds_inner mode)
     return 0;
 }
 
+void ds_gpu_loader_set_passes(ds_gpu_loader *g, int inner_max, int absorb_max)
+{
+    g->inner_max = inner_max;
+    g->absorb_max = absorb_max;
+}
+
 const char *ds_gpu_loader_inner(const ds_gpu_loader *g)
 {
     return !g->full ? "levels (exact on the DAG)" : g->krylov ? "BiCGSTAB (exact)" : "Jacobi passes";
@@ -1294,7 +1300,15 @@ int ds_gpu_loader_jv(ds_gpu_loader *g, const double *x, const double *v, double 
             if (reduce(g, g->dV[c], g->n, DSG_RED_MAXABS) != 0) return -1;
             for (int d = 0; d < g->nd; d++) scale = dsk_max_nan(scale, g->h_red[d]);
             if (dmax != dmax) return set_err("J v: the Bellman derivative is not a number");
-            if (dmax <= g->inner_tol * (scale > 1 ? scale : 1) || pass >= cap) break;
+            if (dmax <= g->inner_tol * (scale > 1 ? scale : 1)) break;
+            /* passes that ran out far from the answer (the evaluation's trust
+             * rule, LD_TRUST_TOL) make J v fail, as on the CPU */
+            if (pass >= cap) {
+                if (dmax <= LD_TRUST_TOL * (scale > 1 ? scale : 1)) break;
+                return set_err("J v: the Bellman derivative did not converge within %d passes (largest change "
+                               "%.3g, scale %.3g)",
+                               cap, dmax, scale);
+            }
         }
         k.vin = g->dV[c];
         if (launch(g, DSG_KID_dp_full, (long)g->nd * g->m, &k) != 0) return -1;
@@ -1308,7 +1322,11 @@ int ds_gpu_loader_jv(ds_gpu_loader *g, const double *x, const double *v, double 
         k.src = g->R[0];
         k.len = nn;
         if (launch(g, DSG_KID_copy, nn, &k) != 0) return -1;
-        if (absorb_full(g, g->dV[c ^ 1], k.dphi, g->h_prev, &resid) < 0) return -1;
+        int np = absorb_full(g, g->dV[c ^ 1], k.dphi, g->h_prev, &resid);
+        if (np < 0) return -1;
+        if (!(resid <= LD_TRUST_TOL))
+            return set_err("J v: the absorption derivative did not converge within %d passes (scaled residual %.3g)",
+                           np, resid);
         if (launch(g, DSG_KID_jv_full, g->m, &k) != 0) return -1;
     } else {
         k.vout = g->dV[0];
@@ -1322,7 +1340,6 @@ int ds_gpu_loader_jv(ds_gpu_loader *g, const double *x, const double *v, double 
     if (g->ops->get(g->ctx, out, k.f, sizeof(double) * (size_t)g->m) != 0) return gfail(g, "copy J v from device");
     if (g->ops->mark(g->ctx, 1) != 0) return gfail(g, "timer");
     if (g->ops->elapsed(g->ctx, 0, 1, &s) == 0) g->stats.t_phase[DS_PHASE_DERIV] = s;
-    (void)resid;
     if (st) *st = g->stats;
     return 0;
 }

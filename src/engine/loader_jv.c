@@ -198,14 +198,14 @@ static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
     const double *dtv = ld->dtv, mu = ld->mu;
     double *dV = s->dv, *dr = s->dr, *dP = s->dp;
     int R = kp->R, passes = ld->filter == DS_FILTER_FULL ? ld->inner_max * 4 : 1;
-    double delta = 0;
+    double delta = 0, scale = 0, left = 0;
     for (int i = 0; i < R; i++) {
         dV[k->order[i]] = 0;
         dr[k->order[i]] = 0;
     }
     /* Bellman derivative: Gauss-Seidel in increasing-key order. */
     for (int p = 0; p < passes; p++) {
-        double scale = 0;
+        scale = 0;
         delta = 0;
         for (int i = 1; i < R; i++) {
             int u = k->order[i];
@@ -233,7 +233,7 @@ static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
     double tot = 0;
     for (int i = 1; i < R; i++) tot += fabs(dr[k->order[i]]);
     for (int p = 0; p < (ld->filter == DS_FILTER_FULL ? ld->absorb_max : 1); p++) {
-        double left = 0;
+        left = 0;
         for (int i = R - 1; i >= 1; i--) {
             int u = k->order[i];
             double m = dr[u];
@@ -248,6 +248,13 @@ static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
         for (int i = 1; i < R; i++) left += fabs(dr[k->order[i]]);
         if (!(left > ld->inner_tol * tot)) break;
     }
+    /* Passes that ran out far from the answer leave J v inexact: judged by
+     * the evaluation's own trust rule (LD_TRUST_TOL), it is a failed J v, as
+     * where the direct solver cannot factorise, not a wrong product that
+     * GMRES would build a direction on. */
+    if (ld->filter == DS_FILTER_FULL &&
+        (!(delta <= LD_TRUST_TOL * (scale > 1 ? scale : 1)) || !(left <= LD_TRUST_TOL * tot)))
+        ld->jv_failed = 1; /* only ever set to 1; read after the pool joined */
 }
 
 struct jv_job {

@@ -345,7 +345,15 @@ int run_jv(ds_run *run, const double *v, double *out)
     if (rc != 0) {
         /* the device's words (a Krylov solve that gave up), which Newton's
          * GMRES would otherwise swallow into a failed direction */
-        if (run->gpu) run_message(run, "CUDA backend: J v failed: %s", ds_gpu_last_error());
+        if (run->gpu)
+            run_message(run, "CUDA backend: J v failed: %s", ds_gpu_last_error());
+        else if (!run->jv_fail_said && run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_PASSES)
+            run_message(run,
+                        "J v failed: the derivative's passes (4 x --inner-max %d for the values, the "
+                        "evaluation's cap for the absorption) did not converge; Newton's direction is lost "
+                        "where that happens (--inner direct solves it exactly)",
+                        run->cfg.inner_max);
+        run->jv_fail_said = 1;
         return rc;
     }
     run->jvs++;

@@ -34,6 +34,7 @@ struct ds_run {
     /* per-iteration accounting, filled by run_eval and the solvers */
     ds_iter_record cur;
     int evals, jvs;
+    int jv_fail_said;     /* a failed J v has been said (once a run) */
     int last_unconverged; /* why the last EV_UNDEFINED happened */
     double last_contraction;
     /* control */
