@@ -73,6 +73,8 @@ typedef struct dsg_k {
     const double *bph, *bsh;     /* preconditioned p and s */
     double *sc;                  /* [n_dest * DSG_SC_N] per-destination scalars */
     int *act;                    /* [n_dest] DSG_ACT_* */
+    int *keep;                   /* [n_dest] DSG_KEEP_*: the best iterate's copy (bk_keep) */
+    double *bxb;                 /* [n_dest * n] the best iterate of each destination */
     const double *da0, *db0, *da1, *db1; /* dot products: (da0, db0) and optionally (da1, db1) */
     double *dpart, *dred;        /* [n_dest * 2 * DSG_BLOCK], [n_dest * 2] */
     const double *scale;         /* [n_dest] per-destination scale of the residual test */
@@ -89,6 +91,7 @@ DSK_FN double dsg_t_dk(const dsg_k *p, long g, int e)
 /* Per-destination state of the batched BiCGSTAB. */
 enum { DSG_SC_RHO = 0, DSG_SC_ALPHA, DSG_SC_OMEGA, DSG_SC_BETA, DSG_SC_N };
 enum { DSG_ACT_DONE = 0, DSG_ACT_RUN = 1, DSG_ACT_RESTART = 2 };
+enum { DSG_KEEP_NONE = 0, DSG_KEEP_SAVE = 1, DSG_KEEP_RESTORE = 2 };
 /* Residual test floor: |r(u)| is measured against |x(u)| + DSG_RES_FLOOR max|x|. */
 #define DSG_RES_FLOOR 1e-3
 /* Largest warm start of z taken (see dsg_k_zinit_full). */
@@ -702,6 +705,19 @@ DSK_FN void dsg_k_bk_rs_sc(const dsg_k *p, int b, int th)
     p->act[d] = DSG_ACT_RUN;
 }
 
+/* The best iterate of each destination: saved (x -> bxb) where keep says
+ * DSG_KEEP_SAVE, restored (bxb -> x) where it says DSG_KEEP_RESTORE. */
+DSK_FN void dsg_k_bk_keep(const dsg_k *p, int b, int th)
+{
+    long g;
+    int d, u;
+    if (!dsg_dn(p, b, th, &g, &d, &u)) return;
+    if (p->keep[d] == DSG_KEEP_SAVE)
+        p->bxb[g] = p->bx[g];
+    else if (p->keep[d] == DSG_KEEP_RESTORE)
+        p->bx[g] = p->bxb[g];
+}
+
 /* Scaled residual per node, |r(u)| / (|x(u)| + DSG_RES_FLOOR max|x|), the
  * destination's max|x| in scale[]; NaN stays NaN. */
 DSK_FN void dsg_k_kres(const dsg_k *p, int b, int th)
@@ -826,7 +842,7 @@ DSK_FN void dsg_k_dvrhs_full(const dsg_k *p, int b, int th)
     X(costs) X(dtv) X(fill) X(copy) X(red1) X(red2) X(bell_full) X(abs_full) X(flow_full) X(dv_full)    \
         X(dp_full) X(src_full) X(jv_full) X(bell_dag) X(abs_dag) X(flow_dag) X(dv_dag) X(dp_dag) X(dphi_dag)       \
             X(jv_dag) X(sp_full) X(wred_full) X(zinit_full) X(mv_out) X(mv_in) X(dot1) X(dot2) X(sc_beta)        \
-                X(bk_p) X(sc_alpha) X(bk_s) X(sc_omega) X(bk_xr) X(bk_rs_vec) X(bk_rs_sc) X(kres) X(zcheck)         \
+                X(bk_p) X(sc_alpha) X(bk_s) X(sc_omega) X(bk_xr) X(bk_rs_vec) X(bk_rs_sc) X(bk_keep) X(kres) X(zcheck)\
                     X(prob_full) X(vz_full) X(dvrhs_full) X(pc_out) X(pc_in) X(arr_full) X(arr_dag)
 
 #define DSG_KID_ENUM(name) DSG_KID_##name,

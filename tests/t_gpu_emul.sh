@@ -104,16 +104,21 @@ else
     done
 fi
 
-# A J v that fails on the device (the transposed BiCGSTAB of the absorption
-# derivative gives up; Sioux Falls full at tau 100 has such solves) is said in
-# the device's words where it happens: Newton's GMRES took it as a failed
-# direction without a word. Where no J v fails, no such line may appear.
+# Sioux Falls full at tau 100: the device's batched BiCGSTAB for J v's
+# absorption derivative reached 1.1e-13 in 4 iterations (tol 1e-13), went on,
+# broke down and diverged to 1e158; J v failed and Newton took 30 iterations
+# where the CPU's LU takes 22. Each destination's best iterate is now kept
+# (gpu.c, krylov): the same 22 iterations, no J v failure. A J v that does
+# fail on the device is said in its words (run.c, run_jv), and no such line
+# appears where none fails.
 if [ -f "$SF" ]; then
+    run "$D" solve --net "$SF" --tau 100 --backend cpu
+    it_cpu=$(sed -n 's/.*| iterations \([0-9]*\) |.*/\1/p' "$tmp/out")
     run env DILLSUE_CUDA_EMULATE=1 "$D" solve --net "$SF" --tau 100 --backend cuda
+    it_gpu=$(sed -n 's/.*| iterations \([0-9]*\) |.*/\1/p' "$tmp/out")
     nrec=$(grep -c "newton-recover *gmres [0-9]* resid 1.0e+00" "$tmp/err")
-    nmsg=$(grep -c "^dillsue: CUDA backend: J v failed: J v: the absorption derivative did not converge" "$tmp/err")
-    if [ $rc -eq 0 ] && [ "$nrec" -ge 1 ] && [ "$nmsg" -ge "$nrec" ]; then pass gpu_emul_jv_failure_said
-    elif [ $rc -eq 0 ] && [ "$nrec" -eq 0 ] && ! grep -q "J v failed" "$tmp/err"; then
-        pass gpu_emul_jv_failure_said # (no J v failed here: nothing to say)
-    else fail gpu_emul_jv_failure_said "rc $rc, $nrec failed directions, $nmsg messages: $(grep -E 'recover|J v failed' "$tmp/err" | head -c 400)"; fi
-else skip gpu_emul_jv_failure_said "$SF not found"; fi
+    nmsg=$(grep -c "^dillsue: CUDA backend: J v failed: " "$tmp/err")
+    if [ $rc -eq 0 ] && [ -n "$it_gpu" ] && [ "$it_gpu" = "$it_cpu" ] && [ "$nrec" -eq 0 ] && [ "$nmsg" -eq 0 ]; then
+        pass gpu_emul_jv_best_iterate
+    else fail gpu_emul_jv_best_iterate "rc $rc, iterations $it_gpu (CPU $it_cpu), $nrec failed directions, $nmsg messages: $(grep -E 'recover|J v failed' "$tmp/err" | head -c 400)"; fi
+else skip gpu_emul_jv_best_iterate "$SF not found"; fi

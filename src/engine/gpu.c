@@ -127,9 +127,12 @@ struct ds_gpu_loader {
     double *D[2], *Z; /* Bellman-Ford buffers, z */
     double *kr, *krh, *kp, *kv, *ks, *kt, *kb, *ksc, *dpart, *dred;
     double *kph, *ksh; /* preconditioned p, s */
-    int *kact;
+    int *kact, *kkeep;
+    double *kxb;                   /* the best iterates (krylov) */
     int *h_act, *h_it, *h_stall;   /* [nd] host */
+    int *h_keep;                   /* [nd] host */
     double *h_res, *h_best;        /* [nd] host */
+    double *h_bres;                /* [nd] host: the best iterate's scaled residual */
     double *h_red, *h_prev, *qtot; /* [nd] host */
     double loaded, arrived;        /* demand with a path; demand that arrived, last evaluation */
     double *v_cold;                /* [nd * n] host: full-graph start values */
@@ -489,7 +492,7 @@ void ds_gpu_loader_free(ds_gpu_loader *g)
         for (int i = 0; i < 2; i++) dfree(g, g->V[i]), dfree(g, g->R[i]), dfree(g, g->dV[i]), dfree(g, g->D[i]);
         dfree(g, g->Z), dfree(g, g->kr), dfree(g, g->krh), dfree(g, g->kp), dfree(g, g->kv), dfree(g, g->ks);
         dfree(g, g->kt), dfree(g, g->kb), dfree(g, g->ksc), dfree(g, g->dpart), dfree(g, g->dred), dfree(g, g->kact);
-        dfree(g, g->kph), dfree(g, g->ksh);
+        dfree(g, g->kph), dfree(g, g->ksh), dfree(g, g->kkeep), dfree(g, g->kxb);
         g->ops->close(g->ctx);
     }
     free(g->h_red);
@@ -497,6 +500,7 @@ void ds_gpu_loader_free(ds_gpu_loader *g)
     free(g->qtot);
     free(g->v_cold);
     free(g->h_act), free(g->h_it), free(g->h_stall), free(g->h_res), free(g->h_best);
+    free(g->h_keep), free(g->h_bres);
     free(g);
 }
 
@@ -613,8 +617,12 @@ static int upload_network(ds_gpu_loader *g)
         g->h_stall = malloc(sizeof(int) * (size_t)nd);
         g->h_res = malloc(sizeof(double) * (size_t)nd);
         g->h_best = malloc(sizeof(double) * (size_t)nd);
-        if (!g->h_act || !g->h_it || !g->h_stall || !g->h_res || !g->h_best) goto oom;
-        if (!(g->kph = dalloc(g, bnd)) || !(g->ksh = dalloc(g, bnd)) || dag_upload(g, pc_dag) != 0) goto out;
+        g->h_keep = malloc(sizeof(int) * (size_t)nd);
+        g->h_bres = malloc(sizeof(double) * (size_t)nd);
+        if (!g->h_act || !g->h_it || !g->h_stall || !g->h_res || !g->h_best || !g->h_keep || !g->h_bres) goto oom;
+        if (!(g->kph = dalloc(g, bnd)) || !(g->ksh = dalloc(g, bnd)) || !(g->kxb = dalloc(g, bnd)) ||
+            !(g->kkeep = dalloc(g, sizeof(int) * (size_t)nd)) || dag_upload(g, pc_dag) != 0)
+            goto out;
     } else if (dag_upload(g, cpu->dag) != 0) {
         goto out;
     }
@@ -918,6 +926,13 @@ static int precond(ds_gpu_loader *g, dsg_k *k, int tr, const double *r, double *
     return levels(g, tr ? DSG_KID_pc_in : DSG_KID_pc_out, !tr, k, 1);
 }
 
+/* Copies of the best iterates as h_keep says (DSG_KEEP_*); 0 or -1. */
+static int keep_best(ds_gpu_loader *g, dsg_k *k)
+{
+    if (g->ops->put(g->ctx, g->kkeep, g->h_keep, sizeof(int) * (size_t)g->nd) != 0) return gfail(g, "copy to device");
+    return launch_dn(g, DSG_KID_bk_keep, k);
+}
+
 /* Solve (I - C) x = rhs (tr = 0: C over out-links) or (I - C^T) x = rhs
  * (tr = 1) for every destination at once by BiCGSTAB; x holds the start and
  * receives the solution. Right-preconditioned by precond() (Gauss-Seidel on
@@ -925,7 +940,16 @@ static int precond(ds_gpu_loader *g, dsg_k *k, int tr, const double *r, double *
  * exactly, only what flows back is left to the iteration). Each destination
  * stops when its true scaled residual
  * max_u |r(u)| / (|x(u)| + DSG_RES_FLOOR max|x|) is <= tol; one that stalls
- * is restarted, then given up. Returns 0 (all <= tol), 1 (some not) or -1. */
+ * is restarted, then given up. Returns 0 (all <= tol), 1 (some not) or -1.
+ * Each destination's best iterate (least true residual at a check) is kept,
+ * and one that ends worse than its best ends at its best: BiCGSTAB iterated
+ * on past the accuracy it can attain can break down and diverge (Sioux Falls
+ * full, tau 100, J v's absorption derivative: 1.1e-13 after 4 iterations, tol
+ * 1e-13, then 1e158 and a residual of 0.999 that no restart recovered, so J v
+ * failed and Newton took 30 iterations where the CPU's LU takes 22). Only at
+ * the end: going back to the best and restarting at a residual spike made
+ * Newton on Anaheim and EMA full at tau 1 and 10 take 10 to 20 times as many
+ * iterations (BiCGSTAB's residual is not monotone; the spike is often passed). */
 static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rhs, double *x, double tol, ksolve *out)
 {
     dsg_k k = g->k;
@@ -933,18 +957,20 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
     k.coef = coef;
     k.bx = x, k.br = g->kr, k.brh = g->krh, k.bp = g->kp, k.bv = g->kv, k.bs = g->ks, k.bt = g->kt;
     k.sc = g->ksc, k.act = g->kact, k.dpart = g->dpart, k.dred = g->dred, k.bph = g->kph, k.bsh = g->ksh;
+    k.keep = g->kkeep, k.bxb = g->kxb;
     if (mat_vec(g, &k, tr, x, rhs, g->kr) != 0 || residuals(g, &k) != 0) return -1;
     for (int d = 0; d < nd; d++) {
-        g->h_res[d] = g->h_best[d] = g->h_red[d];
+        g->h_res[d] = g->h_best[d] = g->h_bres[d] = g->h_red[d];
         g->h_it[d] = g->h_stall[d] = 0;
         g->h_act[d] = g->h_red[d] <= tol || g->h_red[d] != g->h_red[d] ? DSG_ACT_DONE : DSG_ACT_RESTART;
+        g->h_keep[d] = g->h_act[d] != DSG_ACT_DONE ? DSG_KEEP_SAVE : DSG_KEEP_NONE;
         left += g->h_act[d] != DSG_ACT_DONE;
     }
-    if (left &&
-        (put_act(g) != 0 || launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
+    if (left && (keep_best(g, &k) != 0 || put_act(g) != 0 || launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 ||
+                 launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
         return -1;
     while (left > 0 && it < DSG_KMAX) {
-        int restarts = 0;
+        int restarts = 0, keeps = 0;
         it++;
         if (dots(g, &k, g->krh, g->kr, NULL, NULL) != 0 || launch(g, DSG_KID_sc_beta, nd, &k) != 0 ||
             launch_dn(g, DSG_KID_bk_p, &k) != 0 || precond(g, &k, tr, g->kp, g->kph) != 0 ||
@@ -961,12 +987,18 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
         left = 0;
         for (int d = 0; d < nd; d++) {
             double r = g->h_red[d];
+            g->h_keep[d] = DSG_KEEP_NONE;
             if (g->h_act[d] == DSG_ACT_DONE) continue;
             g->h_res[d] = r;
             g->h_it[d] = it;
             if (r <= tol || r != r) {
                 g->h_act[d] = DSG_ACT_DONE;
                 continue;
+            }
+            if (r < g->h_bres[d]) {
+                g->h_bres[d] = r;
+                g->h_keep[d] = DSG_KEEP_SAVE;
+                keeps++;
             }
             if (r < 0.5 * g->h_best[d]) {
                 g->h_best[d] = r;
@@ -984,10 +1016,22 @@ static int krylov(ds_gpu_loader *g, int tr, const double *coef, const double *rh
             left++;
             restarts += g->h_act[d] == DSG_ACT_RESTART;
         }
+        if (keeps && keep_best(g, &k) != 0) return -1;
         if (put_act(g) != 0) return -1;
         if (restarts && (launch_dn(g, DSG_KID_bk_rs_vec, &k) != 0 || launch(g, DSG_KID_bk_rs_sc, nd, &k) != 0))
             return -1;
     }
+    /* a destination that ended worse than its best iterate ends at it */
+    int backs = 0;
+    for (int d = 0; d < nd; d++) {
+        g->h_keep[d] = DSG_KEEP_NONE;
+        if (g->h_res[d] > g->h_bres[d] || (g->h_res[d] != g->h_res[d] && g->h_bres[d] == g->h_bres[d])) {
+            g->h_keep[d] = DSG_KEEP_RESTORE;
+            g->h_res[d] = g->h_bres[d];
+            backs++;
+        }
+    }
+    if (backs && keep_best(g, &k) != 0) return -1;
     out->iters = 0;
     out->resid = 0;
     out->worst = 0;
