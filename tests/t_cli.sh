@@ -90,6 +90,11 @@ grep -q "^dillsue: $tmp/nonexistent_net.tntp" "$tmp/err" || fail cli_missing_net
 usage_case cli_missing_warm 2 "$D" solve --warm "$tmp/nonexistent.csv"
 grep -q "nonexistent.csv" "$tmp/err" || fail cli_missing_warm_msg "$(cat "$tmp/err")"
 usage_case cli_unwritable_out 2 "$D" solve --out /nonexistent-dir/x.csv
+# --trips without --net: the TUI refuses it as solve, load, info and sweep do
+# (it opened the embedded network and dropped the trips file without a word);
+# refused before any terminal is needed
+usage_case cli_tui_trips_needs_net 2 "$D" tui --trips "$tmp/nonexistent_trips.tntp" --no-config --no-runlog
+grep -q -- "--trips needs --net" "$tmp/err" || fail cli_tui_trips_needs_net_msg "$(cat "$tmp/err")"
 usage_case cli_info_default 0 "$D" info
 grep -q "^GPU: none" "$tmp/out" || fail cli_info_gpu "no GPU line: $(cat "$tmp/out")"
 

@@ -11,7 +11,7 @@ first if the sweep was stopped) and prints Markdown:
      --ue), over converged cells of the fastest solver present, with the base
      network (scenario 0) apart; on Sioux Falls beside the paper's table S6;
      then the relative gap the UE references reached (DIR/ue/kNNNN.txt);
-  3. with --filters bfs,dsp grids: BFS against DSP per tau (lost OD pairs and
+  3. for grids swept with --filter bfs,dsp: BFS against DSP per tau (lost OD pairs and
      demand, iterations, MAPE vs UE): the paper's table S3.
 Further directories add their cells to the same tables (same network, seed,
 tolerance, iteration limit and cap): DIR2's solvers appear under their own

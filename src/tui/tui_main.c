@@ -56,8 +56,8 @@ static void usage(FILE *f)
                "dillsue tui --sweep DIR watches a sweep directory (docs/sweep.md); O inside the TUI\n"
                "opens one on the same screen. r on a cell there opens the cell as a run of the\n"
                "TUI (its network, scenario and settings: the sweep's flows, bit for bit); with\n"
-               "--sweep, --delay is the viewer's refresh (default 1000, at least 100: a value\n"
-               "below is taken as 100) and --threads, --config\n"
+               "--sweep, --delay is the viewer's refresh (default 1000; it takes 10 to 60000 and\n"
+               "a value below 100 is taken as 100) and --threads, --config\n"
                "and --runlog apply to that TUI.\n");
 }
 
@@ -116,6 +116,9 @@ static int parse_opts(int argc, char **argv, tui_opts *o)
                 return 2;
             }
     }
+    /* as solve, load, info and sweep refuse it: the embedded network was
+     * opened and the trips file dropped without a word */
+    if (o->trips && !o->net && !o->sweep) return cli_usage("tui", "--trips needs --net");
     if (o->config && o->no_config) {
         fprintf(stderr, "dillsue tui: --config and --no-config exclude each other\n");
         return 2;
