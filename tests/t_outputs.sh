@@ -251,6 +251,19 @@ expect out_checkpoint_off_allows_name 0 ""
 cp "$tmp/t" "$tmp/w.checkpoint"
 run "$D" solve --net "$NET" --warm "$tmp/w.checkpoint" --out "$tmp/w" --quiet
 expect out_warm_from_own_checkpoint 0 ""
+# a checkpoint an earlier, killed run left beside the outputs is removed once
+# this run's are written (it stayed, and read as this run's); with
+# --checkpoint 0 nothing is touched (such a name may be an input then)
+echo stale >"$tmp/s.csv.checkpoint"
+echo stale >"$tmp/s.hist.checkpoint"
+run "$D" solve --net "$NET" --out "$tmp/s.csv" --history "$tmp/s.hist" --quiet
+if [ $rc -eq 0 ] && [ -s "$tmp/s.csv" ] && [ ! -e "$tmp/s.csv.checkpoint" ] && [ ! -e "$tmp/s.hist.checkpoint" ] &&
+    grep -q "removed a checkpoint an earlier run left: .*s.csv.checkpoint" "$tmp/err"; then
+    echo stale >"$tmp/s.csv.checkpoint"
+    run "$D" solve --net "$NET" --out "$tmp/s.csv" --checkpoint 0 --quiet
+    if [ $rc -eq 0 ] && [ -e "$tmp/s.csv.checkpoint" ]; then pass out_stale_checkpoint_removed
+    else fail out_stale_checkpoint_removed "--checkpoint 0 removed it (rc $rc)"; fi
+else fail out_stale_checkpoint_removed "rc $rc: $(ls "$tmp"/s.* | tr '\n' ' ') $(head -c 300 "$tmp/err")"; fi
 # a reader of stdout/stderr that went away (`2>&1 | head`, a tee gone with an
 # SSH connection) fails the writes, not the run: the flows are written and the
 # failed stdout ends in exit 2 (SIGPIPE killed it with 141 and nothing written).

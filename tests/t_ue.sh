@@ -48,6 +48,12 @@ if [ $rc -eq 2 ] && cmp -s "$tmp/k.checkpoint" tests/bad_input/valid.trips.tntp 
     if [ $rc -eq 0 ] && [ -s "$tmp/k" ]; then pass ue_checkpoint_not_an_input
     else fail ue_checkpoint_not_an_input "--checkpoint 0: rc $rc $(cat "$tmp/err")"; fi
 else fail ue_checkpoint_not_an_input "rc $rc: $(cat "$tmp/err")"; fi
+# a checkpoint an earlier, killed run left is removed once the flows are written
+echo stale >"$tmp/k2.checkpoint"
+run "$D" ue --net "$tmp/k.net.tntp" --trips tests/bad_input/valid.trips.tntp --out "$tmp/k2" --quiet
+if [ $rc -eq 0 ] && [ -s "$tmp/k2" ] && [ ! -e "$tmp/k2.checkpoint" ] && grep -q "removed a checkpoint" "$tmp/err"; then
+    pass ue_stale_checkpoint_removed
+else fail ue_stale_checkpoint_removed "rc $rc: $(cat "$tmp/err")"; fi
 
 # A damaged reference beside the network: `ue` (which reports against it)
 # names its file and line; `solve` and `load`, which do not use it, do not read it.

@@ -80,6 +80,10 @@ void cli_keep_on_closed_pipe(void);
 double cli_checkpoint_next(double started, double ended, double every);
 /* Monotonic seconds. */
 double cli_mono_s(void);
+/* Once a run's own output is written: a checkpoint at its path (ck) that this
+ * run did not write is an earlier, killed run's, and would be taken for this
+ * one's (README: checkpoints are removed when the run ends): removed, and said. */
+void cli_checkpoint_stale(const char *ck);
 /* A --checkpoint write that failed, said on stderr (the caller stops trying). */
 void cli_checkpoint_failed(const ds_error *err);
 /* How a stop signal is named in messages: interrupted, terminated, hung up. */

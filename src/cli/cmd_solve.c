@@ -178,7 +178,13 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
  * --warm goes on from it. */
 static void checkpoints_end(const struct progress *p, int io_failed, int flows_unwritten)
 {
-    if (!p->written) return;
+    if (!p->written) {
+        if (p->every > 0 && !io_failed && !flows_unwritten) {
+            cli_checkpoint_stale(p->out);
+            cli_checkpoint_stale(p->hist);
+        }
+        return;
+    }
     if (io_failed) {
         fprintf(stderr, "dillsue: the last checkpoint is kept: %s%s%s\n", p->out ? p->out : "",
                 p->out && p->hist ? ", " : "", p->hist ? p->hist : "");

@@ -301,7 +301,10 @@ int cmd_ue(int argc, char **argv)
             rc = cli_input_error(&err);
             if (ckpt.written) fprintf(stderr, "dillsue: the last checkpoint is kept: %s\n", ckpt.out);
         } else {
-            if (ckpt.written) remove(ckpt.out); /* served its purpose */
+            if (ckpt.written)
+                remove(ckpt.out); /* served its purpose */
+            else if (ckpt.every > 0)
+                cli_checkpoint_stale(ckpt.out);
             /* as solve says it: a flow file of a stopped run looks like any other */
             if (st != DS_STATUS_CONVERGED)
                 fprintf(stderr, "dillsue: NOT CONVERGED (%s, rel_gap %.3e, --gap %g): %s holds the last iterate\n",

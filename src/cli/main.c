@@ -199,6 +199,17 @@ int cli_checkpoint_path(const char *out, char *buf, size_t n)
     return k > 0 && (size_t)k < n ? 0 : -1;
 }
 
+void cli_checkpoint_stale(const char *ck)
+{
+    struct stat st;
+    if (!ck || lstat(ck, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (remove(ck) == 0) {
+        fputs("dillsue: removed a checkpoint an earlier run left: ", stderr);
+        cli_fputs_escaped(ck, stderr);
+        fputc('\n', stderr);
+    }
+}
+
 void cli_checkpoint_failed(const ds_error *err)
 {
     say_error("checkpoint not written, and not tried again (the outputs are still written at the end): ", err);
