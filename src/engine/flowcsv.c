@@ -4,6 +4,7 @@
  * in place of a good one. */
 #include "ds_csv.h"
 #include "infile.h"
+#include "c_locale.h"
 
 #include <csv.h>
 #include <dirent.h>
@@ -170,7 +171,10 @@ int ds_file_write_atomic(const char *path, ds_write_fn body, const void *ctx, ds
     if (ds_output_check(path, real, sizeof real, NULL, 0, err)) return -1;
     path = real;
     if (!(fp = open_memstream(&mem, &mem_n))) return ds_error_set(err, path, 0, "out of memory; nothing written");
+    /* numbers as "C" writes them, whatever the program's locale (c_locale.h) */
+    locale_t c = ds_c_locale(), was = c ? uselocale(c) : (locale_t)0;
     rc = body(fp, ctx, &berr);
+    if (c) uselocale(was);
     if (fclose(fp) != 0 && rc == 0) rc = -1;
     if (rc != 0) {
         free(mem);

@@ -2,11 +2,14 @@
  * setting, shared by every reader: TNTP and CSV files, the command line of
  * every command, the TUI's config file. */
 #include "dillsue.h"
+#include "c_locale.h"
 
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +66,22 @@ static int fast_decimal(const char *s, double *out)
     return 0;
 }
 
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static void c_locale_make(void) { c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
+
+locale_t ds_c_locale(void)
+{
+    pthread_once(&c_locale_once, c_locale_make);
+    return c_locale;
+}
+
+double ds_strtod_c(const char *s, char **end)
+{
+    locale_t c = ds_c_locale();
+    return c ? strtod_l(s, end, c) : strtod(s, end);
+}
+
 int ds_parse_double(const char *s, double *out)
 {
     char *e;
@@ -75,7 +94,7 @@ int ds_parse_double(const char *s, double *out)
         return (!strcasecmp(w, "inf") || !strcasecmp(w, "infinity") || !strcasecmp(w, "nan")) ? -2 : -1;
     }
     errno = 0;
-    v = strtod(s, &e);
+    v = ds_strtod_c(s, &e); /* not the caller's locale: files are "C" */
     if (e == s || *e) return -1;
     if (!isfinite(v)) return -2;
     *out = v; /* ERANGE on underflow still gives the nearest value */

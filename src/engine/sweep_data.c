@@ -3,6 +3,7 @@
  * directory's journals back, percentiles. Shared by `dillsue sweep` and the
  * TUI's sweep viewer. */
 #include "sweep_data.h"
+#include "c_locale.h"
 
 #include "ds_scenario.h"
 #include "infile.h"
@@ -439,7 +440,7 @@ static int to_d(const char *s, double *v)
         *v = NAN;
         return 0;
     }
-    *v = strtod(s, &end);
+    *v = ds_strtod_c(s, &end);
     return *end ? -1 : 0;
 }
 

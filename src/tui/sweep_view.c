@@ -825,6 +825,7 @@ int sweep_view_run(const char *dir, int ascii, int delay_ms, sweep_cell_request 
     }
     v.ascii = ascii;
     setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C"); /* the journals' numbers are "C" (tui_main.c) */
     const char *cs = nl_langinfo(CODESET);
     if (!cs || (strcasecmp(cs, "UTF-8") && strcasecmp(cs, "utf8"))) v.ascii = 1;
     g_quit = 0;

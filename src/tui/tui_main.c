@@ -374,6 +374,12 @@ int tui_main(int argc, char **argv)
         return 2;
     }
     setlocale(LC_ALL, "");
+    /* The locale's character set only (UTF-8 boxes and braille): numbers stay
+     * "C", as in every file and on the command line. Under LC_NUMERIC=de_DE the
+     * exports and the run log were written as 4869,08 (unreadable by compare
+     * and --warm), and Barcelona's, Winnipeg's or solve's own 17-digit numbers
+     * were refused on reading. */
+    setlocale(LC_NUMERIC, "C");
     memset(&app, 0, sizeof app);
     app.cmp[0] = app.cmp[1] = -1;
     app.snap_run_id = -1;
