@@ -753,7 +753,10 @@ static int view_loop(view *v, int delay_ms, volatile sig_atomic_t *quit, void (*
         if (dirty) draw(v);
         dirty = 0;
         int ch = getch();
-        if (ch == ERR) continue;
+        if (ch == ERR) {
+            if (term_gone(0) && !*quit) *quit = SIGHUP; /* else getch returns at once: a spin */
+            continue;
+        }
         dirty = 1;
         v->note[0] = 0;
         if (ch == 'q' || ch == 'Q') break;

@@ -3,6 +3,7 @@
 #include "termcheck.h"
 
 #include <curses.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <term.h>
@@ -27,4 +28,14 @@ int term_check(char *why, size_t n)
         return -1;
     }
     return 0;
+}
+
+int term_gone(int revents)
+{
+    if (!revents) {
+        struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
+        if (poll(&pf, 1, 0) <= 0) return 0;
+        revents = pf.revents;
+    }
+    return (revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }

@@ -10,4 +10,12 @@
  * filled ("the terminal (TERM=dumb) cannot position the cursor"). */
 int term_check(char *why, size_t n);
 
+/* 1 where the terminal has gone: an SSH connection or a tmux server closed
+ * while no SIGHUP reached the program (the session's leader, a wrapper in
+ * between, caught it). Reads then fail at once, and the frame loop and the
+ * sweep viewer's getch spun at 100% of a core for ever, the run log never
+ * written; the callers quit as on SIGHUP. revents of a poll on stdin, or 0
+ * to poll it now. */
+int term_gone(int revents);
+
 #endif

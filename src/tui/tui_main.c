@@ -244,6 +244,10 @@ static int run_loop(tui_app *app)
         if (timeout < 1) timeout = 1;
         struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {app->s.wake_fd[0], POLLIN, 0}};
         poll(pf, dirty ? 1 : 2, timeout);
+        if (term_gone(pf[0].revents)) { /* as SIGHUP: the run log, status 129 */
+            if (!tui_sig_quit) tui_sig_quit = SIGHUP;
+            break;
+        }
         if (pf[1].revents) session_drain(&app->s);
         int ch;
         while ((ch = getch()) != ERR) {
