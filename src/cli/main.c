@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <limits.h>
 #include <malloc.h>
@@ -409,8 +410,27 @@ static int dispatch(const char *name, int argc, char **argv)
     return -1;
 }
 
+/* A standard stream the caller closed (`>&-`, `2>&-`, a daemon or cron job
+ * that closed them) leaves its descriptor free, and the next file opened
+ * takes it: a sweep's journal became fd 1 or 2, and the table or the
+ * progress lines went into it (rows that --resume then skipped as "cut
+ * short by a kill"). /dev/null opened for reading holds the number: a write
+ * still fails, as on the closed stream (stdout: exit 2, check_stdout). */
+static void hold_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int n = open("/dev/null", O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
+    hold_std_fds();
     atexit(check_stdout);
     cli_blas_single_thread();
 #ifdef M_MMAP_THRESHOLD
