@@ -170,6 +170,10 @@ expect load_negative_flow_refused 2 "neg.csv:2: link 1 (.*) has flow -5: flows t
 ( trap "" XFSZ; ulimit -f 1; exec "$D" solve --quiet --max-iter 3 --out "$tmp/big2.csv" --history "$tmp/h2.csv" ) >"$tmp/out" 2>"$tmp/err"
 [ ! -e "$tmp/h2.csv" ] && grep -q "not written either" "$tmp/err" && pass history_not_written_without_flows \
     || fail history_not_written_without_flows "$(head -c 300 "$tmp/err")"
+# ... and the NOT CONVERGED line does not name them as holding the last iterate
+if grep -q "NOT CONVERGED" "$tmp/err" && ! grep -q "holds* the last iterate" "$tmp/err" &&
+    grep -q "the last iterate was not written" "$tmp/err"; then pass not_converged_names_only_written
+else fail not_converged_names_only_written "$(grep "NOT CONVERGED" "$tmp/err")"; fi
 
 # ------------------------------------------------------------ an OD pair without a path is named
 head -5 $C/valid.net.tntp | sed 's/<NUMBER OF LINKS> 8/<NUMBER OF LINKS> 4/' >"$tmp/np.net.tntp"

@@ -447,6 +447,7 @@ int cmd_solve(int argc, char **argv)
         cli_name_unreachable(net, &cp);
     }
     int io_failed = 0;
+    const char *out_ok = NULL, *hist_ok = NULL; /* the outputs written */
 
     const double *flows = ds_run_flows(run), *costs = ds_run_costs(run);
     /* Ill-posed or failed runs have no meaningful flows: writing them would
@@ -457,7 +458,10 @@ int cmd_solve(int argc, char **argv)
     const char *before = nrec == 0 ? " before its first iterate" : "";
     if (o.out) {
         if (results_usable && flows && costs) {
-            if (ds_flows_write(o.out, net, flows, costs, &err) != 0) io_failed = cli_input_error(&err);
+            if (ds_flows_write(o.out, net, flows, costs, &err) != 0)
+                io_failed = cli_input_error(&err);
+            else
+                out_ok = o.out;
         } else {
             fprintf(stderr, "dillsue: no flows written to %s: the run ended %s%s\n", o.out, ds_status_name(st), before);
         }
@@ -471,13 +475,20 @@ int cmd_solve(int argc, char **argv)
                 ds_status_name(st), before);
     else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0)
         io_failed = cli_input_error(&err);
+    else if (o.hist)
+        hist_ok = o.hist;
     checkpoints_end(&prog, io_failed, o.out && !(results_usable && flows && costs));
     char gtxt[32] = "n/a (x = 0)"; /* gap_rel at x = 0 is undefined, as the summary says */
     if (last && isfinite(last->gap_rel)) snprintf(gtxt, sizeof gtxt, "%.3e", last->gap_rel);
-    if (st != DS_STATUS_CONVERGED && results_usable && (o.out || o.hist))
+    /* only the files written hold it: after a full disk's "write failed; old
+     * file kept untouched" this line named both as holding the last iterate */
+    if (st != DS_STATUS_CONVERGED && results_usable && !out_ok && !hist_ok && (o.out || o.hist))
+        fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %s, tol %g); the last iterate was not written (above)\n",
+                ds_status_name(st), gtxt, cfg.tol);
+    else if (st != DS_STATUS_CONVERGED && results_usable && (out_ok || hist_ok))
         fprintf(stderr, "dillsue: NOT CONVERGED (%s, gap_rel %s, tol %g): %s%s%s%s %s the last iterate\n",
-                ds_status_name(st), gtxt, cfg.tol, o.out ? o.out : "", o.out && o.hist ? " and " : "",
-                o.hist ? o.hist : "", o.hist ? " (final_status column)" : "", o.out && o.hist ? "hold" : "holds");
+                ds_status_name(st), gtxt, cfg.tol, out_ok ? out_ok : "", out_ok && hist_ok ? " and " : "",
+                hist_ok ? hist_ok : "", hist_ok ? " (final_status column)" : "", out_ok && hist_ok ? "hold" : "holds");
     /* eDSP "converged" on a mask its own costs would change: the fixed point
      * of that mask, which another solver or refresh limit may not end on */
     if (st == DS_STATUS_CONVERGED && cfg.filter == DS_FILTER_EDSP && last && last->kind == DS_STEP_MASK_REFRESH &&
