@@ -255,6 +255,14 @@ expect out_checkpoint_off_allows_name 0 ""
 cp "$tmp/t" "$tmp/w.checkpoint"
 run "$D" solve --net "$NET" --warm "$tmp/w.checkpoint" --out "$tmp/w" --quiet
 expect out_warm_from_own_checkpoint 0 ""
+# MSA's step schedule starts again from warm flows: said (a resumed MSA run
+# lost its averaging without a word); not said for the other solvers
+run "$D" solve --net "$NET" --warm "$tmp/w" --solver msa --max-iter 2
+r1=$rc
+grep -q "note: MSA's steps 1/(l+1) start again" "$tmp/err" && n1=1 || n1=0
+run "$D" solve --net "$NET" --warm "$tmp/w" --solver sra --max-iter 2
+if [ $n1 = 1 ] && ! grep -q "note: MSA" "$tmp/err"; then pass out_warm_msa_said
+else fail out_warm_msa_said "rc $r1/$rc, msa note $n1: $(head -c 300 "$tmp/err")"; fi
 # a checkpoint an earlier, killed run left beside the outputs is removed once
 # this run's are written (it stayed, and read as this run's); with
 # --checkpoint 0 nothing is touched (such a name may be an input then)
