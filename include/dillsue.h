@@ -216,7 +216,8 @@ int ds_costs_check(const ds_network *net, const ds_cost_params *cp, ds_error *er
 
 /* Shortest distance from every node to dest over links cost t, never passing
  * through a centroid other than dest (origins may be centroids). dist = +INF
- * where dest is unreachable. hops (may be NULL) = fewest links among shortest
+ * where dest is unreachable (everywhere, hops -1, for a dest that is not
+ * a node). hops (may be NULL) = fewest links among shortest
  * paths. order (may be NULL) = nodes in the order settled (reachable first). */
 void ds_sp_to_dest(const ds_network *net, const double *t, int dest, double *dist, int *hops, int *order);
 
@@ -419,12 +420,15 @@ typedef void (*ds_monitor_fn)(ds_run *run, const ds_event *ev, void *ctx);
  * every numeric field by the rule of its setting (ds_setting_check: the
  * rules of the command line), enums within range, warm flows finite and >= 0. */
 ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err);
-/* Monitors are called in the order added. Add before ds_run_execute. */
-void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx);
+/* Monitors are called in the order added, at most 8. Add before
+ * ds_run_execute: 0, or -1 (nothing added) once execute has begun, for the
+ * ninth, or for a NULL run or fn. */
+int ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx);
 /* DS_EVENT_PROGRESS: the first after first_s seconds of an iteration without
  * any event, then every every_s seconds (defaults 10 and 30; first_s < 0:
- * never). Call before ds_run_execute. */
-void ds_run_set_progress(ds_run *run, double first_s, double every_s);
+ * never). Call before ds_run_execute: 0, or -1 (unchanged) once execute has
+ * begun or for a NaN. */
+int ds_run_set_progress(ds_run *run, double first_s, double every_s);
 /* Solve. Blocks until done; call on any thread. Returns the final status.
  * A run executes once: a second call returns DS_STATUS_ERROR and changes
  * nothing (the first call's results stay); create another run to solve again. */
@@ -521,9 +525,18 @@ void ds_totals_format(const ds_totals *t, char *buf, size_t n);
  * returned it is the last published iterate. */
 int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost);
 
-/* Results, valid once execute returned (NULL before). Owned by the run. */
+/* Results, valid once execute returned (NULL before, also while another
+ * thread is in execute; a run that ended without an iterate, see
+ * ds_run_history_count, or with an error hands back x = 0 or its last
+ * iterate: no result). Owned by the run. */
 const double *ds_run_flows(const ds_run *run);
 const double *ds_run_costs(const ds_run *run);
+/* Frees the run. While ds_run_execute is still in progress on another thread
+ * (a final ds_run_status comes before the monitors have had DS_EVENT_DONE and
+ * execute has returned), it cancels the run and waits until execute has
+ * returned; called from a monitor, it cancels the run and the run is freed as
+ * ds_run_execute returns (whose caller must not touch it then). No other call
+ * on the run may be in progress on another thread, or follow. */
 void ds_run_free(ds_run *run);
 
 /* -------------------------------------------------------------- bindings */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "dillsue.h"
+#include "ds_scenario.h"
 #include "tcheck.h"
 #include "clock.h"
 
@@ -536,7 +537,8 @@ static void test_snapshot_after_run(const ds_network *net)
             char r[64];
             ds_run_snapshot(p.run, x, x, x);
             ds_run_reason(p.run, r, sizeof r);
-            if (r[0] && !atomic_load(&p.done)) p.reason_during = 1;
+            /* (the phase after the reason: it is 3 before execute returns) */
+            if (r[0] && ds_run_phase(p.run, NULL, NULL, 0) != 3) p.reason_during = 1;
         }
         pthread_join(th, NULL);
         ds_iter_record last;
@@ -613,6 +615,160 @@ static void test_cancel_during_dsp_start(const ds_network *net)
     tc_end();
 }
 
+/* ds_run_free while ds_run_execute has not returned. A front end that runs
+ * execute on a thread it does not join polls the status and frees the run
+ * once it is final: the status is final before the monitors have had
+ * DS_EVENT_DONE, so the run was freed under emit() (a use after free, under
+ * ASan; here a DONE monitor that takes 100 ms makes the window certain).
+ * Freed from another thread mid-run, the run is cancelled and waited for;
+ * freed from a monitor, it is freed as execute returns. */
+struct free_arg {
+    ds_run *run;
+    atomic_int done_seen, iters; /* done_seen: a DONE monitor has returned */
+    ds_status st;
+};
+static void slow_done_mon(ds_run *run, const ds_event *ev, void *ctx)
+{
+    struct free_arg *f = ctx;
+    (void)run;
+    if (ev->kind == DS_EVENT_ITER) atomic_fetch_add(&f->iters, 1);
+    if (ev->kind == DS_EVENT_DONE) {
+        sleep_ms(100);
+        atomic_store(&f->done_seen, 1);
+    }
+}
+static void *free_exec(void *a)
+{
+    struct free_arg *f = a;
+    f->st = ds_run_execute(f->run);
+    return NULL;
+}
+static void free_in_mon(ds_run *run, const ds_event *ev, void *ctx)
+{
+    struct free_arg *f = ctx;
+    if (ev->kind == DS_EVENT_ITER && atomic_fetch_add(&f->iters, 1) == 2) ds_run_free(run);
+}
+static void test_free_while_executing(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    tc_begin("run_api_free_waits_for_execute");
+    ds_config_default(&cfg);
+    cfg.filter = DS_FILTER_DSP;
+    /* 1: freed once the status is final, while a DONE monitor still runs */
+    struct free_arg f = {ds_run_create(net, &cfg, &err), 0, 0, DS_STATUS_PENDING};
+    TC_CHECK(f.run != NULL, "create: %s", err.msg);
+    if (f.run) {
+        pthread_t th;
+        ds_run_add_monitor(f.run, slow_done_mon, &f);
+        pthread_create(&th, NULL, free_exec, &f);
+        while (ds_run_status(f.run) <= DS_STATUS_RUNNING) sleep_ms(1);
+        ds_run_free(f.run);
+        TC_CHECK(atomic_load(&f.done_seen), "ds_run_free returned while the monitors still had DS_EVENT_DONE");
+        pthread_join(th, NULL);
+    }
+    /* 2: freed from another thread mid-run: cancelled, and waited for */
+    cfg.filter = DS_FILTER_FULL;
+    cfg.solver = DS_SOLVER_MSA;
+    cfg.tol = 1e-12;
+    cfg.max_iter = 100000;
+    struct free_arg g = {ds_run_create(net, &cfg, &err), 0, 0, DS_STATUS_PENDING};
+    TC_CHECK(g.run != NULL, "create: %s", err.msg);
+    if (g.run) {
+        pthread_t th;
+        ds_run_add_monitor(g.run, slow_done_mon, &g);
+        pthread_create(&th, NULL, free_exec, &g);
+        while (atomic_load(&g.iters) < 3) sleep_ms(1);
+        ds_run_free(g.run);
+        int seen = atomic_load(&g.done_seen);
+        pthread_join(th, NULL);
+        TC_CHECK(seen && g.st == DS_STATUS_CANCELLED, "DONE seen %d, status %s", seen, ds_status_name(g.st));
+    }
+    /* 3: freed from a monitor at iteration 2: the run stops, freed as execute returns */
+    struct free_arg h = {ds_run_create(net, &cfg, &err), 0, 0, DS_STATUS_PENDING};
+    TC_CHECK(h.run != NULL, "create: %s", err.msg);
+    if (h.run) {
+        ds_run_add_monitor(h.run, free_in_mon, &h);
+        ds_run_add_monitor(h.run, slow_done_mon, &h); /* a monitor after the one that freed it */
+        ds_status st = ds_run_execute(h.run);         /* (h.run is not touched after this) */
+        TC_CHECK(st == DS_STATUS_CANCELLED, "status %s", ds_status_name(st));
+    }
+    tc_end();
+}
+
+/* The results and the monitors across the engine's thread: ds_run_flows and
+ * ds_run_costs are NULL until the run is done, also to a thread that polls
+ * them while finish() fills them (the pointer was published before the
+ * values: a data race under TSan, in about one run in four); monitors and the
+ * progress interval are refused once execute has begun (a monitor added from
+ * another thread then was a data race on the table the engine walks), and a
+ * ninth monitor is refused, not dropped without a word. */
+static void nop_mon(ds_run *run, const ds_event *ev, void *ctx) { (void)run, (void)ev, (void)ctx; }
+static void *flows_exec(void *a)
+{
+    struct poll_arg *p = a;
+    ds_run_execute(p->run);
+    atomic_store(&p->done, 1);
+    return NULL;
+}
+static void test_results_published(const ds_network *net)
+{
+    ds_config cfg;
+    ds_error err;
+    int early = 0, refused = 1, runs = 20;
+    tc_begin("run_api_results_and_monitors_across_threads");
+    ds_config_default(&cfg);
+    cfg.filter = DS_FILTER_DSP;
+    cfg.solver = DS_SOLVER_MSA;
+    cfg.max_iter = 5;
+    for (int k = 0; k < runs; k++) {
+        struct poll_arg p = {ds_run_create(net, &cfg, &err), net->n_links, 0, 0};
+        if (!p.run) break;
+        for (int i = 0; i < 8; i++) refused &= ds_run_add_monitor(p.run, nop_mon, NULL) == 0;
+        refused &= ds_run_add_monitor(p.run, nop_mon, NULL) == -1 && ds_run_add_monitor(p.run, NULL, NULL) == -1;
+        pthread_t th;
+        pthread_create(&th, NULL, flows_exec, &p);
+        while (!atomic_load(&p.done)) {
+            const double *f = ds_run_flows(p.run), *c = ds_run_costs(p.run);
+            if ((f || c) && ds_run_status(p.run) <= DS_STATUS_RUNNING) early++;
+        }
+        pthread_join(th, NULL);
+        refused &= ds_run_add_monitor(p.run, nop_mon, NULL) == -1 && ds_run_set_progress(p.run, 1, 1) == -1;
+        TC_CHECK(ds_run_flows(p.run) && ds_run_costs(p.run), "no results once done");
+        ds_run_free(p.run);
+    }
+    TC_CHECK(early == 0, "results read %d times before the run was done", early);
+    TC_CHECK(refused, "a monitor or progress interval accepted where it must be refused");
+    tc_end();
+}
+
+/* Indexes and names out of range, as a program embedding the engine may pass
+ * them: an error or an empty answer, never a crash (ds_sp_to_dest with dest
+ * -1 wrote before its heap arrays: "free(): invalid pointer", an abort). */
+static void test_out_of_range(ds_network *net)
+{
+    ds_config cfg;
+    ds_error err = {{0}, 0, {0}};
+    int n = net->n_nodes, bad_sp = 0;
+    tc_begin("run_api_out_of_range_arguments");
+    double *t = calloc((size_t)net->n_links + 1, sizeof(double)), *dist = calloc((size_t)n + 1, sizeof(double));
+    int *hops = calloc((size_t)n + 1, sizeof(int)), *order = calloc((size_t)n + 1, sizeof(int));
+    for (int k = 0; t && dist && hops && order && k < 3; k++) {
+        int dest = k == 0 ? -1 : k == 1 ? n : -1000000;
+        ds_sp_to_dest(net, t, dest, dist, hops, order);
+        for (int i = 0; i < n; i++) bad_sp += !(isinf(dist[i]) && hops[i] == -1);
+    }
+    TC_CHECK(bad_sp == 0, "%d distances to a node that does not exist are not +inf", bad_sp);
+    free(t), free(dist), free(hops), free(order);
+    TC_CHECK(ds_scenario_apply(NULL, 1, 1, NULL, &err) == -1 && strstr(err.msg, "no network"), "said '%s'", err.msg);
+    ds_config_default(&cfg);
+    ds_run *run = ds_run_create(net, &cfg, &err);
+    double col[4];
+    TC_CHECK(run && ds_run_history_column(run, NULL, col, 4) == -1, "a NULL column name was not refused");
+    ds_run_free(run);
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -634,6 +790,7 @@ int main(void)
     test_config_rules(ring);
     test_execute_once(ring);
     test_cancel_at_edsp_refresh(ring);
+    test_out_of_range(ring);
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);
@@ -642,6 +799,8 @@ int main(void)
             test_setup_and_certificate(net, "siouxfalls", DS_FILTER_DSP);
             test_snapshot_after_run(net);
             test_cancel_during_dsp_start(net);
+            test_free_while_executing(net);
+            test_results_published(net);
             ds_network_free(net);
         } else {
             printf("FAIL run_api_siouxfalls_load: %s\n", err.msg);

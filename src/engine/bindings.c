@@ -149,6 +149,7 @@ long ds_run_history_column(const ds_run *run, const char *name, double *out, siz
 {
     size_t i, n, k;
     ds_iter_record *recs;
+    if (!name || (!out && max)) return -1;
     for (i = 0; i < sizeof columns / sizeof *columns; i++)
         if (!strcmp(columns[i].name, name)) break;
     if (i == sizeof columns / sizeof *columns || !run) return -1;

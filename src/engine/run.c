@@ -161,6 +161,7 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     if (!run) return ds_error_set(err, NULL, 0, "out of memory"), NULL;
     pthread_mutex_init(&run->pause_mu, NULL);
     pthread_cond_init(&run->pause_cv, NULL);
+    pthread_cond_init(&run->done_cv, NULL);
     pthread_mutex_init(&run->snap_mu, NULL);
     run->net = net;
     run->cfg = *cfg;
@@ -212,19 +213,24 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
     return run;
 }
 
-void ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx)
+/* The engine reads the monitors and the progress interval without a lock:
+ * once execute has begun they are refused (a monitor added from another
+ * thread meanwhile was a data race on the table emit() walks). */
+int ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx)
 {
-    if (run->n_mon < RUN_MAX_MONITORS) {
-        run->mon[run->n_mon] = fn;
-        run->mon_ctx[run->n_mon] = ctx;
-        run->n_mon++;
-    }
+    if (!run || !fn || atomic_load(&run->executed) || run->n_mon >= RUN_MAX_MONITORS) return -1;
+    run->mon[run->n_mon] = fn;
+    run->mon_ctx[run->n_mon] = ctx;
+    run->n_mon++;
+    return 0;
 }
 
-void ds_run_set_progress(ds_run *run, double first_s, double every_s)
+int ds_run_set_progress(ds_run *run, double first_s, double every_s)
 {
+    if (!run || atomic_load(&run->executed) || isnan(first_s) || isnan(every_s)) return -1;
     run->progress_first = first_s;
     run->progress_every = every_s >= 0 ? every_s : 0;
+    return 0;
 }
 
 static void emit(ds_run *run, const ds_event *ev)
@@ -581,8 +587,17 @@ static double locked_read(const ds_run *run, const double *v)
 }
 double ds_run_mu(const ds_run *run) { return locked_read(run, &run->mu); }
 double ds_run_cbar(const ds_run *run) { return locked_read(run, &run->cbar); }
-const double *ds_run_flows(const ds_run *run) { return run->res_flows; }
-const double *ds_run_costs(const ds_run *run) { return run->res_costs; }
+/* finish() allocates and fills them before it stores phase 3: a front end
+ * that polled them saw the pointer before the values (and read it in a data
+ * race under TSan) */
+const double *ds_run_flows(const ds_run *run)
+{
+    return atomic_load(&((ds_run *)run)->phase) == 3 ? run->res_flows : NULL;
+}
+const double *ds_run_costs(const ds_run *run)
+{
+    return atomic_load(&((ds_run *)run)->phase) == 3 ? run->res_costs : NULL;
+}
 
 /* Pauses take effect between iterations; the time spent here is not run time. */
 static void wait_if_paused(ds_run *run)
@@ -1662,6 +1677,8 @@ static void note_cycles(ds_run *run)
                 links, c, run->net->n_nodes - 1);
 }
 
+static void run_destroy(ds_run *run);
+
 ds_status ds_run_execute(ds_run *run)
 {
     if (!run) return DS_STATUS_ERROR;
@@ -1676,6 +1693,8 @@ ds_status ds_run_execute(ds_run *run)
     double t0 = run_now();
     pthread_mutex_lock(&run->pause_mu); /* ds_run_times_get reads it from another thread */
     run->t_start = run->t_iter0 = t0;
+    run->in_execute = 1; /* ds_run_free waits until this call has returned */
+    run->engine = pthread_self();
     pthread_mutex_unlock(&run->pause_mu);
     atomic_store(&run->status, DS_STATUS_RUNNING);
     atomic_store(&run->phase, 1);
@@ -1706,6 +1725,17 @@ ds_status ds_run_execute(ds_run *run)
     if (state) ops->free(state);
     free(es.tmask);
     finish(run, st);
+    /* The status was final before the DONE event went to the monitors: a
+     * front end that polled it and freed the run freed it under emit() (a
+     * use after free). The run is the caller's only from here: a ds_run_free
+     * waiting on another thread goes on, one asked for by a monitor is done
+     * now (nothing below reads the run after the unlock). */
+    pthread_mutex_lock(&run->pause_mu);
+    run->in_execute = 0;
+    int free_now = run->free_pending;
+    pthread_cond_broadcast(&run->done_cv);
+    pthread_mutex_unlock(&run->pause_mu);
+    if (free_now) run_destroy(run);
     return st;
 }
 
@@ -1739,9 +1769,8 @@ int ds_run_certificate(const ds_run *run, ds_certificate *c)
     return 0;
 }
 
-void ds_run_free(ds_run *run)
+static void run_destroy(ds_run *run)
 {
-    if (!run) return;
     if (run->gpu) ds_gpu_loader_free(run->gpu);
     ds_loader_free(run->ld);
     for (int i = 0; i < TL_MAX_CHUNKS; i++) free(run->chunks[i]);
@@ -1762,6 +1791,30 @@ void ds_run_free(ds_run *run)
     free(run->res_costs);
     pthread_mutex_destroy(&run->pause_mu);
     pthread_cond_destroy(&run->pause_cv);
+    pthread_cond_destroy(&run->done_cv);
     pthread_mutex_destroy(&run->snap_mu);
     free(run);
+}
+
+void ds_run_free(ds_run *run)
+{
+    if (!run) return;
+    pthread_mutex_lock(&run->pause_mu);
+    if (run->in_execute) {
+        /* the run is not wanted any more: stop it (as ds_run_cancel, whose
+         * lock this already holds) */
+        atomic_store(&run->cancel, 1);
+        ds_run *child = atomic_load(&run->child);
+        if (child) ds_run_cancel(child);
+        pthread_cond_broadcast(&run->pause_cv);
+        if (pthread_equal(run->engine, pthread_self())) {
+            /* from a monitor, on the engine thread: freed when execute returns */
+            run->free_pending = 1;
+            pthread_mutex_unlock(&run->pause_mu);
+            return;
+        }
+        while (run->in_execute) pthread_cond_wait(&run->done_cv, &run->pause_mu);
+    }
+    pthread_mutex_unlock(&run->pause_mu);
+    run_destroy(run);
 }

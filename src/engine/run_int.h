@@ -73,6 +73,12 @@ struct ds_run {
     char start_desc[512]; /* which start point was used and why */
     int start_sub_iters;
     _Atomic(ds_run *) child; /* a sub-run (the DSP start), cancelled with this run */
+    /* ds_run_execute in progress (guarded by pause_mu, signalled on done_cv
+     * when it returns): ds_run_free waits for it, and one called from a
+     * monitor on the engine thread is carried out when execute returns */
+    int in_execute, free_pending;
+    pthread_t engine;
+    pthread_cond_t done_cv;
     /* results */
     double *res_flows, *res_costs;
 };

@@ -62,10 +62,8 @@ double ds_scenario_t0_mult(int k, uint64_t seed, int link)
 
 int ds_scenario_apply(ds_network *net, int k, uint64_t seed, ds_scenario_summary *sum, ds_error *err)
 {
-    if (!net || k < 0) {
-        ds_error_set(err, "", 0, "scenario number must be >= 0 (got %d)", k);
-        return -1;
-    }
+    if (!net) return ds_error_set(err, "", 0, "ds_scenario_apply: no network");
+    if (k < 0) return ds_error_set(err, "", 0, "scenario number must be >= 0 (got %d)", k);
     double before = 0.0, after = 0.0, cm = 0.0, tm = 0.0;
     int nc = 0, nt = 0;
     for (int i = 0; i < net->n_od; i++) {

@@ -192,6 +192,16 @@ int sp_bfs_to(const ds_network *net, int dest, int *hops, int *order, int *queue
 void ds_sp_to_dest(const ds_network *net, const double *t, int dest, double *dist, int *hops, int *order)
 {
     sp_work w;
+    if (!net || !t || !dist) return;
+    if (dest < 0 || dest >= net->n_nodes) {
+        /* no such node: nothing reaches it (dest -1 wrote before the heap's arrays: an abort in free) */
+        for (int i = 0; i < net->n_nodes; i++) {
+            dist[i] = INFINITY;
+            if (hops) hops[i] = -1;
+            if (order) order[i] = i;
+        }
+        return;
+    }
     if (sp_work_init(&w, net->n_nodes) != 0) return;
     sp_dijkstra_to(net, t, dest, dist, hops, order, &w);
     sp_work_free(&w);
