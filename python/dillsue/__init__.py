@@ -235,8 +235,12 @@ def _execute(run):
                 while not done.wait(0.1):
                     pass
                 break
-            except KeyboardInterrupt:
-                continue  # already cancelling: wait for the run to stop
+            except BaseException:
+                # already cancelling: wait for the run to stop, whatever else
+                # arrives meanwhile (a second Ctrl-C, or a timer's handler
+                # that raises again: it escaped and the run was freed under
+                # the engine, a segfault); the first exception is raised
+                continue
         raise
     return out[0]
 

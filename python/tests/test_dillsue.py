@@ -179,6 +179,22 @@ else:
     except KeyboardInterrupt:
         alive = [t.name for t in threading.enumerate() if t.name == "dillsue-solve"]
         check("ctrl_c_cancels", time.time() - t0 < 10 and not alive, "%.1f s, threads %r" % (time.time() - t0, alive))
+    # a timeout whose handler raises again while the cancelled run stops (an
+    # interval timer): the run was freed under the engine (a segfault)
+    def on_alarm(sig, frame):
+        raise TimeoutError("solve took too long")
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, 0.3, 0.001)
+    try:
+        dillsue.solve(big, tau=10, filter="full")
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        check("timeout_raised_twice", False, "the solve ran to its end")
+    except TimeoutError:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        alive = [t.name for t in threading.enumerate() if t.name == "dillsue-solve"]
+        check("timeout_raised_twice", not alive, "the exception left solve() while the engine ran")
+    signal.signal(signal.SIGALRM, old)
     del big
     check("after_ctrl_c", dillsue.solve(twin, tau=10, filter="dsp").status == "converged")
 sys.exit(0)
