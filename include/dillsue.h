@@ -161,6 +161,15 @@ ds_network *ds_network_clone(const ds_network *net);
  * none. Runs (ds_run_create) and the UE (ds_ue_solve) refuse such a network by
  * this one rule (ue wrote all-zero flows with exit 0 where solve refused). */
 int ds_network_check_demand(const ds_network *net, ds_error *err);
+/* 0 where every link's values keep the reader's rules (capacity finite and
+ * positive; length, free-flow time, b and power finite and non-negative) and
+ * every demand is finite and non-negative, and there is demand to assign;
+ * else -1 with err naming the first that does not. A network is public and
+ * may be edited in place: ds_run_create, ds_loader_create and ds_ue_solve
+ * check it so (a capacity of 0 or NaN set after reading "converged"). Other
+ * fields are not checked: the node ids, structure and indexes (dest_node,
+ * dest_od_start, od_*) must stay as the reader or ds_scenario_apply left them. */
+int ds_network_check(const ds_network *net, ds_error *err);
 
 /* Node (0-based) is a centroid: a route may start or end there, never pass
  * through (the rule itself is dsk_is_centroid in src/engine/kernels.h). */

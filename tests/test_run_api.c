@@ -11,6 +11,7 @@
 
 #include "dillsue.h"
 #include "ds_scenario.h"
+#include "ds_ue.h"
 #include "tcheck.h"
 #include "clock.h"
 
@@ -769,6 +770,54 @@ static void test_out_of_range(ds_network *net)
     tc_end();
 }
 
+/* A network edited in place (it is public, as ds_scenario_apply edits it)
+ * is checked by the reader's rules wherever a run, a loader or the UE takes
+ * it: a capacity of 0 or NaN, a negative b, a negative or NaN demand
+ * "converged" (NaN demand was called "no OD pair has a path"). */
+static void test_edited_network(void)
+{
+    ds_error err = {{0}, 0, {0}};
+    ds_config cfg;
+    ds_ue_config uc;
+    ds_cost_params cp = {0};
+    int refused = 0, said = 0;
+    tc_begin("run_api_edited_network_checked");
+    ds_config_default(&cfg);
+    ds_ue_config_default(&uc);
+    for (int k = 0; k < 6; k++) {
+        ds_network *net = ds_network_load_default(&err);
+        if (!net) break;
+        const char *want = k < 2    ? "capacity must be"
+                           : k == 2 ? "b must be non-negative"
+                           : k == 3 ? "power must be"
+                                    : "demand from";
+        if (k == 0) net->capacity[3] = 0;
+        if (k == 1) net->capacity[3] = NAN;
+        if (k == 2) net->bpr_b[5] = -1;
+        if (k == 3) net->bpr_power[0] = INFINITY;
+        if (k == 4) net->od_demand[2] = -10;
+        if (k == 5) net->od_demand[2] = NAN;
+        double *f = calloc((size_t)net->n_links + 1, sizeof(double));
+        ds_ue_result res;
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        int ok_run = !run && strstr(err.msg, want) != NULL;
+        ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_DSP, 1.0, 1, 50, 1e-13, &err);
+        int ok_ld = !ld && strstr(err.msg, want) != NULL;
+        int ok_ue = f && ds_ue_solve(net, &uc, f, &res, NULL, NULL, NULL, &err) == DS_STATUS_ERROR &&
+                    strstr(err.msg, want) != NULL;
+        refused += ok_run && ok_ld && ok_ue;
+        said += strstr(err.msg, "changed after it was read") != NULL;
+        if (!(ok_run && ok_ld && ok_ue))
+            printf("# edit %d: run %d loader %d ue %d: %s\n", k, ok_run, ok_ld, ok_ue, err.msg);
+        ds_run_free(run);
+        ds_loader_free(ld);
+        free(f);
+        ds_network_free(net);
+    }
+    TC_CHECK(refused == 6 && said == 6, "%d of 6 edits refused everywhere, %d said why", refused, said);
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -791,6 +840,7 @@ int main(void)
     test_execute_once(ring);
     test_cancel_at_edsp_refresh(ring);
     test_out_of_range(ring);
+    test_edited_network();
     const char *sf = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
     if (sf) {
         ds_network *net = ds_network_load(sf, NULL, NULL, NULL, &err);

@@ -904,7 +904,7 @@ ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params 
         ds_error_set(err, NULL, 0, "dispersion mu must be positive and finite, got %g", mu);
         return NULL;
     }
-    if (ds_network_check_demand(net, err)) return NULL;
+    if (ds_network_check(net, err)) return NULL;
     if (ds_costs_check(net, cp, err)) return NULL;
     ld = calloc(1, sizeof *ld);
     if (!ld) goto oom;

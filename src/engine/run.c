@@ -204,7 +204,7 @@ ds_run *ds_run_create(const ds_network *net, const ds_config *cfg, ds_error *err
         ds_run_free(run);
         return ds_error_set(err, NULL, 0, "mu must be finite, got %g", cfg->mu), NULL;
     }
-    if (ds_network_check_demand(net, err)) {
+    if (ds_network_check(net, err)) {
         ds_run_free(run);
         return NULL;
     }

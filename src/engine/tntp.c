@@ -593,6 +593,35 @@ static int add_loop(ds_network *net, int id, long line, int before, double t0)
     return 0;
 }
 
+/* The rules on a link's values, one definition for the reader and for
+ * ds_network_check (a network edited in place, as ds_scenario_apply does, with
+ * a capacity of 0, -5 or NaN "converged"): the index of the first value that
+ * breaks one (0 capacity, 1 length, 2 free-flow time, 3 b, 4 power; the net
+ * file's columns 3 to 7) and *rule, or -1. Zero free-flow times are legal
+ * (Chicago-Sketch, Berlin-Center connectors). */
+static double link_value(const ds_network *net, int e, int k)
+{
+    const double *col[5] = {net->capacity, net->length, net->t0, net->bpr_b, net->bpr_power};
+    return col[k][e];
+}
+
+static int link_rule(const ds_network *net, int e, const char **rule)
+{
+    static const char *const finite[5] = {"capacity must be finite", "length must be finite",
+                                          "free-flow time must be finite", "b must be finite", "power must be finite"};
+    static const char *const sign[5] = {"capacity must be positive", "length must be non-negative",
+                                        "free-flow time must be non-negative", "b must be non-negative",
+                                        "power must be non-negative"};
+    for (int k = 0; k < 5; k++) {
+        double v = link_value(net, e, k);
+        if (!isfinite(v) || (k == 0 ? !(v > 0) : !(v >= 0))) {
+            *rule = isfinite(v) ? sign[k] : finite[k];
+            return k;
+        }
+    }
+    return -1;
+}
+
 /* One link row into slot L (node ids as written; mapped later). Returns 1 for
  * a self-loop (recorded in net->loops, slot not used), 0 for a link, -1 on error. */
 static int net_row(text *t, ds_network *net, char **tok, long n_nodes, long L, ds_error *err)
@@ -610,13 +639,9 @@ static int net_row(text *t, ds_network *net, char **tok, long n_nodes, long L, d
     if (parse_long(tok[9], &type) || type < INT_MIN || type > INT_MAX)
         return ds_error_set(err, t->name, t->line, "link type: expected an integer, got '%.40s'", tok[9]);
     net->link_type[L] = (int)type;
-    /* Zero free-flow times are legal (Chicago-Sketch, Berlin-Center connectors). */
-    if (net->capacity[L] <= 0) return ds_error_set(err, t->name, t->line, "capacity must be positive, got %s", tok[2]);
-    if (net->length[L] < 0) return ds_error_set(err, t->name, t->line, "length must be non-negative, got %s", tok[3]);
-    if (net->t0[L] < 0)
-        return ds_error_set(err, t->name, t->line, "free-flow time must be non-negative, got %s", tok[4]);
-    if (net->bpr_b[L] < 0) return ds_error_set(err, t->name, t->line, "b must be non-negative, got %s", tok[5]);
-    if (net->bpr_power[L] < 0) return ds_error_set(err, t->name, t->line, "power must be non-negative, got %s", tok[6]);
+    const char *rule;
+    int bad = link_rule(net, (int)L, &rule);
+    if (bad >= 0) return ds_error_set(err, t->name, t->line, "%s, got %s", rule, tok[2 + bad]);
     net->src_line[L] = t->line;
     /* No route uses a link from a node to itself; real files carry a few. */
     if (net->tail[L] == net->head[L]) {
@@ -1769,6 +1794,28 @@ extern const char ds_default_net[];
 extern const size_t ds_default_net_len;
 extern const char ds_default_trips[];
 extern const size_t ds_default_trips_len;
+
+int ds_network_check(const ds_network *net, ds_error *err)
+{
+    if (!net) return ds_error_set(err, NULL, 0, "no network (NULL)");
+    for (int e = 0; e < net->n_links; e++) {
+        const char *rule;
+        int bad = link_rule(net, e, &rule);
+        if (bad >= 0)
+            return ds_error_set(err, net->net_path, net->src_line ? net->src_line[e] : 0,
+                                "link %d (%d -> %d): %s, got %.17g (the network was changed after it was read: it is "
+                                "checked by the reader's rules)",
+                                e + 1, ds_node_id(net, net->tail[e]), ds_node_id(net, net->head[e]), rule,
+                                link_value(net, e, bad));
+    }
+    for (int c = 0; c < net->n_od; c++)
+        if (!(net->od_demand[c] >= 0) || !isfinite(net->od_demand[c]))
+            return ds_error_set(err, net->net_path, 0,
+                                "demand from %d to %d must be finite and non-negative, got %.17g (the network was "
+                                "changed after it was read)",
+                                ds_node_id(net, net->od_orig[c]), ds_node_id(net, net->od_dest[c]), net->od_demand[c]);
+    return ds_network_check_demand(net, err);
+}
 
 int ds_network_check_demand(const ds_network *net, ds_error *err)
 {

@@ -488,7 +488,7 @@ static int ue_check(const ds_network *net, const ds_ue_config *cfg, const double
         (cfg->method != DS_UE_CFW && cfg->method != DS_UE_BFW))
         return ds_error_set(err, "", 0, "bad UE configuration (gap %g, max_iter %d, cap %g, method %d)", cfg->gap,
                             cfg->max_iter, cfg->cost.cap, cfg->method);
-    if (ds_network_check_demand(net, err)) return -1;
+    if (ds_network_check(net, err)) return -1;
     /* Costs grow with flow (b >= 0), so t(0) >= 0 keeps every cost Dijkstra
      * sees nonnegative; a negative toll or distance factor can break that. */
     for (int e = 0; e < net->n_links; e++)
