@@ -32,6 +32,8 @@ static void test_basis_len(void)
 {
     tc_begin("gmres_basis_len");
     TC_CHECK(gmres_basis_len(1000, 30, 200) == 30, "an explicit restart is kept: %d", gmres_basis_len(1000, 30, 200));
+    TC_CHECK(gmres_basis_len(1000, 2000000000, 200) == 200, "a restart beyond max_iter is max_iter: %d",
+             gmres_basis_len(1000, 2000000000, 200));
     TC_CHECK(gmres_basis_len(76, 0, 200) == 200, "small n: the whole basis (%d)", gmres_basis_len(76, 0, 200));
     TC_CHECK(gmres_basis_len(124730, 0, 200) == 200, "124,730 links fit 200 vectors in 256 MiB (%d)",
              gmres_basis_len(124730, 0, 200));

@@ -441,7 +441,7 @@ static void test_config_rules(const ds_network *net)
         case 7: cfg.globalise = (ds_globalise)9, want = "unknown globalisation 9"; break;
         case 8: cfg.start = (ds_start)9, want = "unknown start 9"; break;
         case 9: cfg.aa_reg = NAN, want = "aa_reg must be a number >= 0"; break;
-        case 10: cfg.aa_window = 0, want = "aa_window must be >= 1"; break;
+        case 10: cfg.aa_window = 0, want = "aa_window must be in [1, 50]"; break;
         case 11: cfg.max_iter = -1, want = "max_iter must be in [0, 100000000]"; break;
         case 12: cfg.tau = INFINITY, want = "tau must be finite"; break;
         case 13: warm[3] = NAN, cfg.warm = warm, want = "warm-start flow of link 4"; break;
@@ -766,6 +766,32 @@ static void test_out_of_range(ds_network *net)
     ds_run *run = ds_run_create(net, &cfg, &err);
     double col[4];
     TC_CHECK(run && ds_run_history_column(run, NULL, col, 4) == -1, "a NULL column name was not refused");
+    ds_run_free(run);
+    /* settings the CLI cannot give, refused rather than changed: a window
+     * above Anderson's cap of 50, cuda_emulate other than 0 or 1 */
+    cfg.aa_window = 51;
+    run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(!run && strstr(err.msg, "aa_window must be in [1, 50]"), "aa_window 51: '%s'", run ? "" : err.msg);
+    ds_run_free(run);
+    ds_config_default(&cfg);
+    cfg.cuda_emulate = 7;
+    run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(!run && strstr(err.msg, "cuda_emulate"), "cuda_emulate 7: '%s'", run ? "" : err.msg);
+    ds_run_free(run);
+    /* a GMRES restart beyond gmres_max: Newton as with the whole basis (its
+     * basis failed to allocate each step: no Newton step, 166 recoveries) */
+    ds_config_default(&cfg);
+    cfg.gmres_restart = 2000000000;
+    run = ds_run_create(net, &cfg, &err);
+    TC_CHECK(run && ds_run_execute(run) == DS_STATUS_CONVERGED, "gmres_restart 2e9: %s",
+             run ? "not converged" : err.msg);
+    {
+        int rec = 0;
+        ds_iter_record r;
+        for (size_t i = 1; run && i < ds_run_history_count(run); i++)
+            if (ds_run_history_copy(run, i, &r, 1) == 1) rec += r.kind == DS_STEP_NEWTON_RECOVER;
+        TC_CHECK(rec == 0, "%d recovery steps with gmres_restart 2e9", rec);
+    }
     ds_run_free(run);
     tc_end();
 }

@@ -10,7 +10,9 @@
 
 int gmres_basis_len(int n, int restart, int max_iter)
 {
-    if (restart > 0) return restart;
+    /* a restart beyond max_iter is never reached: its basis (2e9 vectors
+     * asked for) failed to allocate at every step and Newton took no step */
+    if (restart > 0) return max_iter > 0 && restart > max_iter ? max_iter : restart;
     double fit = GMRES_BASIS_BYTES / (8.0 * ((double)n + 1)) - 1;
     int m = max_iter > 0 ? max_iter : 1;
     if (fit < m) m = fit > GMRES_RESTART_MIN ? (int)fit : GMRES_RESTART_MIN;

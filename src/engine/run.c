@@ -102,6 +102,7 @@ static int config_check(const ds_network *net, const ds_config *cfg, ds_error *e
         {"edsp_damping", cfg->edsp_damping, 1},
         {"newton_warm", cfg->newton_warm, 1},
         {"factor_mb", cfg->factor_mb, 1},
+        {"cuda_emulate", cfg->cuda_emulate, 1}, /* (7 was taken as 1: ds_config_set refused it) */
     };
     char msg[160];
     for (size_t i = 0; i < sizeof num / sizeof *num; i++)
@@ -120,7 +121,9 @@ static int config_check(const ds_network *net, const ds_config *cfg, ds_error *e
         return ds_error_set(err, NULL, 0, "unknown start %d", (int)cfg->start);
     if (!(cfg->inner_tol > 0 && isfinite(cfg->inner_tol)))
         return ds_error_set(err, NULL, 0, "inner_tol must be a number > 0, got %g", cfg->inner_tol);
-    if (cfg->aa_window < 1) return ds_error_set(err, NULL, 0, "aa_window must be >= 1, got %d", cfg->aa_window);
+    /* (solver_anderson.c caps the window at 50: more was taken without a word) */
+    if (cfg->aa_window < 1 || cfg->aa_window > 50)
+        return ds_error_set(err, NULL, 0, "aa_window must be in [1, 50], got %d", cfg->aa_window);
     if (!(cfg->aa_reg >= 0 && isfinite(cfg->aa_reg)))
         return ds_error_set(err, NULL, 0, "aa_reg must be a number >= 0, got %g", cfg->aa_reg);
     if (cfg->gmres_max < 1) return ds_error_set(err, NULL, 0, "gmres_max must be >= 1, got %d", cfg->gmres_max);
