@@ -288,7 +288,7 @@ typedef struct ds_config {
     double inner_tol;   /* inner stop: max |dV|, default 1e-13 */
     const double *warm; /* optional warm-start flows [n_links] (copied at create) */
     /* anderson */
-    int aa_window; /* default 5 */
+    int aa_window; /* default 5, at most 50 */
     double aa_reg; /* Tikhonov regularisation (relative), default 1e-10 */
     /* newton */
     int newton_warm;        /* SRA warm-start iterations; default -1: 5 with the paper's rule, 0 with the line search */
@@ -452,8 +452,9 @@ ds_status ds_run_status(const ds_run *run);
 void ds_run_reason(const ds_run *run, char *buf, size_t n);
 const ds_config *ds_run_config(const ds_run *run);
 const ds_network *ds_run_network(const ds_run *run);
-/* mu and cbar are known once set-up has derived them (0 before; cbar is NAN
- * when mu was given and cbar was therefore not computed); thread-safe, like
+/* mu and cbar are known once set-up has derived them (before: mu 0, cbar
+ * NAN; cbar stays NAN when mu was given and cbar was therefore not
+ * computed); thread-safe, like
  * ds_run_times_get, so a front end may poll them while the run sets up. */
 double ds_run_mu(const ds_run *run);
 double ds_run_cbar(const ds_run *run);
