@@ -223,28 +223,38 @@ $(B)/install/libdillsue.a: $(ENGINE_OBJ) $(B)/obj/cuda/emul.o $(B)/dillsue.syms
 	ar rcs $@ $(B)/install/dillsue.o
 lib: $(B)/libdillsue.so.$(VERSION) $(B)/libdillsue.a $(B)/install/libdillsue.a $(B)/dillsue.pc
 
+# (every path quoted: a DESTDIR or PREFIX with a space, a stage under
+# "My Projects", was split by the shell into directories beside the caller)
+D_BIN = "$(DESTDIR)$(BINDIR)"
+D_LIB = "$(DESTDIR)$(LIBDIR)"
+D_INC = "$(DESTDIR)$(INCLUDEDIR)/dillsue"
 install: $(B)/dillsue lib $(GPU_SO)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/dillsue $(DESTDIR)$(INCLUDEDIR)/dillsue \
-	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
-	install -m 755 $(B)/dillsue $(DESTDIR)$(BINDIR)/dillsue
-	install -m 644 $(B)/libdillsue.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
-	ln -sf libdillsue.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdillsue.so
-	install -m 644 $(B)/install/libdillsue.a $(DESTDIR)$(LIBDIR)/
-	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(INCLUDEDIR)/dillsue/
-	install -m 644 $(B)/dillsue.pc $(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc
-	install -m 644 docs/dillsue.1 $(DESTDIR)$(MANDIR)/man1/dillsue.1
-	install -m 644 tools/dillsue.bash-completion $(DESTDIR)$(BASHCOMPDIR)/dillsue
-	if [ -f $(B)/libdillsue_cuda.so ]; then install -m 755 $(B)/libdillsue_cuda.so $(DESTDIR)$(LIBDIR)/dillsue/; fi
-	if [ -f $(B)/libdillsue_mpi.so ]; then install -m 755 $(B)/libdillsue_mpi.so $(DESTDIR)$(LIBDIR)/dillsue/; fi
+	install -d $(D_BIN) $(D_LIB)/dillsue $(D_INC) \
+	  "$(DESTDIR)$(PKGCONFIGDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHCOMPDIR)"
+	install -m 755 $(B)/dillsue $(D_BIN)/dillsue
+	install -m 644 $(B)/libdillsue.so.$(VERSION) $(D_LIB)/
+	ln -sf libdillsue.so.$(VERSION) $(D_LIB)/$(SONAME)
+	ln -sf $(SONAME) $(D_LIB)/libdillsue.so
+	install -m 644 $(B)/install/libdillsue.a $(D_LIB)/
+	install -m 644 $(PUBLIC_HDR) $(D_INC)/
+	install -m 644 $(B)/dillsue.pc "$(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc"
+	install -m 644 docs/dillsue.1 "$(DESTDIR)$(MANDIR)/man1/dillsue.1"
+	install -m 644 tools/dillsue.bash-completion "$(DESTDIR)$(BASHCOMPDIR)/dillsue"
+	if [ -f $(B)/libdillsue_cuda.so ]; then install -m 755 $(B)/libdillsue_cuda.so $(D_LIB)/dillsue/; fi
+	if [ -f $(B)/libdillsue_mpi.so ]; then install -m 755 $(B)/libdillsue_mpi.so $(D_LIB)/dillsue/; fi
+	@# the dynamic linker finds a new library in /usr/local/lib only through its
+	@# cache: without this a program built with pkg-config failed to start
+	@# ("libdillsue.so.0: cannot open shared object file") until `ldconfig`
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/dillsue $(DESTDIR)$(LIBDIR)/libdillsue.so.$(VERSION) \
-	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdillsue.so $(DESTDIR)$(LIBDIR)/libdillsue.a \
-	  $(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc $(DESTDIR)$(MANDIR)/man1/dillsue.1 $(DESTDIR)$(BASHCOMPDIR)/dillsue \
-	  $(DESTDIR)$(LIBDIR)/dillsue/libdillsue_cuda.so $(DESTDIR)$(LIBDIR)/dillsue/libdillsue_mpi.so
-	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/dillsue/,$(notdir $(PUBLIC_HDR)))
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/dillsue $(DESTDIR)$(LIBDIR)/dillsue 2>/dev/null
+	rm -f $(D_BIN)/dillsue $(D_LIB)/libdillsue.so.$(VERSION) \
+	  $(D_LIB)/$(SONAME) $(D_LIB)/libdillsue.so $(D_LIB)/libdillsue.a \
+	  "$(DESTDIR)$(PKGCONFIGDIR)/dillsue.pc" "$(DESTDIR)$(MANDIR)/man1/dillsue.1" "$(DESTDIR)$(BASHCOMPDIR)/dillsue" \
+	  $(D_LIB)/dillsue/libdillsue_cuda.so $(D_LIB)/dillsue/libdillsue_mpi.so
+	for h in $(notdir $(PUBLIC_HDR)); do rm -f $(D_INC)/$$h; done
+	-rmdir $(D_INC) $(D_LIB)/dillsue 2>/dev/null
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
 # --- end install ---
 
 # --- fuzz (issue 12) ---
@@ -298,6 +308,7 @@ MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile
 MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -link_info 2>/dev/null | cut -d' ' -f2-)
 $(B)/obj/src/cli/cmd_sweep.o: override CFLAGS += -DDS_HAVE_MPI
 $(B)/libdillsue_mpi.so: src/mpi/sweep_mpi.c src/cli/sweep.h $(wildcard include/*.h src/engine/*.h)
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DDS_HAVE_MPI $(MPI_CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) $(MPI_LIBS)
 all: $(B)/libdillsue_mpi.so
 $(B)/dillsue: | $(B)/libdillsue_mpi.so

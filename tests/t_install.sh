@@ -125,6 +125,20 @@ $MAKE -s B="$BUILD" uninstall DESTDIR="$stage" PREFIX=/usr >"$tmp/make.out" 2>&1
 left=$(find "$stage" ! -type d | head -5)
 [ -z "$left" ] && pass uninstall_removes_everything || fail uninstall_removes_everything "left: $left"
 
+# A DESTDIR with a space (a stage under a checkout in "My Projects") holds
+# every file, and uninstall empties it: unquoted, "DIR1 DIR2" made the shell
+# create DIR1 and DIR2/usr/... (both halves are under $tmp here, so that a
+# split leaves nothing outside it) and install failed.
+sp="$tmp/st $tmp/age"
+if $MAKE -s B="$BUILD" install DESTDIR="$sp" PREFIX=/usr >"$tmp/make.out" 2>&1 &&
+    [ -x "$sp/usr/bin/dillsue" ] && [ -f "$sp/usr/lib/pkgconfig/dillsue.pc" ] && [ -f "$sp/usr/include/dillsue/dillsue.h" ] &&
+    [ ! -e "$tmp/st" ] && [ ! -e "$tmp/age" ]; then
+    pass install_destdir_with_space
+else fail install_destdir_with_space "$(tail -c 400 "$tmp/make.out")"; fi
+$MAKE -s B="$BUILD" uninstall DESTDIR="$sp" PREFIX=/usr >"$tmp/make.out" 2>&1
+left=$(find "$sp" ! -type d 2>/dev/null | head -5)
+[ -d "$sp" ] && [ -z "$left" ] && pass uninstall_destdir_with_space || fail uninstall_destdir_with_space "left: $left"
+
 # Debian's build flags are honoured, on the command line or in the environment,
 # without losing the project's own.
 $MAKE -n -B B="$tmp/flags" CPPFLAGS=-DZZ_CPP CFLAGS="-O1 -DZZ_C" LDFLAGS=-Wl,-z,relro "$tmp/flags/dillsue" >"$tmp/n.out" 2>&1
