@@ -87,6 +87,16 @@ EOS
     (cd "$tmp/cd" && bash "$tmp/complete.sh" "$OLDPWD/$COMP" dillsue load --out "") >"$tmp/got2"
     if [ "$(cat "$tmp/got")" = subdir ] && grep -q file.csv "$tmp/got2"; then pass docs_completion_paths
     else fail docs_completion_paths "sweep --out: $(cat "$tmp/got"); load --out: $(cat "$tmp/got2")"; fi
+    # a file name with a space is one word (it was offered as "my" and "net.tntp")
+    : >"$tmp/cd/my net.tntp"
+    (cd "$tmp/cd" && bash "$tmp/complete.sh" "$OLDPWD/$COMP" dillsue solve --net my) >"$tmp/got" 2>/dev/null
+    if [ "$(cat "$tmp/got")" = "my net.tntp" ]; then pass docs_completion_name_with_space
+    else fail docs_completion_name_with_space "offered: $(tr '\n' '|' <"$tmp/got")"; fi
+    # --opt=value: bash passes "--filter" "=" ["e"]; the values are the option's
+    comp solve --filter = >"$tmp/got"
+    "$D" --list-values solve --filter | sort >"$tmp/want"
+    if cmp -s "$tmp/got" "$tmp/want" && [ "$(comp solve --filter = e)" = edsp ]; then pass docs_completion_opt_equals
+    else fail docs_completion_opt_equals "after --filter=: $(tr '\n' ' ' <"$tmp/got")"; fi
 fi
 
 # ------------------------------------------------------------ examples
