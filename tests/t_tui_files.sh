@@ -48,3 +48,17 @@ keys q
 wait_for perm '^EXIT=0' 10
 [ "$(stat -c %a "$TMP/perm")" = 640 ] && grep -q '^run,network' "$TMP/perm"
 check tui_runlog_mode_kept $? "run log mode $(stat -c %a "$TMP/perm"), want 640"
+
+# a file name with non-ASCII characters typed into a dialog (a checkout under
+# /home/jürgen): getch gives UTF-8 byte by byte and the prompt dropped every
+# byte >= 128; Backspace takes a whole character
+start utf8 120x40 --net "'$NET'" --solver msa --no-runlog --no-config
+keys r
+wait_for utf8 '^#1 (converged|max-iter)' 30
+keys x; keys C-u; $T send-keys -t utf8 -l -- "$TMP/flöws ü"; keys BSpace; keys BSpace
+$T send-keys -t utf8 -l -- ".csv"; keys Enter
+wait_for utf8 'run #1: flows ->' 5
+[ -s "$TMP/flöws.csv" ]
+check tui_prompt_utf8_path $? "x with a non-ASCII file name wrote: $(ls "$TMP" | tr '\n' ' ')"
+keys q
+wait_for utf8 '^EXIT=0' 10

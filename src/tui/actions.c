@@ -474,7 +474,11 @@ void app_prompt_key(tui_app *app, int ch)
         return;
     }
     if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (app->prompt_len > 0) app->prompt_buf[--app->prompt_len] = 0;
+        /* one character: a UTF-8 sequence's continuation bytes go with its lead byte */
+        while (app->prompt_len > 0 && ((unsigned char)app->prompt_buf[app->prompt_len - 1] & 0xC0) == 0x80)
+            app->prompt_len--;
+        if (app->prompt_len > 0) app->prompt_len--;
+        app->prompt_buf[app->prompt_len] = 0;
         return;
     }
     if (ch == 21) {
@@ -482,7 +486,9 @@ void app_prompt_key(tui_app *app, int ch)
         app->prompt_buf[0] = 0;
         return;
     } /* Ctrl-U */
-    if (ch >= 32 && ch < 127 && app->prompt_len < (int)sizeof app->prompt_buf - 1) {
+    /* getch passes a UTF-8 character (a path under /home/jürgen) byte by byte,
+     * 128..255; those bytes were dropped, so such a path could not be typed */
+    if (((ch >= 32 && ch < 127) || (ch >= 128 && ch <= 255)) && app->prompt_len < (int)sizeof app->prompt_buf - 1) {
         app->prompt_buf[app->prompt_len++] = (char)ch;
         app->prompt_buf[app->prompt_len] = 0;
     }
