@@ -2,6 +2,13 @@
 # the program, the TNTP folder, a private temporary directory removed on exit,
 # and the PASS/FAIL/SKIP line printers that tests/run.sh counts.
 BUILD=${BUILD:-build}
+# Numbers in the scripts (awk, printf) are read and written with a "."
+# whatever the user's locale: under LANG=de_DE.UTF-8 mawk read the program's
+# "3.17e-08" as 3, and t_cli and t_load failed 7 checks the program passed.
+# (LC_ALL would override LC_NUMERIC: its value becomes LANG's.)
+if [ -n "${LC_ALL:-}" ]; then LANG=$LC_ALL; export LANG; unset LC_ALL; fi
+LC_NUMERIC=C
+export LC_NUMERIC
 D=$BUILD/dillsue
 TNTP=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
 tmp=$(mktemp -d "/tmp/$(basename "$0" .sh).XXXXXX")

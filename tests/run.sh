@@ -2,6 +2,13 @@
 # Runs every test binary and test script; ends with "N passed, N failed[, N skipped]".
 # Exit status 0 only if nothing failed. Run from the repository root.
 BUILD=${BUILD:-build}
+# Numbers in the scripts (awk, printf) are read and written with a "."
+# whatever the user's locale: under LANG=de_DE.UTF-8 mawk read the program's
+# "3.17e-08" as 3, and t_cli and t_load failed 7 checks the program passed.
+# (LC_ALL would override LC_NUMERIC: its value becomes LANG's.)
+if [ -n "${LC_ALL:-}" ]; then LANG=$LC_ALL; export LANG; unset LC_ALL; fi
+LC_NUMERIC=C
+export LC_NUMERIC
 export BUILD
 : "${DILLSUE_TNTP_DIR:=../shared/data/tntp}"
 export DILLSUE_TNTP_DIR

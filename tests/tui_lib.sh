@@ -5,6 +5,10 @@
 # Every script that sources it gets its own tmux server (-L) and its own
 # XDG_CONFIG_HOME / XDG_STATE_HOME, so the user's files are never touched.
 BUILD=${BUILD:-build}
+# numbers in the scripts' awk and printf with a "." whatever the locale (tests/lib.sh)
+if [ -n "${LC_ALL:-}" ]; then LANG=$LC_ALL; export LANG; unset LC_ALL; fi
+LC_NUMERIC=C
+export LC_NUMERIC
 DIR=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
 NET="$DIR/SiouxFalls/SiouxFalls_net.tntp"
 PROG="$PWD/$BUILD/dillsue"
