@@ -75,6 +75,7 @@ static ds_loader *pick_start(const ds_network *net, ds_filter filter, double *x,
 static double norm_err(const double *a, const double *b, int m, int *where)
 {
     double big = 0, worst = -1;
+    *where = -1; /* m == 0 (gcc -O3: -Wmaybe-uninitialized at the callers) */
     for (int e = 0; e < m; e++)
         if (fabs(b[e]) > big) big = fabs(b[e]);
     for (int e = 0; e < m; e++)

@@ -1225,7 +1225,7 @@ static int choose_start(ds_run *run)
                      run->start_sub_iters, why[0] ? why : "--start dsp");
             run_accept(run, base, run->ft, run->merit);
         } else if (rc == EV_UNDEFINED) {
-            char w2[200];
+            char w2[sizeof why + 32]; /* why and the words after it (gcc -O0: -Wformat-truncation) */
             snprintf(w2, sizeof w2, "%s, nor at the DSP solution", why[0] ? why : "f does not exist");
             rc = capacity_search(run, base, w2);
         }

@@ -316,7 +316,7 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
             if (!strcmp(seen[i], k) ||
                 ((!strcmp(k, "tau") || !strcmp(k, "mu")) && (!strcmp(seen[i], "tau") || !strcmp(seen[i], "mu"))))
                 return ds_error_set(err, path, lineno, "%s given a second time (the grid names each key once)", k);
-        if (n_seen < 64 && strlen(k) < sizeof seen[0]) snprintf(seen[n_seen++], sizeof seen[0], "%s", k);
+        if (n_seen < 64 && strlen(k) < sizeof seen[0]) memcpy(seen[n_seen++], k, strlen(k) + 1); /* fits: checked */
         if (!strcmp(k, "version"))
             bad = strcmp(v, "1") != 0;
         else if (!strcmp(k, "net"))
