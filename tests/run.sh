@@ -1,6 +1,9 @@
 #!/bin/sh
 # Runs every test binary and test script; ends with "N passed, N failed[, N skipped]".
-# Exit status 0 only if nothing failed. Run from the repository root.
+# Exit status 0 only if nothing failed. Runs from the repository root wherever
+# it is started (from elsewhere it found nothing and said "0 passed, 0 failed");
+# BUILD and DILLSUE_TNTP_DIR, where relative, are relative to that root.
+cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 # Numbers in the scripts (awk, printf) are read and written with a "."
 # whatever the user's locale: under LANG=de_DE.UTF-8 mawk read the program's
@@ -10,6 +13,12 @@ if [ -n "${LC_ALL:-}" ]; then LANG=$LC_ALL; export LANG; unset LC_ALL; fi
 LC_NUMERIC=C
 export LC_NUMERIC
 export BUILD
+if [ ! -x "$BUILD/dillsue" ]; then
+    # (without a build, every test of the program failed until t_install's
+    # `make install` built it half-way through the suite)
+    echo "tests/run.sh: $BUILD/dillsue is not built: \`make test\` builds and runs the suite" >&2
+    exit 2
+fi
 : "${DILLSUE_TNTP_DIR:=../shared/data/tntp}"
 export DILLSUE_TNTP_DIR
 if [ ! -d "$DILLSUE_TNTP_DIR" ]; then
