@@ -205,10 +205,12 @@ $(B)/dillsue.map: $(PUBLIC_HDR) tools/exports.sh
 $(B)/libdillsue.so.$(VERSION): $(PIC_OBJ) $(B)/dillsue.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(B)/dillsue.map -o $@ $(PIC_OBJ) \
 	  $(LDFLAGS) $(RPATH_LIB) $(LDLIBS)
+# a static link needs what libklu.a needs (pkg-config --static: btf_strongcomp undefined)
+KLU_STATIC_DEPS := -lbtf -lamd -lcolamd -lsuitesparseconfig
 $(B)/dillsue.pc: dillsue.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
 	  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|; s|@VERSION@|$(VERSION)|' \
-	  -e 's|@LIBS_PRIVATE@|$(LDLIBS)|' dillsue.pc.in > $@
+	  -e 's|@LIBS_PRIVATE@|$(patsubst -lklu,-lklu $(KLU_STATIC_DEPS),$(LDLIBS))|' dillsue.pc.in > $@
 # The installed static library: the engine's objects linked into one, with
 # only the public API global (the names of the version script), so that a
 # program's own run_now or gmres_solve cannot clash with the engine's (the
