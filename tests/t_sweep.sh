@@ -20,6 +20,13 @@ run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --shard 4/3 --out "$tmp/x"
 if [ $rc -eq 2 ]; then pass sweep_bad_shard; else fail sweep_bad_shard "rc $rc"; fi
 run "$D" sweep --net "$SF" --scenarios 2 --seed 1 --solver newton,newton --out "$tmp/x"
 if [ $rc -eq 2 ]; then pass sweep_repeated_solver; else fail sweep_repeated_solver "rc $rc"; fi
+# a --net whose absolute path does not fit the grid (1,023 bytes) was cut, or
+# kept relative, without a word: --resume from elsewhere named another file
+long=$(python3 -c 'print("d/" * 520 + "x_net.tntp")')
+run "$D" sweep --net "$long" --scenarios 1 --seed 1 --out "$tmp/longp"
+if [ $rc -eq 2 ] && grep -q "absolute path is longer than the 1023 bytes" "$tmp/err" && [ ! -e "$tmp/longp" ]; then
+    pass sweep_long_net_path_refused
+else fail sweep_long_net_path_refused "rc $rc: $(head -c 300 "$tmp/err")"; fi
 
 # --- options through the one option table: a value sweep shares with solve is
 # refused by the same rule with the same words; a list item by item, naming it

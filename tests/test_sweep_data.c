@@ -192,6 +192,27 @@ int main(void)
              "BOM, CRLF and spaces: '%s' (line %ld)", err.msg, err.line);
     tc_end();
 
+    /* a net or trips path longer than the grid holds is refused on its line:
+     * it was cut to 1023 bytes, and --resume loaded another file (fuzz_sweep) */
+    tc_begin("sweep_conf_long_path_refused");
+    for (int t = 0; t < 2; t++) {
+        static char conf[4096];
+        char long_path[1100];
+        memset(long_path, 'a', sizeof long_path - 1);
+        long_path[0] = '/';
+        long_path[sizeof long_path - 1] = '\0';
+        snprintf(conf, sizeof conf, "version=1\nnet=%s\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n%s%s\n",
+                 t ? "a" : long_path, t ? "trips=" : "", t ? long_path : "");
+        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) != 0 && err.line == (t ? 7 : 2) &&
+                     strstr(err.msg, t ? "trips path of 1099 bytes" : "net path of 1099 bytes"),
+                 "%s of 1099 bytes: rc 0 or line %ld '%s'", t ? "trips" : "net", err.line, err.msg);
+        long_path[sizeof h.net - 1] = '\0'; /* the longest that fits is still read whole */
+        snprintf(conf, sizeof conf, "version=1\nnet=%s\nscenarios=2\ntau=1\nfilter=full\nsolver=newton\n", long_path);
+        TC_CHECK(sweep_grid_parse(conf, "c.conf", &h, &err) == 0 && !strcmp(h.net, long_path),
+                 "net of 1023 bytes: '%s'", err.msg);
+    }
+    tc_end();
+
     tc_begin("sweep_row_roundtrip_bitwise");
     sweep_result r = a_result(&g, 29), q;
     char line[2048], line2[2048];

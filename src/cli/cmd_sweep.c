@@ -117,25 +117,34 @@ static int print_help(void)
  * directory (a relative path was found only from the one the sweep started
  * in). Lexical: no symlink is resolved, "." and ".." stay. Left as typed where
  * the result would not fit. */
-static void absolute_path(const char *path, char *out, size_t n)
+/* 0, or -1 where the absolute path does not fit in out (it was cut, or kept
+ * relative, without a word, and --resume from elsewhere named another file) */
+static int absolute_path(const char *path, char *out, size_t n)
 {
     char cwd[PATH_MAX];
     size_t lc, lp = strlen(path);
-    if (path[0] && path[0] != '/' && getcwd(cwd, sizeof cwd) && (lc = strlen(cwd)) + 1 + lp < n) {
+    if (path[0] && path[0] != '/') {
+        if (!getcwd(cwd, sizeof cwd) || (lc = strlen(cwd)) + 1 + lp >= n) return -1;
         memcpy(out, cwd, lc);
         out[lc] = '/';
         memcpy(out + lc + 1, path, lp + 1);
-    } else
-        snprintf(out, n, "%s", path);
+        return 0;
+    }
+    if (lp >= n) return -1;
+    memcpy(out, path, lp + 1);
+    return 0;
 }
 
 /* The grid from what the command line gave (checked by the table's rules),
  * `dillsue solve`'s defaults for the rest. */
-static void grid_from_values(const cli_values *v, sweep_grid *g)
+static int grid_from_values(const cli_values *v, sweep_grid *g)
 {
     sweep_grid_defaults(g);
-    if (v->have[OPT_NET]) absolute_path(v->str[OPT_NET], g->net, sizeof g->net);
-    if (v->have[OPT_TRIPS]) absolute_path(v->str[OPT_TRIPS], g->trips, sizeof g->trips);
+    if (v->have[OPT_NET] && absolute_path(v->str[OPT_NET], g->net, sizeof g->net) != 0)
+        return cli_usage(CMD, "--net: its absolute path is longer than the %zu bytes a sweep holds", sizeof g->net - 1);
+    if (v->have[OPT_TRIPS] && absolute_path(v->str[OPT_TRIPS], g->trips, sizeof g->trips) != 0)
+        return cli_usage(CMD, "--trips: its absolute path is longer than the %zu bytes a sweep holds",
+                         sizeof g->trips - 1);
     g->scenarios = (int)v->num[OPT_SCENARIOS];
     g->seed = v->seed;
     int disp = v->have[OPT_MU] ? OPT_MU : OPT_TAU;
@@ -163,6 +172,7 @@ static void grid_from_values(const cli_values *v, sweep_grid *g)
     SET(edsp_refresh, OPT_EDSP_REFRESH);
     SET(edsp_damping, OPT_EDSP_DAMPING);
 #undef SET
+    return 0;
 }
 
 /* What goes together and what is required. */
@@ -205,7 +215,7 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
     if (rc == 1) return print_help() ? 2 : -1;
     if (rc) return rc;
     memset(o, 0, sizeof *o);
-    grid_from_values(&v, &o->g);
+    if ((rc = grid_from_values(&v, &o->g)) != 0) return rc;
     if (v.have[OPT_NET]) snprintf(o->net_given, sizeof o->net_given, "%s", v.str[OPT_NET]);
     if (v.have[OPT_TRIPS]) snprintf(o->trips_given, sizeof o->trips_given, "%s", v.str[OPT_TRIPS]);
     o->have_net = v.have[OPT_NET];

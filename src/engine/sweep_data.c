@@ -319,11 +319,15 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
         if (n_seen < 64 && strlen(k) < sizeof seen[0]) memcpy(seen[n_seen++], k, strlen(k) + 1); /* fits: checked */
         if (!strcmp(k, "version"))
             bad = strcmp(v, "1") != 0;
-        else if (!strcmp(k, "net"))
-            snprintf(g->net, sizeof g->net, "%s", v);
-        else if (!strcmp(k, "trips"))
-            snprintf(g->trips, sizeof g->trips, "%s", v);
-        else if (!strcmp(k, "scenarios"))
+        else if (!strcmp(k, "net") || !strcmp(k, "trips")) {
+            /* a path longer than the grid holds was cut to fit, and --resume,
+             * --merge and the viewer named another file than the sweep's */
+            size_t lv = strlen(v);
+            if (lv >= sizeof g->net)
+                return ds_error_set(err, path, lineno, "%s path of %zu bytes, longer than the %zu a sweep holds", k, lv,
+                                    sizeof g->net - 1);
+            memcpy(k[0] == 'n' ? g->net : g->trips, v, lv + 1);
+        } else if (!strcmp(k, "scenarios"))
             bad = setting("scenarios", v, &x, why, sizeof why), g->scenarios = (int)x;
         else if (!strcmp(k, "seed")) {
             uint64_t sd = 0;
