@@ -261,8 +261,11 @@ uninstall:
 
 # --- fuzz (issue 12) ---
 # libFuzzer harnesses in tests/fuzz, built with clang, ASan and UBSan over the
-# engine's sources (build-fuzz/). `make fuzz` builds them, `make fuzz-run`
-# runs each for FUZZ_SECONDS on the bad-input corpus (saying so and doing
+# engine's sources (build-fuzz/): fuzz_tntp (TNTP net + trips), fuzz_flowcsv
+# (flow CSV), fuzz_settings (number parsers, setting rules), fuzz_sweep (a
+# sweep directory's sweep.conf and journal). `make fuzz` builds them, `make
+# fuzz-run` runs each for FUZZ_SECONDS on the bad-input corpus and its own
+# seeds in tests/fuzz/seeds/NAME where there are some (saying so and doing
 # nothing where clang or its fuzzer runtime is missing).
 FUZZ_CC      ?= clang
 FUZZ_B       := build-fuzz
@@ -284,6 +287,7 @@ fuzz-run: fuzz
 	@if [ "$(HAVE_FUZZ)" = yes ]; then for f in $(FUZZ_BIN); do \
 	   echo "fuzz: $$f for $(FUZZ_SECONDS) s"; mkdir -p $(FUZZ_B)/corpus-$$(basename $$f); \
 	   $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $(FUZZ_B)/corpus-$$(basename $$f) tests/bad_input \
+	     $$(ls -d tests/fuzz/seeds/$$(basename $$f) 2>/dev/null) \
 	     >$(FUZZ_B)/$$(basename $$f).log 2>&1 || { tail -40 $(FUZZ_B)/$$(basename $$f).log; exit 1; }; \
 	   tail -1 $(FUZZ_B)/$$(basename $$f).log; done; fi
 # --- end fuzz ---
