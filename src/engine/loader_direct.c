@@ -876,7 +876,7 @@ void ld_direct_jv(ds_loader *ld, int di, int worker, double *out)
         if (!num || !lu_refactor(a, Ax, num, c) || !klu_rcond(a->sym, num, c) || !(c->rcond > 1e-8))
             num = lu_factor(a, Ax, c);
         if (!num) {
-            ld->jv_failed = 1; /* only ever set to 1; read after the pool joined */
+            ld->jv_failed = 1; /* atomic: several workers may fail at once */
             return;
         }
     }

@@ -1,6 +1,7 @@
 /* loader_int.h - internals of the CPU loading map shared by loader*.c. */
 #ifndef DS_LOADER_INT_H
 #define DS_LOADER_INT_H
+#include <stdatomic.h>
 #include "dillsue.h"
 #include "pool.h"
 #include "sp.h"
@@ -105,7 +106,7 @@ struct ds_loader {
     int keep, keep_failed, kept_valid; /* store inner state for J*v */
     int quick_reject;                  /* direct: trust a refactored solve's failed existence test */
     double factor_budget;              /* direct: bytes of LU factors kept between evaluations */
-    int jv_failed;                     /* set by a worker whose J v part could not be formed */
+    atomic_int jv_failed;              /* set by a worker whose J v part could not be formed (by several at once) */
     ld_keep *kept;                     /* [n_dest] */
     double *dtv;                       /* dt * v for J*v [m] */
     struct ld_direct_all *direct;      /* full graph, exact sparse LU inner solves (loader_direct.c) */

@@ -254,7 +254,7 @@ static void jv_dest(ds_loader *ld, int di, ld_scratch *s, double *out)
      * GMRES would build a direction on. */
     if (ld->filter == DS_FILTER_FULL &&
         (!(delta <= LD_TRUST_TOL * (scale > 1 ? scale : 1)) || !(left <= LD_TRUST_TOL * tot)))
-        ld->jv_failed = 1; /* only ever set to 1; read after the pool joined */
+        ld->jv_failed = 1; /* atomic: several workers may fail at once */
 }
 
 struct jv_job {
