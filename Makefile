@@ -122,6 +122,9 @@ $(B)/libdillsue_cuda.so: cuda/gpu_cuda.cu $(CUDA_HDR)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -shared -Iinclude -Isrc/engine -Icuda -o $@ $<
 GPU_SO := $(B)/libdillsue_cuda.so
+# make test compiles the device code too where nvcc exists, so that a change
+# that breaks it fails the suite's build here rather than on the GPU machine
+tests: $(GPU_SO)
 else
 $(info note: nvcc not found (PATH, /usr/local/cuda/bin): $(B)/libdillsue_cuda.so is not built, --backend cuda will say "GPU: none"; the CPU emulation of the kernels and its tests are built as usual)
 GPU_SO :=
