@@ -118,8 +118,10 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
     if (r->cert.valid) {
         char lost[96];
         if (r->cert.lost_pct >= 0)
-            snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)", r->cert.demand_total - r->cert.demand_arrived,
-                     r->cert.demand_total, r->cert.lost_pct);
+            /* never negative, as `dillsue solve` prints it: the arrivals of
+             * EMA sum to 1.2e-10 above its demand (read -1.16e-10 here, 0 there) */
+            snprintf(lost, sizeof lost, "%.3g of %.6g (%.3g %%)",
+                     fmax(0.0, r->cert.demand_total - r->cert.demand_arrived), r->cert.demand_total, r->cert.lost_pct);
         else
             snprintf(lost, sizeof lost, "not measured (no accepted iterate)");
         tb_add(t, r->cert.lost_pct > 0.01 ? ROLE_WARN : ROLE_NORMAL, 4,
