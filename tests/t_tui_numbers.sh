@@ -5,8 +5,32 @@
 # - Eastern Massachusetts: the arrivals sum to 1.2e-10 above the demand; the
 #   details' certificate read "lost demand -1.16e-10 of 65576.4" where solve
 #   prints "lost demand 0 of 65576.4";
+# - a run that ends in error after iterations (inner passes that run out):
+#   solve writes no flows for it, and `x` exported them;
 TESTNAME=tui_numbers
 . tests/tui_lib.sh
+
+# --- an error after iterations has no flows, as in solve ------------------------
+CFG="$TMP/passes.conf"
+printf 'inner=passes\ninner_max=2\n' >"$CFG"
+"$PROG" solve --net "$NET" --tau 0.3 --inner passes --inner-max 2 --out "$TMP/solve-err.csv" >"$TMP/err.out" 2>"$TMP/err.err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q '^error | iterations [1-9]' "$TMP/err.out"; then
+    echo "SKIP tui_numbers_error_flows: the run no longer ends in error after iterations (rc $rc)"
+else
+    [ ! -e "$TMP/solve-err.csv" ] && grep -q 'no flows written' "$TMP/err.err"
+    check tui_numbers_solve_error_noflows $? "solve wrote flows for a run that ended in error"
+    start err 120x40 --net "'$NET'" --tau 0.3 --ascii --no-runlog --config "'$CFG'"
+    keys r
+    wait_for err 'run #1 error' 20
+    check tui_numbers_error_run $? "run #1 (inner passes 2) did not end in error"
+    keys x
+    wait_for err 'run #1 has no flows \(error\)' 3
+    check tui_numbers_error_noexport $? "x offered to export the flows of a run that ended in error"
+    keys Escape
+    keys q
+    wait_for err 'EXIT=0' 5
+fi
 
 # --- lost demand as solve prints it (never negative) --------------------------
 EMA="$DIR/Eastern-Massachusetts/EMA_net.tntp"

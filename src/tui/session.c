@@ -449,9 +449,15 @@ int session_poll(tui_session *s)
         r->cbar = ds_run_cbar(r->run);
         if (ds_run_certificate(r->run, &r->cert) != 0) r->cert.valid = 0;
         ds_totals_compute(r->rec, r->n, &r->totals);
-        /* flows only from a run that reached an iterate (an ill-posed run ends with none) */
-        if (r->n && (f = ds_run_flows(r->run)) && (c = ds_run_costs(r->run)) && (r->flows = malloc(nl * sizeof *f)) &&
-            (r->costs = malloc(nl * sizeof *c))) {
+        /* flows only where `dillsue solve` writes them: a run that reached an
+         * iterate and converged, stopped at max iterations or was cancelled
+         * (an ill-posed run ends with none; an error's last iterate, e.g. inner
+         * passes that ran out, is no result: solve writes no flows for it and
+         * x here exported them) */
+        int usable =
+            r->status == DS_STATUS_CONVERGED || r->status == DS_STATUS_MAX_ITER || r->status == DS_STATUS_CANCELLED;
+        if (usable && r->n && (f = ds_run_flows(r->run)) && (c = ds_run_costs(r->run)) &&
+            (r->flows = malloc(nl * sizeof *f)) && (r->costs = malloc(nl * sizeof *c))) {
             memcpy(r->flows, f, nl * sizeof *f);
             memcpy(r->costs, c, nl * sizeof *c);
         } else {
