@@ -7,8 +7,40 @@
 #   prints "lost demand 0 of 65576.4";
 # - a run that ends in error after iterations (inner passes that run out):
 #   solve writes no flows for it, and `x` exported them;
+# - MSA from 4 x capacity on Sioux Falls at tau 0.3 converges with gap_rel
+#   9.999685e-08 at tol 1e-07: the screen read "gap 1.00e-07", the reason
+#   "gap_rel 1e-07 < tol 1e-07" and solve's last iteration "gap_rel
+#   1.000e-07";
 TESTNAME=tui_numbers
 . tests/tui_lib.sh
+
+# --- gap_rel on the right side of the tolerance ---------------------------------
+CFG="$TMP/msa.conf"
+printf 'start=capacity\n' >"$CFG"
+"$PROG" solve --net "$NET" --tau 0.3 --solver msa --start capacity >"$TMP/msa.out" 2>"$TMP/msa.err"
+rc=$?
+gap=$(sed -n 's/^converged | iterations 7328 | gap_rel \([^ ]*\) .*/\1/p' "$TMP/msa.out")
+if [ $rc -ne 0 ] || [ "$gap" != "9.999685e-08" ]; then
+    echo "SKIP tui_numbers_tol_side: the run no longer ends at 9.999685e-08 (rc $rc, gap '$gap')"
+else
+    ! grep -q 'gap_rel 1e-07 < tol' "$TMP/msa.out"
+    check tui_numbers_solve_reason $? "solve's reason reads 'gap_rel 1e-07 < tol 1e-07': $(cat "$TMP/msa.out")"
+    tail_it=$(grep '^iter  *7328 ' "$TMP/msa.err")
+    printf '%s\n' "$tail_it" | grep -q 'gap_rel 9\.9997e-08'
+    check tui_numbers_solve_iter_line $? "solve's last iteration line is '$tail_it'"
+    start msa 120x40 --net "'$NET'" --tau 0.3 --solver msa --ascii --no-runlog --config "'$CFG'"
+    keys r
+    wait_for msa 'run #1 converged' 30
+    check tui_numbers_msa_run $? "run #1 (msa from capacity) did not converge"
+    ! screen msa | grep -q 'gap 1\.00e-07' && screen msa | grep -q 'run #1 converged: 7328 iterations, gap 9\.9997e-08'
+    check tui_numbers_tui_gap $? "the end of a run with gap_rel 9.999685e-08 < tol 1e-07 reads as gap 1.00e-07"
+    keys v
+    wait_for msa 'reason: gap_rel 9\.9997e-08 < tol 1e-07 after 7328' 3
+    check tui_numbers_tui_reason $? "the details' reason does not say gap_rel 9.9997e-08 < tol 1e-07"
+    keys Escape
+    keys q
+    wait_for msa 'EXIT=0' 5
+fi
 
 # --- an error after iterations has no flows, as in solve ------------------------
 CFG="$TMP/passes.conf"

@@ -110,7 +110,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
                       runinfo_disp(&run->cfg, 6, rd, sizeof rd), ds_backend_name(run->cfg.backend), run->cfg.tol, iters,
                       gap, state(run), el, start);
         else
-            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %5s %-4s %6d %-8.8s %-9.9s %7s", mark, idw, run->id, nw, nw,
+            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %5s %-4s %6d %-8s %-9.9s %7s", mark, idw, run->id, nw, nw,
                       run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
                       runinfo_disp(&run->cfg, 5, rd, sizeof rd), ds_backend_name(run->cfg.backend), iters, gap,
                       state(run), el);

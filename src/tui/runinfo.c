@@ -80,7 +80,7 @@ const char *runinfo_gap(const tui_run *r, char *buf, size_t n)
         snprintf(buf, n, "n/a");
         return buf;
     }
-    fmt_gap(r->rec[r->n - 1].gap_rel, buf, n);
+    fmt_gap_tol(r->rec[r->n - 1].gap_rel, r->cfg.tol, buf, n);
     return buf;
 }
 

@@ -226,6 +226,8 @@ tui_rect draw_inner(tui_rect r);
 void draw_fill(tui_rect r, attr_t attr);
 /* Human-friendly numbers: "1.23e-07", "12.3 s", "1.2 ms". */
 void fmt_gap(double v, char *buf, size_t n);
+/* fmt_gap, with more digits where "%.2e" would put v on the other side of tol */
+void fmt_gap_tol(double v, double tol, char *buf, size_t n);
 void fmt_secs(double s, char *buf, size_t n);
 
 /* runinfo.c: one way to name and describe a run everywhere. */
