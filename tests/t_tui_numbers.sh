@@ -11,8 +11,21 @@
 #   9.999685e-08 at tol 1e-07: the screen read "gap 1.00e-07", the reason
 #   "gap_rel 1e-07 < tol 1e-07" and solve's last iteration "gap_rel
 #   1.000e-07";
+# - the links panel said "no stall (2x better in 50 it)" for a converged run
+#   of 10 iterations, which never had the 50-iteration test.
 TESTNAME=tui_numbers
 . tests/tui_lib.sh
+
+# --- the stall line of a short converged run ----------------------------------
+start conv 200x60 --net "'$NET'" --ascii --no-runlog --no-config
+keys r
+wait_for conv 'run #1 converged' 20
+check tui_numbers_conv_run $? "run #1 (newton full tau 10) did not converge"
+wait_for conv 'links \|x-f\(x\)\| #1' 3
+! screen conv | grep -q 'no stall (2x better in 50 it)'
+check tui_numbers_no_stall_claim $? "a converged run of 10 iterations claims a 50-iteration stall test"
+keys q
+wait_for conv 'EXIT=0' 5
 
 # --- gap_rel on the right side of the tolerance ---------------------------------
 CFG="$TMP/msa.conf"
