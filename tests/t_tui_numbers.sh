@@ -11,6 +11,7 @@
 #   9.999685e-08 at tol 1e-07: the screen read "gap 1.00e-07", the reason
 #   "gap_rel 1e-07 < tol 1e-07" and solve's last iteration "gap_rel
 #   1.000e-07";
+# - the run list's tol column (%.1e) showed tol 1.25e-07 as 1.3e-07;
 # - the links panel said "no stall (2x better in 50 it)" for a converged run
 #   of 10 iterations, which never had the 50-iteration test.
 TESTNAME=tui_numbers
@@ -26,6 +27,18 @@ wait_for conv 'links \|x-f\(x\)\| #1' 3
 check tui_numbers_no_stall_claim $? "a converged run of 10 iterations claims a 50-iteration stall test"
 keys q
 wait_for conv 'EXIT=0' 5
+
+# --- the run list's tolerance as typed (it printed tol 1.25e-07 as 1.3e-07) ----
+start tol 120x40 --net "'$NET'" --solver msa --ascii --no-runlog --no-config
+typed e 1.25e-7
+typed i 3
+keys r
+wait_for tol 'run #1 max-iterations' 10
+check tui_numbers_tol_run $? "run #1 (msa, 3 iterations) did not end at max-iter"
+screen tol | grep -Eq '^.>  1  SiouxFalls msa +full +10 cpu +1\.25e-07 +3 '
+check tui_numbers_tol_column $? "the run list does not show tol 1.25e-07 as typed"
+keys q
+wait_for tol 'EXIT=0' 5
 
 # --- gap_rel on the right side of the tolerance ---------------------------------
 CFG="$TMP/msa.conf"

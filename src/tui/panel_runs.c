@@ -105,7 +105,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         if (i != app->sel && run->joined && run->status != DS_STATUS_CONVERGED) a = term_attr(app, ROLE_REJECT);
         runinfo_start(run, start, sizeof start);
         if (wide)
-            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %6s %-4s %8.1e %7d %-9s %-10s %9s  %s", mark, idw, run->id,
+            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %6s %-4s %8.3g %7d %-9s %-10s %9s  %s", mark, idw, run->id,
                       nw, nw, run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
                       runinfo_disp(&run->cfg, 6, rd, sizeof rd), ds_backend_name(run->cfg.backend), run->cfg.tol, iters,
                       gap, state(run), el, start);
