@@ -7,6 +7,7 @@
 #include "sweep_data.h"
 #include "sweep_view.h"
 #include "tcheck.h"
+#include "tui.h"
 
 int main(void)
 {
@@ -65,6 +66,22 @@ int main(void)
     int d[2] = {1, 2};
     sweep_view_hist_text(d, 2, 0, out, sizeof out);
     TC_CHECK(!strcmp(out, "\u2584\u2588"), "got '%s'", out);
+    tc_end();
+
+    /* the gap as the viewer prints it (fmt_gap_digits, shared with the run
+     * list): never rounded onto the other side of the tolerance */
+    tc_begin("sweep_view_gap_side_of_tol");
+    char g[40];
+    fmt_gap_digits(9.999685e-08, 1e-7, 3, g, sizeof g);
+    TC_CHECK(!strcmp(g, "9.9997e-08"), "got '%s'", g);
+    fmt_gap_digits(1.00004e-07, 1e-7, 3, g, sizeof g);
+    TC_CHECK(!strcmp(g, "1.000e-07"), "got '%s'", g); /* not below tol, nor is v */
+    fmt_gap_digits(3.2e-09, 1e-7, 3, g, sizeof g);
+    TC_CHECK(!strcmp(g, "3.200e-09"), "got '%s'", g);
+    fmt_gap_digits(INFINITY, 1e-7, 3, g, sizeof g);
+    TC_CHECK(!strcmp(g, "n/a"), "got '%s'", g);
+    fmt_gap_tol(9.999685e-08, 1e-7, g, sizeof g);
+    TC_CHECK(!strcmp(g, "9.9997e-08"), "got '%s'", g);
     tc_end();
     return tc_failed_ ? 1 : 0;
 }

@@ -91,13 +91,18 @@ void fmt_gap(double v, char *buf, size_t n)
         snprintf(buf, n, "%.2e", v);
 }
 
-void fmt_gap_tol(double v, double tol, char *buf, size_t n)
+void fmt_gap_tol(double v, double tol, char *buf, size_t n) { fmt_gap_digits(v, tol, 2, buf, n); }
+
+void fmt_gap_digits(double v, double tol, int p, char *buf, size_t n)
 {
-    fmt_gap(v, buf, n);
-    /* more digits where three put the gap on the other side of tol: a run
-     * that converged with 9.999685e-08 read "gap 1.00e-07" at tol 1e-07 */
-    for (int p = 3; p <= 16 && isfinite(v) && (strtod(buf, NULL) < tol) != (v < tol); p++)
-        snprintf(buf, n, "%.*e", p, v);
+    if (!isfinite(v)) {
+        fmt_gap(v, buf, n);
+        return;
+    }
+    snprintf(buf, n, "%.*e", p, v);
+    /* more digits where p put the gap on the other side of tol: a run that
+     * converged with 9.999685e-08 read "gap 1.00e-07" at tol 1e-07 */
+    while (p < 16 && (strtod(buf, NULL) < tol) != (v < tol)) snprintf(buf, n, "%.*e", ++p, v);
 }
 
 void fmt_secs(double s, char *buf, size_t n)

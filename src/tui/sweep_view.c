@@ -19,6 +19,7 @@
 #include "ds_csv.h"
 #include "sweep_data.h"
 #include "termcheck.h"
+#include "tui.h" /* fmt_gap_digits */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -413,8 +414,8 @@ static void draw_replay(view *v, int y0)
         put(y++, 2, "%s after %d iterations: %s", ds_status_name(rp->st), n ? recs[n - 1].iter : 0, reason);
     } else {
         char g[40];
-        put(y++, 2, "running: iteration %d, gap_rel %s", n ? recs[n - 1].iter : 0,
-            num_na(n ? recs[n - 1].gap_rel : NAN, "%.3e", g, sizeof g));
+        fmt_gap_digits(n ? recs[n - 1].gap_rel : NAN, v->g.tol, 3, g, sizeof g);
+        put(y++, 2, "running: iteration %d, gap_rel %s", n ? recs[n - 1].iter : 0, g);
     }
     int ph = h - y - (fin ? 13 : 3), pw = w - 10;
     if (ph > 16) ph = 16;
@@ -533,8 +534,8 @@ static void draw_detail(view *v, int y0)
     put(y++, 2, "status      %s", ds_status_name((ds_status)r->status));
     put(y++, 2, "reason      %s", r->reason);
     char na[4][40];
-    put(y++, 2, "iterations  %d   evaluations %d   J*v %d   gap_rel %s", r->iterations, r->evals, r->jv,
-        num_na(r->gap_rel, "%.3e", na[0], sizeof na[0]));
+    fmt_gap_digits(r->gap_rel, v->g.tol, 3, na[0], sizeof na[0]);
+    put(y++, 2, "iterations  %d   evaluations %d   J*v %d   gap_rel %s", r->iterations, r->evals, r->jv, na[0]);
     put(y++, 2, "tau %s   mu %s   lost OD pairs %d (demand %s)", num_na(r->tau, "%.6g", na[1], sizeof na[1]),
         num_na(r->mu, "%.6g", na[2], sizeof na[2]), r->lost_od, num_na(r->lost_demand, "%.6g", na[3], sizeof na[3]));
     put(y++, 2, "wall %.3f s on rank %d worker %d", r->wall_s, r->rank, r->worker);

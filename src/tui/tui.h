@@ -228,6 +228,8 @@ void draw_fill(tui_rect r, attr_t attr);
 void fmt_gap(double v, char *buf, size_t n);
 /* fmt_gap, with more digits where "%.2e" would put v on the other side of tol */
 void fmt_gap_tol(double v, double tol, char *buf, size_t n);
+/* the same in "%.*e" with p digits at least (n/a where v is not finite) */
+void fmt_gap_digits(double v, double tol, int p, char *buf, size_t n);
 void fmt_secs(double s, char *buf, size_t n);
 
 /* runinfo.c: one way to name and describe a run everywhere. */
