@@ -3,6 +3,11 @@ CC       ?= gcc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -Iinclude -Isrc/engine -I/usr/include/suitesparse
+# no fused multiply-adds on the host either: gcc in ISO C mode contracts none,
+# clang contracts within an expression by default (-ffp-contract=on) wherever
+# the target has FMA (-march=native), which would give the CPU backend and the
+# GPU emulation other bits than the device's (-fmad=false below)
+override CFLAGS += -ffp-contract=off
 LDLIBS   := -lklu -lcsv -lm -lpthread
 TUILIBS  := -lncursesw
 B        ?= build
@@ -109,6 +114,14 @@ endif
 NVCCFLAGS ?= -O2 -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra -cudart static \
              -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
              -gencode arch=compute_90,code=compute_90
+# The device's + - * / must be the host's, bit for bit, so that the emulation
+# (and with it `make test`) runs the device's arithmetic: nvcc contracts
+# a * b + c into one fused multiply-add by default (-fmad=true, one rounding
+# where the host, the emulation and the CPU backend round twice), in every
+# kernel's sums (flows, J v, dot products, mat-vecs) and in dsk_cost itself.
+# Not part of NVCCFLAGS, so that a flag override cannot drop it
+# (tests/t_gpu_fmad.sh). exp, log and pow remain CUDA's own (docs/gpu.md).
+NVCC_FP := -fmad=false
 LDLIBS += -ldl
 CUDA_HDR := $(wildcard cuda/*.h) src/engine/kernels.h
 
@@ -118,9 +131,9 @@ $(B)/obj/cuda/emul.o $(B)/obj/src/engine/gpu.o: $(CUDA_HDR)
 
 ifneq ($(NVCC),)
 all: $(B)/libdillsue_cuda.so
-$(B)/libdillsue_cuda.so: cuda/gpu_cuda.cu $(CUDA_HDR)
+$(B)/libdillsue_cuda.so: cuda/gpu_cuda.cu $(CUDA_HDR) Makefile
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -shared -Iinclude -Isrc/engine -Icuda -o $@ $<
+	$(NVCC) $(NVCCFLAGS) $(NVCC_FP) -shared -Iinclude -Isrc/engine -Icuda -o $@ $<
 GPU_SO := $(B)/libdillsue_cuda.so
 # make test compiles the device code too where nvcc exists, so that a change
 # that breaks it fails the suite's build here rather than on the GPU machine
