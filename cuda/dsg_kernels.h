@@ -194,7 +194,7 @@ DSK_FN void dsg_k_bell_full(const dsg_k *p, int b, int th)
     if (k1 > k0) {
         vnew = dsk_logsumexp(a + k0, k1 - k0, ex + k0, &sum);
         if (p->want_p)
-            for (int k = k0; k < k1; k++) ex[k] = sum > 0 ? ex[k] / sum : 0;
+            for (int k = k0; k < k1; k++) ex[k] = dsk_prob_norm(ex[k], sum);
     } else {
         vnew = -INFINITY;
     }
@@ -326,7 +326,7 @@ DSK_FN void dsg_k_bell_dag(const dsg_k *p, int b, int th)
     }
     if (a1 > a0) {
         V[u] = dsk_logsumexp(p->A + a0, a1 - a0, p->P + a0, &sum);
-        for (int k = a0; k < a1; k++) p->P[k] = sum > 0 ? p->P[k] / sum : 0;
+        for (int k = a0; k < a1; k++) p->P[k] = dsk_prob_norm(p->P[k], sum);
     } else {
         V[u] = -INFINITY;
     }

@@ -737,7 +737,7 @@ int ds_gpu_loader_sync_dags(ds_gpu_loader *g)
 }
 
 /* --start relax on the device: the CPU loader's DSP-DAG bits, by CSR position
- * like `usable`, and the same penalty -log(lambda) / mu (dsk_relax_cost). */
+ * like `usable`, and the same penalty (dsk_relax_pen, dsk_relax_cost). */
 int ds_gpu_loader_set_relax(ds_gpu_loader *g, double lambda)
 {
     const ds_loader *cpu = g->cpu;
@@ -762,7 +762,7 @@ int ds_gpu_loader_set_relax(ds_gpu_loader *g, double lambda)
         if (!g->rdag) return -1;
     }
     const unsigned char *rd = lambda < 1 ? g->rdag : NULL;
-    double pen = lambda < 1 ? -log(cpu->relax_lambda) / cpu->mu : 0;
+    double pen = lambda < 1 ? dsk_relax_pen(cpu->relax_lambda, cpu->mu) : 0;
     if (rd != g->k.rdag || pen != g->k.rpen) {
         g->k.rdag = rd;
         g->k.rpen = pen;

@@ -103,6 +103,10 @@ DSK_FN int dsk_link_usable(int u, int v, int dest, int first_thru)
  * 9,350 links a destination), so most of their exp calls were exp(0). */
 DSK_FN double dsk_exp_weight(double x) { return x < -745.5 ? 0.0 : x == 0 ? 1.0 : exp(x); }
 
+/* --start relax: the penalty on the links outside a destination's DSP DAG,
+ * -log(lambda) / mu (their weight exp(-mu t) times lambda). */
+DSK_FN double dsk_relax_pen(double lambda, double mu) { return -log(lambda) / mu; }
+
 /* --start relax: the cost destination d sees on a link its DSP DAG leaves out,
  * t + pen with pen = -log(lambda) / mu (weight lambda exp(-mu t)); links in the
  * DAG keep t. */
@@ -138,11 +142,26 @@ DSK_FN double dsk_v_from_z(double z, double mu, double dist) { return log(z) - m
 /* Log-domain Bellman term a = -mu t + V(v). */
 DSK_FN double dsk_bellman_term(double mu, double t, double vv) { return -mu * t + vv; }
 
+/* The log-sum-exp of one finite term a, with its choice probability in *p:
+ * exactly what dsk_logsumexp and dsk_prob_norm give for it (exp(a - a) = 1,
+ * a sum of 1, log(1) = +0, P = 1 / 1), without the calls. Most DAG nodes
+ * have one link. */
+DSK_FN double dsk_logsumexp1(double a, double *p)
+{
+    *p = 1.0;
+    return a + 0.0;
+}
+
 /* Stable log-sum-exp of n terms a[0..n-1] (n >= 1); ex[] receives exp(a - max)
- * and *sum their sum, so that P_k = ex[k] / *sum. Returns the log-sum-exp. */
+ * and *sum their sum, so that P_k = dsk_prob_norm(ex[k], *sum). Returns the
+ * log-sum-exp. */
 DSK_FN double dsk_logsumexp(const double *a, int n, double *ex, double *sum)
 {
     double m = a[0], s = 0;
+    if (n == 1 && m - m == 0) { /* one finite term */
+        *sum = 1.0;
+        return dsk_logsumexp1(m, ex);
+    }
     for (int k = 1; k < n; k++)
         if (a[k] > m) m = a[k];
     if (m == -INFINITY) {
@@ -157,6 +176,10 @@ DSK_FN double dsk_logsumexp(const double *a, int n, double *ex, double *sum)
     *sum = s;
     return s == 1 ? m + 0.0 : m + log(s); /* log(1) = +0: the same bits, no call */
 }
+
+/* Choice probability from a log-sum-exp's term ex and sum (dsk_logsumexp); 0
+ * where no term counts (every link leads nowhere). */
+DSK_FN double dsk_prob_norm(double ex, double sum) { return sum > 0 ? ex / sum : 0; }
 
 /* Choice probability from the exponentiated values: w~ z(v) / z(u). */
 DSK_FN double dsk_choice_prob(double wred, double zv, double zu) { return wred * zv / zu; }

@@ -256,7 +256,7 @@ const double *ld_dest_costs(ds_loader *ld, int di, ld_scratch *s, const double *
 {
     if (!(ld->relax_lambda < 1) || !ld->relax_dag) return t;
     const unsigned char *bits = ld->relax_dag + (size_t)di * ld->relax_stride;
-    double pen = -log(ld->relax_lambda) / ld->mu;
+    double pen = dsk_relax_pen(ld->relax_lambda, ld->mu);
     for (int e = 0; e < ld->net->n_links; e++) s->trelax[e] = dsk_relax_cost(t[e], (bits[e >> 3] >> (e & 7)) & 1, pen);
     return s->trelax;
 }
@@ -404,13 +404,11 @@ static void eval_dag(ds_loader *ld, int di, ld_scratch *s, double *flow)
         double sum;
         for (int k = a; k < b; k++) s->a[k - a] = dsk_bellman_term(mu, t[g->link[k]], V[hp[k]]);
         if (n == 1 && isfinite(s->a[0])) {
-            /* what dsk_logsumexp gives for one finite term, without the calls */
-            V[i] = s->a[0] + 0.0;
-            P[a] = 1.0;
+            V[i] = dsk_logsumexp1(s->a[0], &P[a]); /* no normalization: P = 1 */
             continue;
         }
         V[i] = dsk_logsumexp(s->a, n, P + a, &sum);
-        for (int k = a; k < b; k++) P[k] = sum > 0 ? P[k] / sum : 0;
+        for (int k = a; k < b; k++) P[k] = dsk_prob_norm(P[k], sum);
         if (!compact) continue;
         if (n > 1)
             for (int k = a; k < b; k++) Pk[q++] = P[k];
