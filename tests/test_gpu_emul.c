@@ -153,19 +153,24 @@ static void compare_case(const ds_network *net, const char *nname, ds_filter fil
     TC_CHECK(st.t_phase[DS_PHASE_DERIV] >= 0, "deriv time");
     printf("# %s: flows rel err %.2g (per link), J v rel err %.2g (normwise)\n", name, e1, r);
     if (!device) {
-        /* the one-writer invariant: the reverse visiting order gives the same bits */
+        /* the one-writer invariant: the reverse visiting order gives the same
+         * bits, in the evaluation's kernels and in J v's (dtv, the derivative
+         * passes or solves, dP, the sources, the per-link sums) */
         ds_gpu_loader *g2 = ds_gpu_loader_create(cpu, 1, &err);
         TC_CHECK(g2 != NULL, "second loader");
         if (g2) {
             ds_gpu_loader_set_inner(g2, inner);
             dsg_emul_reverse(1);
             TC_CHECK(ds_gpu_loader_eval(g2, x2, fr, NULL) == 0, "reverse eval");
+            TC_CHECK(ds_gpu_loader_jv(g2, x2, v, jc, NULL) == 0, "reverse J v: %s", ds_gpu_last_error());
             dsg_emul_reverse(0);
             /* g was warm-started from x: evaluate g cold as well */
             ds_gpu_loader *g3 = ds_gpu_loader_create(cpu, 1, &err);
             if (g3) ds_gpu_loader_set_inner(g3, inner);
             TC_CHECK(g3 && ds_gpu_loader_eval(g3, x2, fg, NULL) == 0, "forward eval");
             TC_CHECK(memcmp(fr, fg, sizeof(double) * (size_t)m) == 0, "reverse visiting order changed the flows");
+            TC_CHECK(g3 && ds_gpu_loader_jv(g3, x2, v, jg, NULL) == 0, "forward J v: %s", ds_gpu_last_error());
+            TC_CHECK(memcmp(jc, jg, sizeof(double) * (size_t)m) == 0, "reverse visiting order changed J v");
             ds_gpu_loader_free(g3);
             ds_gpu_loader_free(g2);
         }
