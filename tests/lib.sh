@@ -1,6 +1,11 @@
-# lib.sh - sourced by the shell tests (run from the repository root):
-# the program, the TNTP folder, a private temporary directory removed on exit,
-# and the PASS/FAIL/SKIP line printers that tests/run.sh counts.
+# lib.sh - sourced by the shell tests (`. "$(dirname "$0")/lib.sh"`): the
+# repository root as the working directory, the program, the TNTP folder, a
+# private temporary directory removed on exit, and the PASS/FAIL/SKIP line
+# printers that tests/run.sh counts.
+# A test script runs from the repository root wherever it is started (`cd /tmp
+# && sh ~/dillsue/tests/t_cli.sh` could not find this file), as tests/run.sh
+# does; BUILD and DILLSUE_TNTP_DIR, where relative, are relative to that root.
+cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 # Numbers in the scripts (awk, printf) are read and written with a "."
 # whatever the user's locale: under LANG=de_DE.UTF-8 mawk read the program's

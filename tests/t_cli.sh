@@ -3,7 +3,7 @@
 # usage and input errors (exit 2), solve on Sioux Falls with flow and history
 # CSV outputs, warm start, max-iterations (exit 1, results still written),
 # cancel by signal (exit 4), info and compare.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 
 if [ ! -x "$D" ]; then

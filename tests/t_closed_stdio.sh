@@ -4,7 +4,7 @@
 # A sweep's journal took fd 1 or 2, and the table or the progress lines were
 # appended to it (--resume then skipped them as rows "cut short by a kill");
 # stdout closed still fails the command with status 2, as for solve.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 if [ ! -r "$SF" ]; then skip closed_stdio "$SF missing"; exit 0; fi
 

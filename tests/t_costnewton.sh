@@ -5,7 +5,7 @@
 # and 12 evaluations (exact counts); its Anaheim full-graph row from the
 # engine's start (--start, the cost column of `solve --max-iter 0 --out`):
 # 13 iterations, 17 evaluations; a bad argument exits 2.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 CN=$BUILD/bench/costnewton
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 if [ ! -f "$SF" ]; then

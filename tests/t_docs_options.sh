@@ -6,7 +6,7 @@
 # (tools/dillsue.bash-completion) offers exactly the table's options and,
 # after an option that takes names, exactly those names; every `dillsue CMD`
 # example in README.md and docs/*.md uses only options CMD takes.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 MAN=docs/dillsue.1
 COMP=tools/dillsue.bash-completion
 CMDS="solve ue info compare load tui sweep"

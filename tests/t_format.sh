@@ -2,7 +2,7 @@
 # t_format.sh - the tree is as `make format` writes it (.clang-format): a
 # change that is not formatted fails here, so `make format` on a clean tree
 # changes nothing. Skips where clang-format is not installed.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 if ! command -v clang-format >/dev/null 2>&1; then
     skip format_clean "clang-format not installed"
     exit 0

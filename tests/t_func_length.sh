@@ -8,7 +8,7 @@
 # A function may stay longer only by a line in EXEMPT below saying why; the
 # check prints that reason whenever it applies, and says when an exemption is
 # no longer needed (so that it can be removed), so nothing is exempt silently.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 LIMIT=150
 
 # file function: why (one a line)

@@ -11,7 +11,7 @@
 # per link to 1e-10 relative (flows below 1 veh/h against 1 veh/h), and the cuda
 # run's certificate measures its lost demand (below 1e-6 %). Also the
 # `make gpu-check` tool, in the emulation, on Sioux Falls (every filter).
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # same_flows A.csv B.csv: prints the worst relative difference and its link;
 # exit status 0 if it is <= 1e-10 and both files have the same links.

@@ -4,7 +4,7 @@
 # headers, dillsue.pc, the man page and the bash completion; a C program built
 # with `pkg-config --cflags --libs dillsue` against that tree solves Sioux
 # Falls; `make uninstall` removes every file again.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 stage=$tmp/stage
 MAKE=${MAKE:-make}
 if ! $MAKE -s B="$BUILD" install DESTDIR="$stage" PREFIX=/usr >"$tmp/make.out" 2>&1; then

@@ -2,7 +2,7 @@
 # t_load.sh - `dillsue load`: one f(x), reproducing the gap `solve` reports
 # from its own output flows, with both inner solvers; exit 3 where f does not
 # exist; usage errors.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 AN=$TNTP/Anaheim/Anaheim_net.tntp
 

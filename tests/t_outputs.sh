@@ -4,7 +4,7 @@
 # a file or the screen, errno survives a full disk, stale temporary files are
 # found and removed, escape bytes are printed escaped, an overflowing cost is
 # named, and every command validates an option the same way.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 C=tests/bad_input
 NET=$C/valid.net.tntp
 S="$D solve --net $NET --quiet"

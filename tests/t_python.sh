@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_python.sh - the Python module (python/dillsue) over the shared library of
 # this build; skips when python3 or numpy is missing.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 # the first python3 that has numpy (Debian's python3-numpy is for /usr/bin/python3)
 PY=
 for p in python3 /usr/bin/python3; do

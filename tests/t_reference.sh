@@ -7,6 +7,8 @@
 # mu to 1e-13 relative; both must say "f does not exist" at the same points; and
 # at a converged `dillsue solve` the reference's own gap ||f(x*) - x*|| / ||x*||
 # must be < 1e-6.
+# from the repository root wherever it is started (as tests/lib.sh)
+cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 D=$BUILD/dillsue
 TNTP=${DILLSUE_TNTP_DIR:-../shared/data/tntp}
@@ -113,7 +115,7 @@ if [ -f "$RC" ]; then
     for v in full dsp; do agree "tollcity_${v}_tau10_x0" "$TC" --tau 10 --filter $v; done
     [ -f "$tmp/rc3.csv" ] && agree tollcity_full_tau3_x_ringcity "$TC" --tau 3 --filter full --flows "$tmp/rc3.csv"
 else
-    skip ref_ringcity "$RC not found (run from the repository root)"
+    skip ref_ringcity "$RC not found"
 fi
 
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp

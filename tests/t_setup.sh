@@ -5,7 +5,7 @@
 # targets specified"); as a user without root and without sudo, with packages
 # missing, it says which and how to get them and stops before building
 # (it said "sudo: not found" and exited 127).
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 root=$PWD
 mkdir -p "$tmp/bin" "$tmp/elsewhere"
 for c in dirname nproc cat; do ln -s "$(command -v $c)" "$tmp/bin/$c"; done

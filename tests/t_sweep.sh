@@ -5,7 +5,7 @@
 # aside) and the same flow files; cells are what `dillsue solve` computes, bit for
 # bit; a sweep stopped (SIGTERM) or killed (a journal line cut short) and resumed,
 # and three shards merged, give the same result; --ue MAPE agrees with `compare`.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # tsv FILE: the CSV as tab-separated fields (reasons are quoted and may hold commas)
 tsv() { python3 -c 'import csv, sys

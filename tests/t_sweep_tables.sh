@@ -6,7 +6,7 @@
 # given as a bare directory, only B's newton (already in A) takes B's folder name;
 # the UE gap line counts the references; a sweep of another network is refused;
 # the paper's columns are shown on Sioux Falls only.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 EMA=$TNTP/Eastern-Massachusetts/EMA_net.tntp

@@ -8,7 +8,7 @@
 # r on a failed cell opens the main TUI with the cell as run #1 (its scenario
 # network, its iterations; F offers the sweep's flow file: bitwise equal).
 # A directory without a sweep is refused (status 2).
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 PROG="$PWD/$D"
 case "$D" in /*) PROG="$D" ;; esac

@@ -6,7 +6,7 @@
 # its 1,504 links on cycles that diverge at free flow), converges too, and
 # without a fixed-point recovery step (docs/results.md "Networks no one tuned
 # for"). Skips without python3.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 if ! command -v python3 >/dev/null 2>&1; then
     skip synthetic_network "python3 not installed (tools/setup.sh installs it)"
     exit 0

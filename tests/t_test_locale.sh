@@ -4,7 +4,7 @@
 # sources tests/lib.sh read "3.17e-08" as 3 and printed "3,000000e+00"
 # (t_cli and t_load failed 7 checks that the program passed). The locale is
 # built with localedef when none is installed, as t_tui_locale.sh does.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 LOC=
 for l in de_DE.UTF-8 fr_FR.UTF-8; do
     if locale -a 2>/dev/null | grep -qix "$(echo $l | sed 's/UTF-8/utf8/')"; then LOC=$l; break; fi
@@ -20,6 +20,6 @@ if [ -z "$LOC" ] || [ "$(env LC_ALL=$LOC awk 'BEGIN { printf "%.1f", 1.5 }' 2>/d
     exit 0
 fi
 for v in LANG LC_ALL; do
-    got=$(env -u LANG -u LC_ALL -u LC_NUMERIC "$v=$LOC" sh -c '. tests/lib.sh; awk "BEGIN { printf \"%.3e\", \"3.17e-08\" + 0 }"')
+    got=$(env -u LANG -u LC_ALL -u LC_NUMERIC "$v=$LOC" sh -c '. tests/lib.sh; awk "BEGIN { printf \"%.3e\", \"3.17e-08\" + 0 }"' tests/t_test_locale.sh)
     [ "$got" = 3.170e-08 ] && pass "test_scripts_numbers_under_$v" || fail "test_scripts_numbers_under_$v" "awk read 3.17e-08 as '$got'"
 done

@@ -5,7 +5,7 @@
 # prints it) and converted back solves to the same flows, bit for bit, as the
 # TNTP original; a damaged line is refused with its file and line. Skips
 # without python3.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 if ! command -v python3 >/dev/null 2>&1; then
     skip tn2_roundtrip "python3 not installed (tools/setup.sh installs it)"
     exit 0

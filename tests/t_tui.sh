@@ -2,7 +2,7 @@
 # t_tui.sh - drive the real TUI in a private tmux server: open Sioux Falls,
 # run, read the result off the screen, steer (bad and good input), run again,
 # compare, export, resize, help, quit and Ctrl-C. Prints PASS/FAIL/SKIP lines.
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 # a terminal that cannot position the cursor is refused before curses starts
 # (TERM=dumb drew only the bottom line, the rest blank), the main TUI's and the

@@ -6,7 +6,7 @@
 # link and an existing run log keeps its permissions; t and e open with the
 # exact tau and tol (Enter on the unchanged prompt rounded them to 6 digits).
 TESTNAME=tui_files
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 mkfifo "$TMP/fifo"
 start cfgfifo 120x30 --net "'$NET'" --no-runlog --config "'$TMP/fifo'"

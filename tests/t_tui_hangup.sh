@@ -6,7 +6,7 @@
 # once and the frame loop, and the sweep viewer's, spun at 100% of a core for
 # ever, the run log never written.
 TESTNAME=tui_hangup
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 # wrapper RC PIDFILE ARGS...: the TUI under a shell that ignores SIGHUP
 cat >"$TMP/wrap.sh" <<'W'

@@ -6,7 +6,7 @@
 # over its last 20 records; an ill-posed full-graph run's details say what to
 # do (the acyclic filters), as `dillsue solve` does.
 TESTNAME=tui_hints
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 # --- hints name the bound keys ----------------------------------------------
 CFG="$TMP/hints.conf"

@@ -10,7 +10,7 @@
 # hides that run's curve (tmux passes SGR mouse sequences through); a
 # during a run's set-up (Berlin-Center) cancels it.
 TESTNAME=tui_ladder
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 # --- the ladder: queue tau 3,10 x every solver at 160x48 ---------------------
 start main 160x48 --net "'$NET'" --ascii --runlog "'$TMP/runs.csv'" --threads 1

@@ -7,7 +7,7 @@
 # Winnipeg's net file were "not a number", and the viewer counted 0 cells of a
 # finished sweep. The locale is built with localedef when none is installed.
 TESTNAME=tui_locale
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 LOC=
 for l in de_DE.UTF-8 de_DE.utf8 fr_FR.UTF-8 fr_FR.utf8; do

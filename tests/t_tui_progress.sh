@@ -5,7 +5,7 @@
 # shown once an iteration has run 2 s), and the line goes when the run ends
 # (a: abort).
 TESTNAME=tui_progress
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 AUS="$DIR/Austin-SDB/AustinSDB_net.tntp"
 if [ ! -r "$AUS" ]; then echo "SKIP tui_progress_header: $AUS missing (set DILLSUE_TNTP_DIR)"; exit 0; fi
 case "$AUS" in /*) ;; *) AUS="$PWD/$AUS" ;; esac

@@ -8,7 +8,7 @@
 # x axis, Tab, bell, mouse, the run log written on x and on quit, and the time
 # on screen against the engine's with --delay 1000.
 TESTNAME=tui_views
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 LOG="$TMP/runs.csv"
 start main 120x40 --net "'$NET'" --solver sra --ascii --delay 1000 --runlog "'$LOG'"

@@ -2,7 +2,7 @@
 # t_ue.sh - `dillsue ue` end to end: best-known flows reproduced on Sioux Falls
 # (uncapped, as they were published), flows CSV written and parseable, exit
 # codes 0 / 1 / 2, and `compare` of the UE flows against a tau-100 SUE.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SF=$TNTP/SiouxFalls/SiouxFalls_net.tntp
 
 run "$D" ue --net /nonexistent/X_net.tntp --quiet

@@ -4,7 +4,7 @@
 # 1.5 s, to the microsecond), passes the command's exit status through (1;
 # 127 where it cannot be started), leaves the command's output alone, and a
 # call without -o FILE exits 2.
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 WT=$BUILD/bench/walltime
 if [ ! -x "$WT" ]; then fail walltime_measures "no $WT (make tests)"; exit 0; fi
 run "$WT" -o "$tmp/t" sh -c 'sleep 0.3; echo out; echo err >&2'

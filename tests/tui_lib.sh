@@ -4,6 +4,9 @@
 # text, send keys and print PASS/FAIL/SKIP lines that tests/run.sh counts.
 # Every script that sources it gets its own tmux server (-L) and its own
 # XDG_CONFIG_HOME / XDG_STATE_HOME, so the user's files are never touched.
+# Sourced as `. "$(dirname "$0")/tui_lib.sh"`; the script then runs from the
+# repository root wherever it is started (tests/lib.sh).
+cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 # numbers in the scripts' awk and printf with a "." whatever the locale (tests/lib.sh)
 if [ -n "${LC_ALL:-}" ]; then LANG=$LC_ALL; export LANG; unset LC_ALL; fi
