@@ -65,6 +65,13 @@ int ds_flows_read_start(const char *path, const ds_network *net, double **flows,
  * *term (malloc'd, may be NULL if not wanted). */
 int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
                      int *n, ds_error *err);
+/* As ds_flows_read_ex, also returning in *lines (malloc'd, may be NULL if not
+ * wanted) the file's line of each data row: line 1 is the header, blank lines
+ * count. For messages about a row found wrong after the reading (`dillsue
+ * compare`: rows of two files that do not match), which name its line as the
+ * reader's own do. */
+int ds_flows_read_lines(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
+                        long **lines, int *n, ds_error *err);
 
 /* History CSV: one row per record with every field of ds_iter_record. The
  * last column, final_status, is empty on every row. */

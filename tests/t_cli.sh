@@ -218,9 +218,28 @@ fi
 # compare's own messages escape control bytes in file names, as every message
 printf '%s\n1,2,1,1\n' $h > "$tmp/$(printf 'e\033x').csv"
 run "$D" compare "$tmp/$(printf 'e\033x').csv" "$tmp/ov_a.csv"
-if [ $rc -eq 2 ] && grep -q 'e\\x1bx.csv has 1 data rows' "$tmp/err" && ! grep -q "$(printf '\033')" "$tmp/err"; then
+if [ $rc -eq 2 ] && grep -q 'ov_a.csv:3: data row 2, link (2,3), is beyond the last data row of .*e\\x1bx.csv (row 1, line 2)' "$tmp/err" &&
+    ! grep -q "$(printf '\033')" "$tmp/err"; then
     pass cli_compare_names_escaped
 else fail cli_compare_names_escaped "rc $rc: $(od -c "$tmp/err" | head -3)"; fi
+
+# compare's rows that do not match are named by file and line (line 1 the
+# header, blank lines counted), as the reader names its errors: it named the
+# data row (3), not the line (5), and a file with rows the other lacks only by
+# its count of rows
+printf '%s\n1,2,1,1\n\n2,3,1,1\n3,4,2,1\n' $h > "$tmp/rw_a.csv"
+printf '%s\n1,2,1,1\n2,3,1,1\n3,5,2,1\n' $h > "$tmp/rw_b.csv"
+printf '%s\n\n1,2,1,1\n2,3,1,1\n' $h > "$tmp/rw_c.csv"
+run "$D" compare "$tmp/rw_a.csv" "$tmp/rw_b.csv"
+r1=$rc e1=$(cat "$tmp/err")
+run "$D" compare "$tmp/rw_c.csv" "$tmp/rw_a.csv"
+r2=$rc e2=$(cat "$tmp/err")
+run "$D" compare "$tmp/rw_a.csv" "$tmp/ov_e.csv"
+if [ $r1 -eq 2 ] && echo "$e1" | grep -q 'rw_b.csv:4: data row 3 is link (3,5) but in .*rw_a.csv (line 5) it is (3,4)$' &&
+    [ $r2 -eq 2 ] && echo "$e2" | grep -q 'rw_a.csv:5: data row 3, link (3,4), is beyond the last data row of .*rw_c.csv (row 2, line 4)$' &&
+    [ $rc -eq 2 ] && grep -q 'rw_a.csv:2: data row 1, link (1,2), is beyond the last data row of .*ov_e.csv: it has none, only the header$' "$tmp/err"; then
+    pass cli_compare_names_file_and_line
+else fail cli_compare_names_file_and_line "rc $r1: $e1 / rc $r2: $e2 / rc $rc: $(cat "$tmp/err")"; fi
 
 # mu from tau where cbar is 0 (Sioux Falls' lengths equal its free-flow times,
 # so --distance-factor -1 makes every free-flow route cost 0): said as that,

@@ -139,6 +139,16 @@ int main(void)
     free(rf), free(rc);
     tc_end();
 
+    /* each data row's line (the header is line 1; blank lines count; a row
+     * without a final newline is its last line): what compare names */
+    tc_begin("csv_flows_read_lines");
+    long *rl = NULL;
+    TC_CHECK(ds_flows_read_lines(tpath("q.csv"), NULL, NULL, NULL, NULL, NULL, &rl, &n, &err) == 0, "%s", err.msg);
+    TC_CHECK(n == 3 && rl && rl[0] == 2 && rl[1] == 4 && rl[2] == 5, "n %d, lines %ld %ld %ld", n, rl ? rl[0] : -1,
+             rl && n > 1 ? rl[1] : -1, rl && n > 2 ? rl[2] : -1);
+    free(rl);
+    tc_end();
+
     /* Each bad file: the error must name the file and the offending line. */
     struct {
         const char *name, *text, *needle;

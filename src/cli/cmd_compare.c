@@ -46,11 +46,16 @@ static int print_help(void)
 /* One side: a flow CSV, or a TNTP flow file matched to net's links by the
  * reader of `solve`'s X_flow.tntp (the TUI's F reads both the same way);
  * then *init and *term are NULL: the rows are net's links, in its order. */
-static int read_side(const char *path, ds_network *net, int **init, int **term, double **flows, int *n, ds_error *err)
+static int is_tntp(const char *path)
 {
     size_t l = strlen(path);
-    if (l < 5 || strcmp(path + l - 5, ".tntp") != 0)
-        return ds_flows_read_ex(path, net, init, term, flows, NULL, n, err);
+    return l >= 5 && strcmp(path + l - 5, ".tntp") == 0;
+}
+
+static int read_side(const char *path, ds_network *net, int **init, int **term, double **flows, long **lines, int *n,
+                     ds_error *err)
+{
+    if (!is_tntp(path)) return ds_flows_read_lines(path, net, init, term, flows, NULL, lines, n, err);
     if (!net)
         return ds_error_set(err, path, 0,
                             "a TNTP flow file needs --net NET: its rows are matched to the network's links");
@@ -62,7 +67,46 @@ static int read_side(const char *path, ds_network *net, int **init, int **term, 
     net->ref_flow = NULL;
     *n = net->n_links;
     *init = *term = NULL;
+    *lines = NULL;
     return 0;
+}
+
+/* "dillsue: FILE:LINE: " with the file name's control bytes escaped */
+static void at_line(const char *path, long line)
+{
+    fputs("dillsue: ", stderr);
+    cli_fputs_escaped(path, stderr);
+    fprintf(stderr, ":%ld: ", line);
+}
+
+/* Rows of two flow CSVs (without --net) side by side: the first row that is
+ * not the same link, or the first row one file has beyond the other's last,
+ * named by its file and line (line 1 the header), as the reader names its
+ * errors. Returns 0 if they match, else 2 after the message. */
+static int match_rows(const char *pa, const int *ia, const int *ta, const long *la, int na, const char *pb,
+                      const int *ib, const int *tb, const long *lb, int nb)
+{
+    int n = na < nb ? na : nb;
+    for (int e = 0; e < n; e++)
+        if (ia[e] != ib[e] || ta[e] != tb[e]) {
+            at_line(pb, lb[e]);
+            fprintf(stderr, "data row %d is link (%d,%d) but in ", e + 1, ib[e], tb[e]);
+            cli_fputs_escaped(pa, stderr);
+            fprintf(stderr, " (line %ld) it is (%d,%d)\n", la[e], ia[e], ta[e]);
+            return 2;
+        }
+    if (na == nb) return 0;
+    const char *pl = na > nb ? pa : pb, *ps = na > nb ? pb : pa;
+    const int *il = na > nb ? ia : ib, *tl = na > nb ? ta : tb;
+    const long *ll = na > nb ? la : lb, *ls = na > nb ? lb : la;
+    at_line(pl, ll[n]);
+    fprintf(stderr, "data row %d, link (%d,%d), is beyond the last data row of ", n + 1, il[n], tl[n]);
+    cli_fputs_escaped(ps, stderr);
+    if (n)
+        fprintf(stderr, " (row %d, line %ld)\n", n, ls[n - 1]);
+    else
+        fprintf(stderr, ": it has none, only the header\n");
+    return 2;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -84,33 +128,23 @@ int cmd_compare(int argc, char **argv)
     if (net_path && !(net = ds_network_load_net_trips(net_path, NULL, &err))) return cli_input_error(&err);
 
     int *ia = NULL, *ta = NULL, *ib = NULL, *tb = NULL, na = 0, nb = 0;
+    long *la = NULL, *lb = NULL;
     double *fa = NULL, *fb = NULL;
     int code = 0;
-    if (read_side(pa, net, &ia, &ta, &fa, &na, &err) != 0 || read_side(pb, net, &ib, &tb, &fb, &nb, &err) != 0) {
+    if (read_side(pa, net, &ia, &ta, &fa, &la, &na, &err) != 0 ||
+        read_side(pb, net, &ib, &tb, &fb, &lb, &nb, &err) != 0) {
         code = cli_input_error(&err);
         goto done;
     }
-    if (na != nb) {
-        /* (file names through cli_fputs_escaped: control bytes as \xNN, as every message) */
-        fputs("dillsue: ", stderr), cli_fputs_escaped(pa, stderr);
-        fprintf(stderr, " has %d data rows, ", na), cli_fputs_escaped(pb, stderr);
-        fprintf(stderr, " has %d\n", nb);
+    /* (with --net each side was matched to its links; a TNTP side has no rows of its own) */
+    if (!is_tntp(pa) && !is_tntp(pb) && (code = match_rows(pa, ia, ta, la, na, pb, ib, tb, lb, nb))) goto done;
+    if (na != nb) { /* (not reached: --net gave both its link count) */
+        fprintf(stderr, "dillsue: %d flows against %d\n", na, nb);
         code = 2;
         goto done;
     }
     int n_loops = 0;
-    for (int e = 0; ia && ib && e < na; e++) { /* (a TNTP side was matched to --net, as the other was checked) */
-        if (ia[e] != ib[e] || ta[e] != tb[e]) {
-            /* Data row e is line e + 2 (after the header) in files without blank lines. */
-            fputs("dillsue: ", stderr), cli_fputs_escaped(pb, stderr);
-            fprintf(stderr, ": data row %d is link (%d,%d) but in ", e + 1, ib[e], tb[e]);
-            cli_fputs_escaped(pa, stderr);
-            fprintf(stderr, " it is (%d,%d)\n", ia[e], ta[e]);
-            code = 2;
-            goto done;
-        }
-        n_loops += ia[e] == ta[e];
-    }
+    for (int e = 0; ia && ib && e < na; e++) n_loops += ia[e] == ta[e];
 
     unsigned char *mask = NULL;
     if (dep_only || n_loops) {
@@ -151,7 +185,7 @@ int cmd_compare(int argc, char **argv)
     printf("max abs diff:  %s\n", cli_num(m.max_abs, "%.10g", "undefined (the difference overflows)", num, sizeof num));
 
 done:
-    free(ia), free(ta), free(ib), free(tb), free(fa), free(fb);
+    free(ia), free(ta), free(ib), free(tb), free(fa), free(fb), free(la), free(lb);
     if (net) ds_network_free(net);
     return code;
 }

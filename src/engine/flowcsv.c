@@ -408,6 +408,7 @@ struct reader {
     int n, cap;
     int *init, *term;
     double *flow, *cost;
+    long *lines; /* the file's line of each data row (the header is line 1) */
 };
 
 static int rd_fail(struct reader *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -520,7 +521,9 @@ static void on_row(int c, void *data)
         if (nfl) r->flow = nfl;
         double *nco = realloc(r->cost, nc * sizeof *nco);
         if (nco) r->cost = nco;
-        if (!ni || !nt || !nfl || !nco) {
+        long *nli = realloc(r->lines, nc * sizeof *nli);
+        if (nli) r->lines = nli;
+        if (!ni || !nt || !nfl || !nco || !nli) {
             rd_fail(r, r->line, "out of memory");
             return;
         }
@@ -530,11 +533,12 @@ static void on_row(int c, void *data)
     r->term[r->n] = (int)b;
     r->flow[r->n] = f;
     r->cost[r->n] = t;
+    r->lines[r->n] = r->line;
     r->n++;
 }
 
 static int flows_read(const char *path, const ds_network *net, int nonneg, int **init, int **term, double **flows,
-                      double **costs, int *n, ds_error *err)
+                      double **costs, long **lines, int *n, ds_error *err)
 {
     struct reader r = {0};
     r.nonneg = nonneg;
@@ -579,9 +583,13 @@ static int flows_read(const char *path, const ds_network *net, int nonneg, int *
         rd_fail(&r, r.line, "has %d data rows, the network has %d links", r.n, net->n_links);
     }
     if (r.failed) {
-        free(r.init), free(r.term), free(r.flow), free(r.cost);
+        free(r.init), free(r.term), free(r.flow), free(r.cost), free(r.lines);
         return -1;
     }
+    if (lines)
+        *lines = r.lines;
+    else
+        free(r.lines);
     if (init)
         *init = r.init;
     else
@@ -605,7 +613,13 @@ static int flows_read(const char *path, const ds_network *net, int nonneg, int *
 int ds_flows_read_ex(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
                      int *n, ds_error *err)
 {
-    return flows_read(path, net, 0, init, term, flows, costs, n, err);
+    return flows_read(path, net, 0, init, term, flows, costs, NULL, n, err);
+}
+
+int ds_flows_read_lines(const char *path, const ds_network *net, int **init, int **term, double **flows, double **costs,
+                        long **lines, int *n, ds_error *err)
+{
+    return flows_read(path, net, 0, init, term, flows, costs, lines, n, err);
 }
 
 int ds_flows_read(const char *path, const ds_network *net, double **flows, double **costs, int *n, ds_error *err)
@@ -617,5 +631,5 @@ int ds_flows_read_start(const char *path, const ds_network *net, double **flows,
 {
     int n = 0;
     *flows = NULL;
-    return flows_read(path, net, 1, NULL, NULL, flows, NULL, &n, err); /* a negative flow refused on its line */
+    return flows_read(path, net, 1, NULL, NULL, flows, NULL, NULL, &n, err); /* a negative flow refused on its line */
 }
