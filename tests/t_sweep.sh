@@ -411,6 +411,23 @@ if [ $rc -eq 0 ] && [ -n "$mape" ] && [ "$mape" = "$cmape" ] && grep -q "UE refe
 else
     fail sweep_ue_mape "rc $rc, sweep MAPE '$mape', compare '$cmape': $(cat "$tmp/out" "$tmp/err")"
 fi
+# numbers of the directory by the rule of every reader: a journal row with
+# inf, nan, a hexadecimal float or an integer beyond an int is skipped and its
+# cell redone (strtol/strtod took them: 4294967313 iterations read as 17); a
+# UE reference's rel_gap=inf is no gap ("relative gap <= inf")
+cp -r "$tmp/ue" "$tmp/uen"
+j=$(ls "$tmp/uen"/journal*.csv | head -1)
+awk -F, 'BEGIN { OFS = "," } NR == 2 { $13 = "inf" } NR == 3 { $10 = "4294967313" } { print }' "$j" >"$tmp/j.new" && cat "$tmp/j.new" >"$j"
+sed -i 's/^rel_gap=.*/rel_gap=0x1p+4/' "$tmp/uen/ue/k0001.txt"
+run "$D" sweep --merge --out "$tmp/uen"
+r1=$rc o1=$(cat "$tmp/out" "$tmp/err")
+sed -i 's/^rel_gap=.*/rel_gap=inf/' "$tmp/uen/ue/k0001.txt"
+run "$D" sweep --resume --out "$tmp/uen"
+if [ $r1 -eq 1 ] && echo "$o1" | grep -q "UE references: 1 of 2 scenarios" && [ $rc -eq 0 ] &&
+    grep -q "^dillsue sweep: 2 journal lines .* hold a field that is no number" "$tmp/err" && grep -q "2 to do" "$tmp/err" &&
+    grep -q "UE references: 1 of 2 scenarios, relative gap <= [0-9.e-]* (target" "$tmp/out"; then
+    pass sweep_dir_numbers_refused
+else fail sweep_dir_numbers_refused "merge rc $r1: $o1 / resume rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
 # sweep.conf names the network by an absolute path: --resume (and the TUI's
 # replay) find it from any directory; a directory written before that (the
 # path as typed) is still resumed with the same options

@@ -36,6 +36,26 @@ static sweep_grid small_grid(void)
     return g;
 }
 
+/* line with its field i (0-based, quotes honoured) replaced by val */
+static void replace_field(const char *line, int i, const char *val, char *out, size_t n)
+{
+    const char *p = line, *start = line;
+    int f = 0, q = 0;
+    for (; *p && *p != '\n'; p++) {
+        if (*p == '"') q = !q;
+        if (!q && *p == ',') {
+            if (f == i) break;
+            f++;
+            start = p + 1;
+        }
+    }
+    if (f < i || (*p != ',' && f != i)) { /* no such field */
+        snprintf(out, n, "%s", line);
+        return;
+    }
+    snprintf(out, n, "%.*s%s%s", (int)(start - line), line, val, p);
+}
+
 /* a row of grid g's cell (its tau: journals match rows to cells by it) */
 static sweep_result a_result(const sweep_grid *g, long cell)
 {
@@ -240,6 +260,46 @@ int main(void)
     TC_CHECK(p != NULL, "test row has no msa");
     if (p) memcpy(p, ",sra,", 5);
     TC_CHECK(sweep_result_parse(&g, other, &q) != 0, "row of another grid accepted");
+    tc_end();
+
+    /* numbers of a row by the rule of every reader (ds_parse_double,
+     * ds_parse_long): inf, nan and hexadecimal floats, and integers beyond
+     * the int they are kept in, refuse the line as a cut one is (strtol and
+     * strtod took them: 4294967313 iterations became 17, "inf" a gap) */
+    tc_begin("sweep_row_numbers_refused");
+    {
+        static const struct {
+            int field;
+            const char *val;
+        } bad[] = {
+            {9, "4294967313"}, {9, "2147483648"}, {10, "-1"},   {11, "99999999999999999999"},
+            {13, " 2"},        {13, "0x2"},       {20, "2.0"},  {21, "1e3"},
+            {0, "0x1d"},       {12, "inf"},       {12, "-inf"}, {12, "nan"},
+            {12, "0x1p-2"},    {14, "1e999"},     {17, "NAN"},  {18, "infinity"},
+            {19, "0x1.9p+30"},
+        };
+        char row[2048];
+        replace_field(line, 9, "2147483647", row, sizeof row); /* the largest int is one */
+        TC_CHECK(sweep_result_parse(&g, row, &q) == 0 && q.iterations == 2147483647, "INT_MAX refused: %s", row);
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+            replace_field(line, bad[i].field, bad[i].val, row, sizeof row);
+            TC_CHECK(strcmp(row, line) != 0, "field %d not replaced", bad[i].field);
+            TC_CHECK(sweep_result_parse(&g, row, &q) != 0, "field %d '%s' accepted: %s", bad[i].field, bad[i].val, row);
+        }
+        /* what the writer is given that is not finite is written empty (NaN),
+         * so that its own rows are never refused */
+        sweep_result w = a_result(&g, 29);
+        w.gap_rel = INFINITY;
+        w.mape_ue = -INFINITY;
+        sweep_result_format(&g, &w, row, sizeof row);
+        TC_CHECK(sweep_result_parse(&g, row, &q) == 0 && isnan(q.gap_rel) && isnan(q.mape_ue), "inf row: %s", row);
+        long lv = 7;
+        double dv = 7;
+        TC_CHECK(sweep_parse_int("12", 0, 20, &lv) == 0 && lv == 12 && sweep_parse_int("21", 0, 20, &lv) != 0 &&
+                     lv == 12 && sweep_parse_double("0x10", &dv) != 0 && sweep_parse_double("inf", &dv) != 0 &&
+                     sweep_parse_double("2.5e-3", &dv) == 0 && dv == 2.5e-3,
+                 "sweep_parse_*");
+    }
     tc_end();
 
     tc_begin("sweep_percentiles");

@@ -738,9 +738,16 @@ static int ue_gaps(const char *dir, const sweep_grid *g, double *worst, int *n_m
         snprintf(path, sizeof path, "%s/ue/k%04d.txt", dir, k);
         char *t = sweep_read_file(path, NULL);
         if (!t) continue;
-        char *p = strstr(t, "rel_gap=");
+        /* the line's value by the rule of every number of the directory: one
+         * that is not a finite decimal number (inf, nan, hexadecimal, text
+         * after it) is no gap, as a missing line is */
+        char *p = strstr(t, "\nrel_gap=");
+        double gap;
         if (p) {
-            double gap = strtod(p + 8, NULL);
+            p += 9;
+            p[strcspn(p, "\n")] = '\0';
+        }
+        if (p && sweep_parse_double(p, &gap) == 0) {
             if (gap > *worst) *worst = gap;
             n++;
         }
@@ -1183,7 +1190,8 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
         return cli_usage(CMD, "cannot read %s: %s", sw->dir, strerror(errno));
     if (bad)
         fprintf(stderr,
-                "dillsue sweep: %ld journal lines were cut short by a kill or are of another grid: skipped, their "
+                "dillsue sweep: %ld journal lines were cut short by a kill, are of another grid or hold a field that "
+                "is no number (inf, nan, hexadecimal, beyond its range): skipped, their "
                 "cells redone\n",
                 bad);
     if (open_journal(sw, o) != 0 || plan(sw, o) != 0) return 2;

@@ -3,7 +3,6 @@
  * directory's journals back, percentiles. Shared by `dillsue sweep` and the
  * TUI's sweep viewer. */
 #include "sweep_data.h"
-#include "c_locale.h"
 
 #include "ds_scenario.h"
 #include "infile.h"
@@ -11,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -371,9 +371,12 @@ const char sweep_cells_header[] =
     "cell,scenario,seed,tau,mu,filter,solver,status,reason,iterations,evaluations,jv,gap_rel,"
     "lost_od,lost_demand,total_flow,veh_time,mape_ue,wall_s,t_end,rank,worker\n";
 
+/* A value that is not a finite number is written as an empty field (read
+ * back as NaN): the reader refuses inf and nan as every reader of numbers
+ * does (ds_parse_double), and a row it refuses is redone. */
 static const char *num(char *b, size_t n, double v)
 {
-    if (isnan(v))
+    if (!isfinite(v))
         b[0] = '\0';
     else
         snprintf(b, n, "%.17g", v);
@@ -437,23 +440,29 @@ static const char *field(const char *p, char *out, size_t n, int *last)
     return *p == '\n' ? p + 1 : p;
 }
 
+int sweep_parse_double(const char *s, double *v) { return ds_parse_double(s, v) == 0 ? 0 : -1; }
+
+int sweep_parse_int(const char *s, long lo, long hi, long *v)
+{
+    long x;
+    if (ds_parse_long(s, &x) != 0 || x < lo || x > hi) return -1;
+    *v = x;
+    return 0;
+}
+
+/* a number of a row: finite and decimal (ds_parse_double: no inf, nan or
+ * hexadecimal), or empty for NaN (num) */
 static int to_d(const char *s, double *v)
 {
-    char *end;
     if (!*s) {
         *v = NAN;
         return 0;
     }
-    *v = ds_strtod_c(s, &end);
-    return *end ? -1 : 0;
+    return sweep_parse_double(s, v);
 }
 
-static int to_i(const char *s, long *v)
-{
-    char *end;
-    *v = strtol(s, &end, 10);
-    return (*end || !*s) ? -1 : 0;
-}
+/* a count or index of a row: decimal digits that fit the int it is kept in */
+static int to_i(const char *s, long *v) { return sweep_parse_int(s, 0, INT_MAX, v); }
 
 int sweep_result_parse(const sweep_grid *g, const char *line, sweep_result *r)
 {
@@ -476,9 +485,9 @@ int sweep_result_parse(const sweep_grid *g, const char *line, sweep_result *r)
     int st = -1;
     for (int s = DS_STATUS_PENDING; s <= DS_STATUS_ERROR; s++)
         if (!strcmp(f[7], ds_status_name((ds_status)s))) st = s;
-    if (to_i(f[0], &v[0]) || to_i(f[1], &v[1]) || to_d(f[3], &d[0]) || to_d(f[4], &d[1]) || st < 0 ||
-        to_i(f[9], &v[2]) || to_i(f[10], &v[3]) || to_i(f[11], &v[4]) || to_d(f[12], &d[2]) || to_i(f[13], &v[5]) ||
-        to_d(f[14], &d[3]) || to_d(f[15], &d[4]) || to_d(f[16], &d[5]) || to_d(f[17], &d[6]) ||
+    if (sweep_parse_int(f[0], 0, LONG_MAX, &v[0]) || to_i(f[1], &v[1]) || to_d(f[3], &d[0]) || to_d(f[4], &d[1]) ||
+        st < 0 || to_i(f[9], &v[2]) || to_i(f[10], &v[3]) || to_i(f[11], &v[4]) || to_d(f[12], &d[2]) ||
+        to_i(f[13], &v[5]) || to_d(f[14], &d[3]) || to_d(f[15], &d[4]) || to_d(f[16], &d[5]) || to_d(f[17], &d[6]) ||
         to_d(f[18], &r->wall_s) || to_d(f[19], &r->t_end) || to_i(f[20], &v[6]) || to_i(f[21], &v[7]))
         return -1;
     if (v[0] < 0 || v[0] >= sweep_grid_total(g)) return -1;

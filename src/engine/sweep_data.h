@@ -102,8 +102,17 @@ int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, doub
 extern const char sweep_cells_header[];
 /* One row (with newline) of r into buf; returns its length. */
 int sweep_result_format(const sweep_grid *g, const sweep_result *r, char *buf, size_t n);
-/* Parse a row back (0), or -1 if it is not a complete row of this grid. */
+/* Parse a row back (0), or -1 if it is not a complete row of this grid, or a
+ * field is not a number by the rules below (the line is then skipped as a
+ * line cut short by a kill is: its cell is redone). */
 int sweep_result_parse(const sweep_grid *g, const char *line, sweep_result *r);
+/* The numbers of a sweep directory's files (journal and cells.csv rows, the
+ * UE reference's kNNNN.txt, the progress file), one rule wherever they are
+ * read: a finite decimal number (ds_parse_double: inf, nan and hexadecimal
+ * are refused), an integer of decimal digits within [lo, hi] (the int or long
+ * it is kept in). 0, or -1 (*v unchanged). */
+int sweep_parse_double(const char *s, double *v);
+int sweep_parse_int(const char *s, long lo, long hi, long *v);
 
 /* Copy src into dst[n], cut to fit (reasons and messages). */
 void sweep_copy_text(char *dst, size_t n, const char *src);

@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <signal.h>
@@ -186,8 +187,11 @@ static void read_progress(view *v)
     char path[1100];
     snprintf(path, sizeof path, "%s/progress", v->dir);
     char *t = sweep_read_file(path, NULL);
+    long n;
     v->state[0] = '\0';
     if (!t) return;
+    /* numbers by the rule of the sweep's files (sweep_parse_*): one that is
+     * not (inf, nan, hexadecimal, beyond an int) leaves the value as it was */
     for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
         char *eq = strchr(line, '=');
         if (!eq) continue;
@@ -198,17 +202,17 @@ static void read_progress(view *v)
         else if (!strcmp(k, "mode"))
             snprintf(v->mode, sizeof v->mode, "%s", val);
         else if (!strcmp(k, "cells_per_s"))
-            v->rate = atof(val);
+            sweep_parse_double(val, &v->rate);
         else if (!strcmp(k, "updated"))
-            v->updated = atof(val);
-        else if (!strcmp(k, "alive"))
-            v->alive = atoi(val);
-        else if (!strcmp(k, "workers"))
-            v->workers = atoi(val);
+            sweep_parse_double(val, &v->updated);
+        else if (!strcmp(k, "alive") && sweep_parse_int(val, 0, INT_MAX, &n) == 0)
+            v->alive = (int)n;
+        else if (!strcmp(k, "workers") && sweep_parse_int(val, 0, INT_MAX, &n) == 0)
+            v->workers = (int)n;
         else if (!strcmp(k, "session_done"))
-            v->session_done = atol(val);
+            sweep_parse_int(val, 0, LONG_MAX, &v->session_done);
         else if (!strcmp(k, "session_todo"))
-            v->session_todo = atol(val);
+            sweep_parse_int(val, 0, LONG_MAX, &v->session_todo);
     }
     free(t);
 }
