@@ -55,9 +55,15 @@ typedef void (*ds_ue_progress_fn)(int iter, double rel_gap, void *ctx);
  * cancel (may be NULL) is polled with an atomic load once per iteration;
  * setting it nonzero (an atomic store from another thread, or a plain store
  * from a signal handler) stops the solve. progress and res may be NULL.
+ * OD pairs with no path (none may pass through a centroid) are not assigned,
+ * as the SUE's loading map leaves them: their demand is in no flow and in no
+ * shortest-path sum of the gap (the caller says how much, e.g. with
+ * ds_sp_to_dest at free flow: which pairs have a path does not depend on the
+ * costs).
  * Returns DS_STATUS_CONVERGED, DS_STATUS_MAX_ITER, DS_STATUS_CANCELLED, or
- * DS_STATUS_ERROR with err filled (bad configuration, an OD pair with no
- * path, a cost that overflowed, no memory); never a process exit code. */
+ * DS_STATUS_ERROR with err filled (bad configuration, no OD pair with demand
+ * that has a path: the first named, a cost that overflowed, no memory); never
+ * a process exit code. */
 ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows, ds_ue_result *res,
                       ds_ue_progress_fn progress, void *ctx, volatile int *cancel, ds_error *err);
 

@@ -187,3 +187,31 @@ if [ $rc -eq 1 ] && [ -s "$tmp/ue5.csv" ] &&
     grep -q "^dillsue: NOT CONVERGED (max-iterations, rel_gap [0-9.e+-]*, --gap 1e-06): .*ue5.csv holds the last iterate" "$tmp/err"; then
     pass ue_not_converged_said
 else fail ue_not_converged_said "rc $rc: $(head -c 300 "$tmp/err")"; fi
+
+# An OD pair without a path: ue assigns the others and says how much demand
+# is lost, as solve does (it refused the network, where solve assigned the
+# rest); zone 2 is cut off, 1 -> 2 (100) is lost, 1 -> 3 and 3 -> 1 assigned.
+printf '<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 5\n<FIRST THRU NODE> 4\n<NUMBER OF LINKS> 6\n<END OF METADATA>\n\n' >"$tmp/cut.net.tntp"
+printf '%s\n' '~ init term cap length fft b power speed toll type ;' '1 4 1000 1 1 0.15 4 60 0 1 ;' '4 1 1000 1 1 0.15 4 60 0 1 ;' \
+    '2 5 1000 1 1 0.15 4 60 0 1 ;' '5 2 1000 1 1 0.15 4 60 0 1 ;' '3 4 800 2 2 0.15 4 60 0 1 ;' '4 3 800 2 2 0.15 4 60 0 1 ;' >>"$tmp/cut.net.tntp"
+printf '<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n  2 : 100.0; 3 : 50.0;\nOrigin 3\n 1 : 80.0;\n' >"$tmp/cut.trips.tntp"
+run "$D" solve --net "$tmp/cut.net.tntp" --tau 100 --out "$tmp/cut_sue.csv"
+r1=$rc
+grep -q "^certificate | lost demand 100 of 230 " "$tmp/out"
+s1=$?
+run "$D" ue --net "$tmp/cut.net.tntp" --out "$tmp/cut_ue.csv"
+r2=$rc
+cp "$tmp/out" "$tmp/cut_ue.out"
+cp "$tmp/err" "$tmp/cut_ue.err"
+run "$D" compare "$tmp/cut_ue.csv" "$tmp/cut_sue.csv"
+if [ $r1 -eq 0 ] && [ $s1 -eq 0 ] && [ $r2 -eq 0 ] && grep -q '^status converged$' "$tmp/cut_ue.out" &&
+    grep -q '^lost_od 1$' "$tmp/cut_ue.out" && grep -q '^lost_demand 100$' "$tmp/cut_ue.out" &&
+    grep -q '^dillsue: 1 OD pairs (demand 100 of 230) have no path without passing through a centroid and are not assigned; the first: zone 1 to zone 2 (demand 100)$' "$tmp/cut_ue.err" &&
+    grep -q '^1,4,50,' "$tmp/cut_ue.csv" && grep -q '^2,5,0,' "$tmp/cut_ue.csv" && grep -q '^MAPE: *0 %' "$tmp/out"; then
+    pass ue_unreachable_pairs_as_solve
+else fail ue_unreachable_pairs_as_solve "solve rc $r1 ($s1), ue rc $r2: $(cat "$tmp/cut_ue.out" "$tmp/cut_ue.err") / $(cat "$tmp/out")"; fi
+# ... and every pair reachable: lost_od 0 (the line is always there)
+run "$D" ue --net "$SF" --max-iter 1 --quiet
+if [ $rc -eq 1 ] && grep -q '^lost_od 0$' "$tmp/out" && grep -q '^lost_demand 0$' "$tmp/out"; then
+    pass ue_lost_demand_zero_said
+else fail ue_lost_demand_zero_said "$(cat "$tmp/out")"; fi

@@ -210,9 +210,24 @@ static void test_centroids(void)
     net = parse(cen_net_cut, cen_trips);
     TC_CHECK(net != NULL, "parse cut");
     if (!net) return tc_end();
+    /* 1 -> 2 has no legal path: it is not assigned, as solve leaves it (it
+     * was an error, where solve assigned the rest and said what was lost) */
     memset(&err, 0, sizeof err);
     rc = ds_ue_solve(net, &c, x, &r, NULL, NULL, NULL, &err);
-    TC_CHECK(rc == DS_UE_ERROR, "no legal path must be an error, rc %d", rc);
+    TC_CHECK(rc == DS_UE_CONVERGED, "the pair with a path must be solved, rc %d: %s", rc, err.msg);
+    TC_NEAR(x[link_of(net, 1, 3)], 1.0, 1e-12);
+    TC_NEAR(x[link_of(net, 3, 2)], 0.0, 0.0);
+    TC_NEAR(x[link_of(net, 1, 4)], 0.0, 0.0);
+    TC_NEAR(r.rel_gap, 0.0, 1e-12);
+    ds_network_free(net);
+
+    /* no OD pair with demand has a path: nothing to solve, the pair named */
+    net = parse(cen_net_cut, "<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n 2 : 4;\n");
+    TC_CHECK(net != NULL, "parse cut, one pair");
+    if (!net) return tc_end();
+    memset(&err, 0, sizeof err);
+    rc = ds_ue_solve(net, &c, x, &r, NULL, NULL, NULL, &err);
+    TC_CHECK(rc == DS_UE_ERROR, "no legal path for any pair must be an error, rc %d", rc);
     TC_CHECK(strstr(err.msg, "zone 1 to zone 2") != NULL, "message names the pair: '%s'", err.msg);
     ds_network_free(net);
     tc_end();

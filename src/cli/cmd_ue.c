@@ -45,7 +45,8 @@ static int print_help(void)
 {
     printf("Usage: dillsue ue --net NET [OPTIONS]\n"
            "Wardrop user equilibrium by conjugate (cfw) or bi-conjugate (bfw) Frank-Wolfe\n"
-           "to a relative gap.\n"
+           "to a relative gap. OD pairs without a path are not assigned, as solve\n"
+           "leaves them (stdout: lost_od, lost_demand).\n"
            "\n");
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
@@ -226,6 +227,19 @@ static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quie
     return st;
 }
 
+/* OD pairs with no path are not assigned, as solve leaves them (where some
+ * demand has a path; none: the solve's error names the first): said once on
+ * stderr, and on stdout as lost_od and lost_demand. */
+static void say_lost(const ds_network *net, const ds_cost_params *cp, int quiet, cli_lost *l)
+{
+    if (cli_unreachable(net, cp, l) != 0 || !l->n_od || quiet || !(l->demand < net->total_demand)) return;
+    fprintf(stderr,
+            "dillsue: %d OD pairs (demand %.6g of %.6g) have no path%s and are not assigned; the first: zone %d to "
+            "zone %d (demand %g)\n",
+            l->n_od, l->demand, net->total_demand, net->first_thru > 1 ? " without passing through a centroid" : "",
+            ds_node_id(net, l->orig), ds_node_id(net, l->dest), l->first);
+}
+
 int cmd_ue(int argc, char **argv)
 {
     cli_stop_saved old_sigs;
@@ -259,6 +273,8 @@ int cmd_ue(int argc, char **argv)
                 net->name, net->n_nodes, n, net->n_od, net->total_demand, ds_ue_method_name(cfg.method), cfg.gap,
                 cfg.cost.cap, cfg.cost.toll_factor, cfg.cost.distance_factor);
 
+    cli_lost lost;
+    say_lost(net, &cfg.cost, quiet, &lost);
     ds_ue_result res;
     ue_progress ckpt = {0};
     char ck_out[4200];
@@ -278,8 +294,8 @@ int cmd_ue(int argc, char **argv)
                 st == DS_STATUS_CONVERGED  ? "gap reached"
                 : st == DS_STATUS_MAX_ITER ? "max iterations"
                                            : cli_stop_word(cli_stop_signal()));
-    printf("status %s\niterations %d\nrel_gap %.6e\nseconds %.3f\nbeckmann %.15g\n", ds_status_name(st), res.iters,
-           res.rel_gap, res.seconds, res.beckmann);
+    printf("status %s\niterations %d\nrel_gap %.6e\nseconds %.3f\nbeckmann %.15g\nlost_od %d\nlost_demand %.15g\n",
+           ds_status_name(st), res.iters, res.rel_gap, res.seconds, res.beckmann, lost.n_od, lost.demand);
     if (net->ref_flow) {
         report_reference(net, &cfg, flows);
         /* the published flows solve the net's own demand: a --trips of other

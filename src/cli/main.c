@@ -344,31 +344,40 @@ out:
     return rc;
 }
 
-void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp)
+int cli_unreachable(const ds_network *net, const ds_cost_params *cp, cli_lost *lost)
 {
     size_t L = (size_t)net->n_links + 1, N = (size_t)net->n_nodes + 1;
-    double *t = malloc(L * sizeof *t), *x = calloc(L, sizeof *x), *dist = malloc(N * sizeof *dist), lost = 0;
-    int n_lost = 0, fo = -1, fd = -1;
-    double fq = 0;
+    double *t = malloc(L * sizeof *t), *x = calloc(L, sizeof *x), *dist = malloc(N * sizeof *dist);
+    int rc = -1;
+    memset(lost, 0, sizeof *lost);
+    lost->orig = lost->dest = -1;
     if (t && x && dist) {
         ds_costs_eval(net, cp, x, t);
         for (int d = 0; d < net->n_dest; d++) {
             ds_sp_to_dest(net, t, net->dest_node[d], dist, NULL, NULL);
             for (int k = net->dest_od_start[d]; k < net->dest_od_start[d + 1]; k++)
                 if (!(dist[net->od_orig[k]] < INFINITY)) {
-                    if (!n_lost++) fo = net->od_orig[k], fd = net->od_dest[k], fq = net->od_demand[k];
-                    lost += net->od_demand[k];
+                    if (!lost->n_od++)
+                        lost->orig = net->od_orig[k], lost->dest = net->od_dest[k], lost->first = net->od_demand[k];
+                    lost->demand += net->od_demand[k];
                 }
         }
-        if (n_lost) {
-            fputs("dillsue: ", stderr);
-            cli_fputs_escaped(net->net_path, stderr);
-            fprintf(stderr, ": no path from zone %d to zone %d (demand %g)%s; %d OD pairs (demand %g) have none\n",
-                    ds_node_id(net, fo), ds_node_id(net, fd), fq,
-                    net->first_thru > 1 ? " without passing through a centroid" : "", n_lost, lost);
-        }
+        rc = 0;
     }
     free(t), free(x), free(dist);
+    return rc;
+}
+
+void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp)
+{
+    cli_lost l;
+    if (cli_unreachable(net, cp, &l) == 0 && l.n_od) {
+        fputs("dillsue: ", stderr);
+        cli_fputs_escaped(net->net_path, stderr);
+        fprintf(stderr, ": no path from zone %d to zone %d (demand %g)%s; %d OD pairs (demand %g) have none\n",
+                ds_node_id(net, l.orig), ds_node_id(net, l.dest), l.first,
+                net->first_thru > 1 ? " without passing through a centroid" : "", l.n_od, l.demand);
+    }
 }
 
 const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n)

@@ -116,9 +116,10 @@ typedef struct {
     int *o_dest;
     double *o_q;
     int chunk, n_chunks;
-    double *cy;  /* [n_chunks * n_links] per-chunk loadings */
-    double *csp; /* [n_chunks] per-chunk sum q * SP */
-    int *cbad;   /* [n_chunks] first OD (index into o_*) with no path, or -1 */
+    double *cy;    /* [n_chunks * n_links] per-chunk loadings */
+    double *csp;   /* [n_chunks] per-chunk sum q * SP */
+    int *cbad;     /* [n_chunks] first OD (index into o_*) with no path, or -1 */
+    double *clost; /* [n_chunks] demand of the OD pairs with no path (not assigned) */
     /* out-links in CSR order, so the scan of a node's links reads memory
      * sequentially: link id, head node and (per call) cost */
     int *csr_link, *csr_head;
@@ -212,7 +213,7 @@ static void load_chunk(void *ctx, int worker, int c)
     unsigned char *is_target = w->is_target;
     const ds_network *net = a->net;
     double *y = a->cy + (size_t)c * (size_t)net->n_links;
-    double sp = 0.0;
+    double sp = 0.0, lost = 0.0;
     int bad = -1;
     memset(y, 0, sizeof(double) * (size_t)net->n_links);
     int i0 = c * a->chunk, i1 = i0 + a->chunk;
@@ -231,6 +232,7 @@ static void load_chunk(void *ctx, int worker, int c)
             if (d == o) continue;
             if (!(w->dist[d] < INFINITY)) {
                 if (bad < 0) bad = k;
+                lost += a->o_q[k];
                 continue;
             }
             w->nf[d] += a->o_q[k];
@@ -251,25 +253,31 @@ static void load_chunk(void *ctx, int worker, int c)
     }
     a->csp[c] = sp;
     a->cbad[c] = bad;
+    a->clost[c] = lost;
 }
 
-/* y = all-or-nothing loading at costs t; *sptt = sum q * SP. Returns 0, or
- * 1 + index into o_* of an OD pair with no path. */
-static int aon_load(aon_ctx *a, const double *t, double *y, double *sptt)
+/* y = all-or-nothing loading at costs t of the OD pairs that have a path;
+ * *sptt = sum q * SP over them, *lost = the demand of those that have none
+ * (not assigned, as the SUE's loading map leaves it; which pairs they are
+ * does not depend on the costs). Returns 0, or 1 + index into o_* of the
+ * first OD pair with no path. */
+static int aon_load(aon_ctx *a, const double *t, double *y, double *sptt, double *lost)
 {
-    int n_links = a->net->n_links;
+    int n_links = a->net->n_links, first = -1;
     for (int k = 0; k < n_links; k++) a->csr_t[k] = t[a->csr_link[k]];
     ds_pool_run(a->pool, a->n_chunks, load_chunk, a);
-    double sp = 0.0;
+    double sp = 0.0, q = 0.0;
     memset(y, 0, sizeof(double) * (size_t)n_links);
     for (int c = 0; c < a->n_chunks; c++) {
-        if (a->cbad[c] >= 0) return 1 + a->cbad[c];
+        if (a->cbad[c] >= 0 && first < 0) first = a->cbad[c];
         const double *cy = a->cy + (size_t)c * (size_t)n_links;
         for (int e = 0; e < n_links; e++) y[e] += cy[e];
         sp += a->csp[c];
+        q += a->clost[c];
     }
     *sptt = sp;
-    return 0;
+    *lost = q;
+    return first + 1;
 }
 
 static void aon_free(aon_ctx *a)
@@ -293,6 +301,7 @@ static void aon_free(aon_ctx *a)
     free(a->cy);
     free(a->csp);
     free(a->cbad);
+    free(a->clost);
     free(a->csr_link);
     free(a->csr_head);
     free(a->csr_t);
@@ -348,12 +357,13 @@ static int aon_init(aon_ctx *a, const ds_network *net, int threads)
     a->cy = malloc(sizeof(double) * (size_t)(a->n_chunks > 0 ? a->n_chunks : 1) * (size_t)net->n_links + 1);
     a->csp = calloc((size_t)a->n_chunks + 1, sizeof(double));
     a->cbad = calloc((size_t)a->n_chunks + 1, sizeof(int));
+    a->clost = calloc((size_t)a->n_chunks + 1, sizeof(double));
     a->ws = calloc((size_t)threads, sizeof(sp_work));
     size_t nl = (size_t)net->n_links + 1;
     a->csr_link = malloc(sizeof(int) * nl);
     a->csr_head = malloc(sizeof(int) * nl);
     a->csr_t = malloc(sizeof(double) * nl);
-    if (!a->cy || !a->csp || !a->cbad || !a->ws || !a->csr_link || !a->csr_head || !a->csr_t) return -1;
+    if (!a->cy || !a->csp || !a->cbad || !a->clost || !a->ws || !a->csr_link || !a->csr_head || !a->csr_t) return -1;
     for (int k = 0; k < net->out_start[n]; k++) {
         a->csr_link[k] = net->out_link[k];
         a->csr_head[k] = net->head[net->out_link[k]];
@@ -451,6 +461,17 @@ static double dot(const double *a, const double *b, int n)
     return s;
 }
 
+/* Demand of the OD pairs between two zones (an origin's own zone is no trip). */
+static double od_demand(const aon_ctx *a)
+{
+    double q = 0.0;
+    for (int i = 0; i < a->n_orig; i++)
+        for (int k = a->o_start[i]; k < a->o_start[i + 1]; k++)
+            if (a->o_dest[k] != a->orig[i]) q += a->o_q[k];
+    return q;
+}
+
+/* No OD pair with demand has a path: nothing to assign, the first named. */
 static ds_status fail_od(const ds_network *net, const aon_ctx *a, int k, ds_error *err)
 {
     int o = -1;
@@ -622,7 +643,7 @@ static void ue_step(ue_state *u, double *x)
 ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows, ds_ue_result *res,
                       ds_ue_progress_fn progress, void *ctx, volatile int *cancel, ds_error *err)
 {
-    double t_start = ds_clock_now(), sptt = 0.0, gap = 0.0;
+    double t_start = ds_clock_now(), sptt = 0.0, gap = 0.0, lost = 0.0, demand;
     ue_state u;
     ds_status rc = DS_STATUS_ERROR;
     int iter = 0, ar;
@@ -633,12 +654,16 @@ ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *fl
     ds_costs_eval(net, cp, flows, u.t);
     if (ds_costs_check(net, cp, err)) goto out;
     if (costs_finite(net, cp, flows, u.t, err)) goto out;
-    if ((ar = aon_load(&u.A, u.t, flows, &sptt))) goto aon_failed;
+    /* OD pairs without a path are left out, as solve leaves them (the caller
+     * says how much demand that is); only where no demand has one is there
+     * nothing to solve */
+    demand = od_demand(&u.A);
+    if ((ar = aon_load(&u.A, u.t, flows, &sptt, &lost)) && !(lost < demand)) goto aon_failed;
 
     for (;;) {
         ds_costs_eval(net, cp, flows, u.t);
         if (costs_finite(net, cp, flows, u.t, err)) goto out;
-        if ((ar = aon_load(&u.A, u.t, u.y, &sptt))) goto aon_failed;
+        if ((ar = aon_load(&u.A, u.t, u.y, &sptt, &lost)) && !(lost < demand)) goto aon_failed;
         double tstt = dot(u.t, flows, u.n);
         if (!isfinite(tstt) || !isfinite(sptt)) {
             ds_error_set(err, net->net_path, 0,
