@@ -570,6 +570,56 @@ if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; th
     else pass cli_signal_while_writing; fi
 else skip cli_signal_while_writing "no working strace"; fi
 
+# A stop signal while solve, ue, load or sweep still reads the network (a
+# FIFO whose writer has sent part of Sioux Falls' net file and waits) ends it
+# at once with exit 4 and one line naming what it was reading, nothing written
+# (it ended with 143, 129 or 130 and no word). SIGINT needs env
+# --default-signal: a script's background job starts with it ignored.
+if [ -r "$SF" ] && mkfifo "$tmp/slow_net.tntp" 2>/dev/null; then
+    sigs="TERM HUP INT"
+    sig_ignored 1 && sigs="TERM INT"
+    env --default-signal=INT true 2>/dev/null || sigs=$(echo $sigs | sed 's/ INT//')
+    bad=
+    for c in solve ue load sweep; do
+        for sig in $sigs; do
+            case $sig in TERM) word=terminated ;; HUP) word="hung up" ;; INT) word=interrupted ;; esac
+            case $c in
+            sweep) out=$tmp/rs_$sig after="no cell was run: dillsue sweep --resume --out .*rs_$sig runs them"
+                set -- --scenarios 1 --seed 1 --tau 10 --filter dsp --solver msa --out "$out" ;;
+            *) out=$tmp/rs_$c.csv after="nothing written"
+                set -- --out "$out" ;;
+            esac
+            (head -c 3000 "$SF"; exec sleep 10) >"$tmp/slow_net.tntp" &
+            wpid=$!
+            sleep 0.2
+            if [ $sig = INT ]; then
+                env --default-signal=INT "$D" $c --net "$tmp/slow_net.tntp" --trips "$TNTP/SiouxFalls/SiouxFalls_trips.tntp" "$@" >"$tmp/out" 2>"$tmp/err" &
+            else
+                "$D" $c --net "$tmp/slow_net.tntp" --trips "$TNTP/SiouxFalls/SiouxFalls_trips.tntp" "$@" >"$tmp/out" 2>"$tmp/err" &
+            fi
+            pid=$!
+            sleep 0.5
+            kill -$sig $pid 2>/dev/null
+            wait $pid
+            rc=$?
+            kill $wpid 2>/dev/null
+            wait $wpid 2>/dev/null
+            if [ $rc -ne 4 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+                ! grep -q "^dillsue $c: $word while reading .*slow_net.tntp; $after\$" "$tmp/err" ||
+                { [ $c != sweep ] && [ -e "$out" ]; } || { [ $c = sweep ] && [ -e "$out/journal.csv" ]; }; then
+                bad="$bad $c/$sig: rc $rc, $(head -c 200 "$tmp/err");"
+            fi
+        done
+    done
+    if [ -z "$bad" ]; then pass cli_signal_while_reading; else fail cli_signal_while_reading "$bad"; fi
+    # the sweep stopped so is resumed from its sweep.conf, as the line says
+    rm -f "$tmp/slow_net.tntp"
+    cp "$SF" "$tmp/slow_net.tntp"
+    run "$D" sweep --resume --out "$tmp/rs_TERM" --quiet
+    if [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/rs_TERM/cells.csv")" -eq 2 ]; then pass cli_signal_while_reading_sweep_resumable
+    else fail cli_signal_while_reading_sweep_resumable "rc $rc: $(cat "$tmp/err")"; fi
+else skip cli_signal_while_reading "no Sioux Falls or no mkfifo"; fi
+
 # `dillsue tui` reads its options through the one option table: --opt=value
 # works, and a bad value is refused by the same rule as solve's
 "$D" tui --tau=3 --threads=2 --delay=50 </dev/null >"$tmp/out" 2>"$tmp/err"

@@ -101,6 +101,22 @@ typedef struct cli_stop_watch cli_stop_watch;
 cli_stop_watch *cli_stop_watch_begin(void (*on_stop)(int sig, void *ctx), void *ctx);
 void cli_stop_watch_end(cli_stop_watch *w);
 
+/* Set-up: solve, load, ue and sweep read their input (the network, a warm
+ * start) and set up before the stop watch of their run begins. A stop
+ * signal then ends the command at once: "dillsue CMD: interrupted while
+ * reading NET; nothing written" on stderr and exit status 4 (cancelled), as
+ * a run cancelled during its set-up ends (it exited 130, 143 or 129 without
+ * a word). _begin installs the stop handlers (cli_stop_signals_install, old
+ * for the restore; NULL: they are, and a signal that came since is said at
+ * once) and starts the watch; _step says what the command is
+ * doing (what: "reading", path: a file or NULL; after: what the line ends
+ * with, NULL: "nothing written"); _end stops the watch and keeps the
+ * handlers, so that a signal that comes later is the run's stop request
+ * (cli_stop_signal) and is not lost. _end may be called more than once. */
+void cli_setup_begin(const char *cmd, cli_stop_saved *old);
+void cli_setup_step(const char *what, const char *path, const char *after);
+void cli_setup_end(void);
+
 /* OpenBLAS asked, through its environment, for one thread (blas_threads.c). */
 void cli_blas_single_thread(void);
 /* 1 if DILLSUE_CUDA_EMULATE=1 (env.c): for ds_config.cuda_emulate. */

@@ -45,11 +45,13 @@ static int usage(void)
     printf("\n"
            "Prints gap_rel = ||f - x|| / ||x|| (undefined at x = 0) and mu on stdout.\n"
            "Exit 0, 2 on usage or input errors or inner passes that do not converge within\n"
-           "--inner-max, 3 if f(x) does not exist at x (the Bellman values diverge).\n");
+           "--inner-max, 3 if f(x) does not exist at x (the Bellman values diverge),\n"
+           "4 stopped by Ctrl-C, SIGTERM or a hang-up (at once, saying what it was doing;\n"
+           "nothing written).\n");
     return rc ? 2 : 0;
 }
 
-int cmd_load(int argc, char **argv)
+static int load(int argc, char **argv)
 {
     cli_values v;
     int rc = cli_parse(CMD, argc, argv, &v, NULL);
@@ -85,6 +87,7 @@ int cmd_load(int argc, char **argv)
         if ((rc = cli_check_io(CMD, io, (int)(sizeof io / sizeof *io)))) return rc;
     }
 
+    cli_setup_step("reading", net_path ? net_path : "the embedded network", NULL);
     ds_network *net = cli_load_network(net_path, trips, 0, &err);
     if (!net) return cli_input_error(&err);
     /* solve's scenario, so that f of any run of the program can be evaluated again */
@@ -95,6 +98,7 @@ int cmd_load(int argc, char **argv)
     ds_cost_params cp = {cap, isnan(tollf) ? net->toll_factor : tollf, isnan(distf) ? net->distance_factor : distf};
     int m = net->n_links;
     double *x = NULL, *f = malloc(sizeof(double) * (size_t)(m + 1)), *t = malloc(sizeof(double) * (size_t)(m + 1));
+    cli_setup_step(flows_path ? "reading" : "evaluating f(x)", flows_path, NULL);
     if (flows_path) {
         if (ds_flows_read_start(flows_path, net, &x, &err) != 0) { /* (solve --warm's rule) */
             ds_network_free(net);
@@ -105,6 +109,7 @@ int cmd_load(int argc, char **argv)
         x = calloc((size_t)m + 1, sizeof(double));
     }
     ds_loader *ld = NULL;
+    cli_setup_step("evaluating f(x)", NULL, NULL);
     if ((rc = cli_check_costs(net, &cp))) goto done;
     double cbar = ds_network_cbar_threads(net, &cp, threads); /* (the same value on any count) */
     if (mu <= 0) {
@@ -149,6 +154,15 @@ int cmd_load(int argc, char **argv)
         goto done;
     }
     ds_costs_eval(net, &cp, x, t);
+    /* f(x) is computed: a signal from here on waits for the output (the
+     * handlers stay until cmd_load returns); one that came just before is
+     * the set-up's */
+    cli_setup_end();
+    if (cli_stop_signal()) {
+        fprintf(stderr, "dillsue load: %s while evaluating f(x); nothing written\n", cli_stop_word(cli_stop_signal()));
+        rc = 4;
+        goto done;
+    }
     if (ds_flows_write(out, net, f, t, &err) != 0) {
         rc = cli_input_error(&err);
         goto done;
@@ -183,5 +197,17 @@ done:
     ds_loader_free(ld);
     ds_network_free(net);
     free(x), free(f), free(t);
+    return rc;
+}
+
+/* A stop signal before f(x) is computed ends load at once, saying so (exit 4,
+ * nothing written: cli_setup_begin); load writes its one output after. */
+int cmd_load(int argc, char **argv)
+{
+    cli_stop_saved old;
+    cli_setup_begin(CMD, &old);
+    int rc = load(argc, argv);
+    cli_setup_end();
+    cli_stop_signals_restore(&old);
     return rc;
 }

@@ -51,7 +51,8 @@ static int print_help(void)
            "Progress lines and the steps totals go to stderr (not with --quiet), the\n"
            "summary and certificate lines to stdout. Ctrl-C stops\n"
            "the run and writes the last finished iteration (twice: quit at once; during\n"
-           "set-up, before any iteration, nothing is written).\n"
+           "set-up, before any iteration, nothing is written; while reading the network\n"
+           "it stops at once and says so).\n"
            "Exit codes: 0 converged, 1 stopped at max iterations (results still written),\n"
            "2 usage or input error, or a run that ended in error (the summary says why),\n"
            "3 ill-posed model, 4 cancelled (results of the last finished iteration written).\n");
@@ -373,13 +374,14 @@ static int apply_opts(const struct solve_opts *o, const ds_network *net, ds_conf
 }
 
 /* ds_run_execute with SIGINT/SIGTERM/SIGHUP turned into ds_run_cancel by a watcher
- * thread; *secs receives the wall time. The handlers stay installed (the
- * caller restores *old) until the outputs are written: a stop signal that
+ * thread (the set-up's watch ends here: a signal since then cancels the run
+ * at once); *secs receives the wall time. The handlers stay installed (the
+ * caller restores them) until the outputs are written: a stop signal that
  * comes once the run has ended must not kill the process between its
  * outputs (a repeat a second later still does, main.c). */
-static ds_status execute_with_signals(ds_run *run, double *secs, cli_stop_saved *old)
+static ds_status execute_with_signals(ds_run *run, double *secs)
 {
-    cli_stop_signals_install(old);
+    cli_setup_end();
     cli_stop_watch *w = cli_stop_watch_begin(stop_run, run);
 
     double t0 = cli_mono_s();
@@ -390,30 +392,29 @@ static ds_status execute_with_signals(ds_run *run, double *secs, cli_stop_saved 
     return st;
 }
 
-int cmd_solve(int argc, char **argv)
+/* From the network read to the outputs written; the stop handlers are
+ * installed (cmd_solve), a signal before the run's execute ends the command
+ * with a word (cli_setup_begin). */
+static int solve(struct solve_opts o, ds_config cfg)
 {
-    ds_config cfg;
-    struct solve_opts o = {0};
     ds_error err = {0};
-    ds_config_default(&cfg);
-    cfg.cuda_emulate = cli_cuda_emulate();
-    int rc = parse_args(argc, argv, &o, &cfg);
-    if (rc < 0) return 0; /* --help */
-    if (rc) return rc;
-    cli_keep_on_closed_pipe();
-
+    int rc;
+    cli_setup_step("reading", o.net ? o.net : "the embedded network", NULL);
     ds_network *net = cli_load_network(o.net, o.trips, 0, &err);
     if (!net) return cli_input_error(&err);
+    cli_setup_step("applying the scenario to", o.net ? o.net : "the embedded network", NULL);
     if (o.have_scenario && ds_scenario_apply(net, o.scenario, (uint64_t)o.seed, NULL, &err) != 0) {
         ds_network_free(net);
         return cli_input_error(&err);
     }
 
     double *warm = NULL;
+    cli_setup_step(o.warm ? "reading the warm start" : "setting up the run", o.warm, NULL);
     if ((rc = apply_opts(&o, net, &cfg, &warm))) {
         ds_network_free(net);
         return rc;
     }
+    cli_setup_step("setting up the run", NULL, NULL);
     ds_run *run = ds_run_create(net, &cfg, &err);
     free(warm);
     if (!run) {
@@ -440,8 +441,7 @@ int cmd_solve(int argc, char **argv)
     ds_run_set_progress(run, o.quiet ? -1 : o.progress_s, o.progress_s);
 
     double secs = 0;
-    cli_stop_saved old_sigs;
-    ds_status st = execute_with_signals(run, &secs, &old_sigs);
+    ds_status st = execute_with_signals(run, &secs);
 
     size_t nrec = ds_run_history_count(run);
     ds_iter_record *recs = calloc(nrec ? nrec : 1, sizeof *recs);
@@ -532,7 +532,6 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "dillsue: %s\n", line);
     }
     print_summary(run, st, last, secs, cfg.mu > 0);
-    cli_stop_signals_restore(&old_sigs);
     free(prog.x);
     free(prog.cost);
     free(recs);
@@ -540,4 +539,22 @@ int cmd_solve(int argc, char **argv)
     ds_network_free(net);
     /* Failing to save results is worse than any solver outcome. */
     return io_failed ? 2 : code;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    ds_config cfg;
+    struct solve_opts o = {0};
+    ds_config_default(&cfg);
+    cfg.cuda_emulate = cli_cuda_emulate();
+    int rc = parse_args(argc, argv, &o, &cfg);
+    if (rc < 0) return 0; /* --help */
+    if (rc) return rc;
+    cli_keep_on_closed_pipe();
+    cli_stop_saved old;
+    cli_setup_begin("solve", &old);
+    rc = solve(o, cfg);
+    cli_setup_end(); /* (a set-up that failed) */
+    cli_stop_signals_restore(&old);
+    return rc;
 }

@@ -97,7 +97,8 @@ static int print_help(void)
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
            "Progress (cells done/total, rate, ETA) goes to stderr, the summary table to\n"
-           "stdout. Ctrl-C stops after cancelling the cells in flight; --resume finishes.\n"
+           "stdout. Ctrl-C stops after cancelling the cells in flight (while the network is\n"
+           "read, at once, saying so); --resume finishes.\n"
            "Exit codes: 0 every cell done (whatever each cell's status), 1 cells missing\n"
            "(--merge of an incomplete sweep), 2 usage, input or output error, 4 stopped.\n"
            "The TUI's sweep viewer watches DIR fill, from any machine that sees it (O in\n"
@@ -1336,8 +1337,12 @@ static int finish(sweep *sw, const sweep_opts *o)
     return sw->io_error || out_rc ? 2 : stopped ? 4 : 0;
 }
 
-/* One rank's sweep, once DIR is set up: load, plan, run, finish. */
-static int run_sweep(const sweep_opts *o, const ranks *r)
+/* One rank's sweep, once DIR is set up: load, plan, run, finish. Without
+ * MPI the stop handlers are installed (cmd_sweep) and a signal before the
+ * cells start ends the sweep at once, saying so (cli_setup_begin); under MPI
+ * they are installed here, after MPI's start, and such a signal stops the
+ * sweep before its first cell. */
+static int run_sweep(const sweep_opts *o, const ranks *r, int installed)
 {
     sweep *sw = sweep_new(o, r->rank == 0);
     if (!sw) {
@@ -1345,13 +1350,21 @@ static int run_sweep(const sweep_opts *o, const ranks *r)
         return 2;
     }
     sw->mode = r->use_mpi ? "mpi" : "local";
-    int rc = load_base(sw);
-    if (!rc && r->rank == 0) rc = prepare_dir(sw, o);
-
     cli_stop_saved old;
-    cli_stop_signals_install(&old);
+    char after[PATH_MAX + 80];
+    if (!installed) cli_stop_signals_install(&old);
+    if (!r->use_mpi) {
+        snprintf(after, sizeof after, "no cell was run: dillsue sweep --resume --out %s runs them", sw->dir);
+        cli_setup_begin(CMD, NULL);
+        cli_setup_step("reading", sw->g.net, after);
+    }
+    int rc = load_base(sw);
+    if (!r->use_mpi) cli_setup_step("reading the journals of", sw->dir, after);
+    if (!rc && r->rank == 0) rc = prepare_dir(sw, o);
+    cli_setup_end();
+
     rc = run_cells(sw, o, r, rc);
-    cli_stop_signals_restore(&old);
+    if (!installed) cli_stop_signals_restore(&old);
 
     int code = rc;
     if (!rc && r->rank == 0) code = finish(sw, o);
@@ -1370,9 +1383,14 @@ int cmd_sweep(int argc, char **argv)
         rc = setup_conf(&o);
         return rc ? rc : merge_only(&o);
     }
+    /* the stop handlers from the start, but under mpirun after MPI's (run_sweep) */
     ranks r;
+    cli_stop_saved old;
+    int local = !sweep_mpi_launched();
+    if (local) cli_stop_signals_install(&old);
     rc = start_ranks(&o, &r);
-    if (!rc) rc = run_sweep(&o, &r);
+    if (!rc) rc = run_sweep(&o, &r, local);
     end_ranks(&r);
+    if (local) cli_stop_signals_restore(&old);
     return rc;
 }

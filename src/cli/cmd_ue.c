@@ -52,7 +52,8 @@ static int print_help(void)
     printf("\n"
            "Exit 0 gap reached, 1 max iterations, 2 usage or input error, 4 stopped by\n"
            "Ctrl-C, SIGTERM or a hang-up after the current iteration (flows so far are\n"
-           "still written; a second signal a second later kills at once).\n");
+           "still written; a second signal a second later kills at once; while the network\n"
+           "is read, at once, saying so, nothing written).\n");
     return rc ? 2 : 0;
 }
 
@@ -209,18 +210,20 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
 }
 
 /* pr comes with its checkpoint settings (out, every, costs); the rest is set
- * here. The stop handlers stay installed (the caller restores *old once the
- * outputs are written: a signal after the solve must not kill the process
- * between them; a repeat a second later still does, main.c). */
+ * here. The set-up's watch ends here (a signal since then stops the solve
+ * after its first iteration); the stop handlers stay installed (the caller
+ * restores them once the outputs are written: a signal after the solve must
+ * not kill the process between them; a repeat a second later still does,
+ * main.c). */
 static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quiet, double *flows, ds_ue_result *res,
-                        ue_progress *pr, cli_stop_saved *old, ds_error *err)
+                        ue_progress *pr, ds_error *err)
 {
     pr->quiet = quiet, pr->t_start = pr->t_last = cli_mono_s(), pr->last_iter = -1, pr->last_gap = NAN;
     pr->t_ckpt = pr->t_start + pr->every;
     pr->net = net, pr->cfg = cfg, pr->flows = flows;
     pr->best_gap = NAN;
     memset(res, 0, sizeof *res);
-    cli_stop_signals_install(old);
+    cli_setup_end();
     cli_stop_watch *w = cli_stop_watch_begin(ue_stop, NULL);
     ds_status st = ds_ue_solve(net, cfg, flows, res, ue_on_iter, pr, &ue_cancel_flag, err);
     cli_stop_watch_end(w);
@@ -243,7 +246,6 @@ static void say_lost(const ds_network *net, const ds_cost_params *cp, int quiet,
 int cmd_ue(int argc, char **argv)
 {
     cli_stop_saved old_sigs;
-    int sigs_set = 0;
     ds_ue_config cfg;
     cli_values v;
     ds_error err = {0};
@@ -253,8 +255,15 @@ int cmd_ue(int argc, char **argv)
     int quiet = v.have[OPT_QUIET];
     cli_keep_on_closed_pipe();
 
+    cli_setup_begin(CMD, &old_sigs);
+    cli_setup_step("reading", v.str[OPT_NET], NULL);
     ds_network *net = cli_load_network(v.str[OPT_NET], v.str[OPT_TRIPS], 1, &err);
-    if (!net) return cli_input_error(&err);
+    if (!net) {
+        cli_setup_end();
+        cli_stop_signals_restore(&old_sigs);
+        return cli_input_error(&err);
+    }
+    cli_setup_step("setting up the solve of", v.str[OPT_NET], NULL);
     cfg.cost.toll_factor = v.have[OPT_TOLL_FACTOR] ? v.num[OPT_TOLL_FACTOR] : net->toll_factor;
     cfg.cost.distance_factor = v.have[OPT_DIST_FACTOR] ? v.num[OPT_DIST_FACTOR] : net->distance_factor;
     int n = net->n_links;
@@ -281,8 +290,7 @@ int cmd_ue(int argc, char **argv)
     if (v.str[OPT_OUT] && cli_checkpoint_path(v.str[OPT_OUT], ck_out, sizeof ck_out) == 0) ckpt.out = ck_out;
     ckpt.every = v.have[OPT_CHECKPOINT] ? v.num[OPT_CHECKPOINT] : 60;
     ckpt.costs = costs;
-    ds_status st = ue_run(net, &cfg, quiet, flows, &res, &ckpt, &old_sigs, &err);
-    sigs_set = 1;
+    ds_status st = ue_run(net, &cfg, quiet, flows, &res, &ckpt, &err);
     if (st == DS_STATUS_ERROR) {
         rc = cli_input_error(&err);
         if (ckpt.written) remove(ckpt.out); /* a checkpoint is no result of a solve that failed */
@@ -328,7 +336,8 @@ int cmd_ue(int argc, char **argv)
         }
     }
 done:
-    if (sigs_set) cli_stop_signals_restore(&old_sigs);
+    cli_setup_end(); /* (a set-up that failed) */
+    cli_stop_signals_restore(&old_sigs);
     free(flows);
     free(costs);
     ds_network_free(net);

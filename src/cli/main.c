@@ -171,6 +171,59 @@ void cli_stop_watch_end(cli_stop_watch *w)
     free(w);
 }
 
+/* The set-up watch: what the command is doing (cli_setup_step), under a lock
+ * the watcher takes to say it. */
+static struct {
+    pthread_mutex_t mu;
+    cli_stop_watch *w;
+    const char *cmd, *what, *after;
+    char path[4200];
+} g_setup = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, NULL, {0}};
+
+/* On the watcher's thread: one line, then the process ends with the
+ * cancelled status. Nothing is being written during set-up (outputs are
+ * written once a run has ended, through a temporary file), so nothing is
+ * left half done. */
+static void setup_stop(int sig, void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&g_setup.mu);
+    fprintf(stderr, "dillsue %s: %s while %s", g_setup.cmd, cli_stop_word(sig), g_setup.what);
+    if (g_setup.path[0]) fputc(' ', stderr), cli_fputs_escaped(g_setup.path, stderr);
+    fputs("; ", stderr);
+    cli_fputs_escaped(g_setup.after ? g_setup.after : "nothing written", stderr);
+    fputc('\n', stderr);
+    fflush(stderr);
+    _exit(4);
+}
+
+void cli_setup_begin(const char *cmd, cli_stop_saved *old)
+{
+    if (old) cli_stop_signals_install(old);
+    pthread_mutex_lock(&g_setup.mu);
+    g_setup.cmd = cmd;
+    g_setup.what = "setting up";
+    g_setup.after = NULL;
+    g_setup.path[0] = '\0';
+    pthread_mutex_unlock(&g_setup.mu);
+    g_setup.w = cli_stop_watch_begin(setup_stop, NULL);
+}
+
+void cli_setup_step(const char *what, const char *path, const char *after)
+{
+    pthread_mutex_lock(&g_setup.mu);
+    g_setup.what = what;
+    g_setup.after = after;
+    snprintf(g_setup.path, sizeof g_setup.path, "%s", path ? path : "");
+    pthread_mutex_unlock(&g_setup.mu);
+}
+
+void cli_setup_end(void)
+{
+    cli_stop_watch_end(g_setup.w);
+    g_setup.w = NULL;
+}
+
 /* "dillsue: PREFIX" and the error, control bytes escaped, on stderr. */
 static void say_error(const char *prefix, const ds_error *err)
 {
