@@ -436,11 +436,12 @@ int ds_run_add_monitor(ds_run *run, ds_monitor_fn fn, void *ctx);
 /* DS_EVENT_PROGRESS: the first after first_s seconds of an iteration without
  * any event, then every every_s seconds (defaults 10 and 30; first_s < 0:
  * never). Call before ds_run_execute: 0, or -1 (unchanged) once execute has
- * begun or for a NaN. */
+ * begun, for a NaN or for a NULL run. */
 int ds_run_set_progress(ds_run *run, double first_s, double every_s);
 /* Solve. Blocks until done; call on any thread. Returns the final status.
  * A run executes once: a second call returns DS_STATUS_ERROR and changes
- * nothing (the first call's results stay); create another run to solve again. */
+ * nothing (the first call's results stay); create another run to solve again.
+ * A NULL run: DS_STATUS_ERROR. */
 ds_status ds_run_execute(ds_run *run);
 /* Thread-safe, from any thread, at any time. */
 void ds_run_cancel(ds_run *run);
@@ -546,7 +547,7 @@ const double *ds_run_costs(const ds_run *run);
  * execute has returned), it cancels the run and waits until execute has
  * returned; called from a monitor, it cancels the run and the run is freed as
  * ds_run_execute returns (whose caller must not touch it then). No other call
- * on the run may be in progress on another thread, or follow. */
+ * on the run may be in progress on another thread, or follow. NULL: nothing. */
 void ds_run_free(ds_run *run);
 
 /* -------------------------------------------------------------- bindings */
@@ -569,7 +570,7 @@ int ds_config_set_warm(ds_config *cfg, const double *flows);
 /* The end-of-run certificate by field name (ds_certificate: demand_total,
  * demand_loaded, demand_arrived, lost_pct, max_imbalance, mean_links,
  * mean_cost_cbar, and imbalance_node as the file's node id): NAN where the
- * run has none yet or the name is unknown. Names: i = 0, 1, ... (NULL past the
+ * run has none yet, the name is unknown or run is NULL. Names: i = 0, 1, ... (NULL past the
  * end; imbalance_node is not listed). */
 double ds_run_certificate_field(const ds_run *run, const char *name);
 const char *ds_certificate_field_name(int i);
@@ -582,7 +583,7 @@ const char *ds_network_name(const ds_network *net);
  * history CSV's t_*_s columns, ds_run_history_copy has them). */
 const char *ds_history_column_name(int i);
 /* Field `name` of the published records [0, max) as doubles; returns how many,
- * or -1 if the name is unknown. */
+ * or -1 if the name is unknown, or run or name is NULL (or out, with max > 0). */
 long ds_run_history_column(const ds_run *run, const char *name, double *out, size_t max);
 
 /* ------------------------------------------------------ loading map (low level) */
