@@ -443,20 +443,23 @@ int ds_run_set_progress(ds_run *run, double first_s, double every_s);
  * nothing (the first call's results stay); create another run to solve again.
  * A NULL run: DS_STATUS_ERROR. */
 ds_status ds_run_execute(ds_run *run);
-/* Thread-safe, from any thread, at any time. */
+/* Thread-safe, from any thread, at any time. A NULL run: cancel and pause do
+ * nothing, is_paused is 0, status DS_STATUS_ERROR. */
 void ds_run_cancel(ds_run *run);
 void ds_run_pause(ds_run *run, int paused);
 int ds_run_is_paused(const ds_run *run);
 ds_status ds_run_status(const ds_run *run);
 /* Reason of the final status (e.g. the ill-posedness evidence); "" until the
- * run is done (the engine writes it while it runs). */
+ * run is done (the engine writes it while it runs), and for a NULL run. */
 void ds_run_reason(const ds_run *run, char *buf, size_t n);
+/* NULL for a NULL run. */
 const ds_config *ds_run_config(const ds_run *run);
 const ds_network *ds_run_network(const ds_run *run);
 /* mu and cbar are known once set-up has derived them (before: mu 0, cbar
  * NAN; cbar stays NAN when mu was given and cbar was therefore not
  * computed); thread-safe, like
- * ds_run_times_get, so a front end may poll them while the run sets up. */
+ * ds_run_times_get, so a front end may poll them while the run sets up.
+ * NAN for a NULL run. */
 double ds_run_mu(const ds_run *run);
 double ds_run_cbar(const ds_run *run);
 
@@ -467,11 +470,13 @@ typedef struct ds_run_times {
     double paused; /* seconds spent paused */
     double t_tol;  /* wall (pauses excluded) when gap_rel first fell below tol; -1 if never */
 } ds_run_times;
+/* A NULL run: every time 0, t_tol -1. */
 void ds_run_times_get(const ds_run *run, ds_run_times *t);
 /* Where a run is: 0 not started, 1 setting up, 2 iterating, 3 done. While
  * setting up, *progress (0..1) and label (what it is doing) are filled; while
  * iterating, label says the work of the iteration in progress ("iteration
- * K in progress: evaluations E, J v J") and *progress is 1. */
+ * K in progress: evaluations E, J v J") and *progress is 1. A NULL run: -1,
+ * *progress 0, label "". */
 int ds_run_phase(const ds_run *run, double *progress, char *label, size_t n);
 
 /* End-of-run certificate beside the residual: demand that reached its
@@ -496,16 +501,19 @@ typedef struct ds_certificate {
     double mean_links;
     double mean_cost_cbar;
 } ds_certificate;
-/* Filled once execute has returned with an iterate; returns 0, or -1 (c->valid = 0). */
+/* Filled once execute has returned with an iterate; returns 0, or -1 (c->valid = 0;
+ * also for a NULL run). */
 int ds_run_certificate(const ds_run *run, ds_certificate *c);
 /* OD pairs that the run's filter leaves without a path, and their demand (not
  * assigned; the same for every filter: a DAG keeps every node with a path).
  * Read once ds_run_execute has returned (set-up builds the loading map on the
- * engine's thread): returns 0, or -1 before that or where set-up failed first.
+ * engine's thread): returns 0, or -1 before that, where set-up failed first or
+ * for a NULL run.
  * During the run, the DS_EVENT_MESSAGE after set-up names them. */
 int ds_run_lost_demand(const ds_run *run, int *n_od, double *demand);
 
-/* Telemetry: lock-free, never blocks the engine. count = records published. */
+/* Telemetry: lock-free, never blocks the engine. count = records published
+ * (0 for a NULL run, whose copy copies nothing). */
 size_t ds_run_history_count(const ds_run *run);
 /* Copies records [from, from+max) that are published; returns how many. */
 size_t ds_run_history_copy(const ds_run *run, size_t from, ds_iter_record *out, size_t max);
@@ -533,13 +541,13 @@ void ds_totals_format(const ds_totals *t, char *buf, size_t n);
  * values into each non-NULL buffer). Returns the iteration number or -1 if none.
  * While the run goes, an iteration published while another thread was in this
  * call may be skipped (the engine never waits for it); once execute has
- * returned it is the last published iterate. */
+ * returned it is the last published iterate. -1 for a NULL run. */
 int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost);
 
 /* Results, valid once execute returned (NULL before, also while another
  * thread is in execute; a run that ended without an iterate, see
  * ds_run_history_count, or with an error hands back x = 0 or its last
- * iterate: no result). Owned by the run. */
+ * iterate: no result). Owned by the run. NULL for a NULL run. */
 const double *ds_run_flows(const ds_run *run);
 const double *ds_run_costs(const ds_run *run);
 /* Frees the run. While ds_run_execute is still in progress on another thread

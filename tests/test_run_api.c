@@ -420,13 +420,32 @@ static void test_progress_events(const ds_network *net, ds_solver_kind solver)
 
 static void null_monitor(ds_run *run, const ds_event *ev, void *ctx) { (void)run, (void)ev, (void)ctx; }
 
-/* The run API's calls that take a NULL run say what they do with it (the
- * header) and do not crash. The getters of run.c (ds_run_status, _flows,
- * _mu, _phase, ...) still dereference it: their NULL rule comes with run.c. */
+/* Every call of the run API that takes a NULL run says what it does with it
+ * (the header) and does not crash (17 getters dereferenced it). */
 static void test_null_run(void)
 {
     tc_begin("run_api_null_run");
-    double col[4];
+    double col[4], d = 1, x[4];
+    char buf[16] = "x";
+    int k = 7;
+    ds_run_times t = {1, 1, 1, 1};
+    ds_certificate c;
+    ds_iter_record rec;
+    ds_run_cancel(NULL);
+    ds_run_pause(NULL, 1);
+    TC_CHECK(ds_run_is_paused(NULL) == 0 && ds_run_status(NULL) == DS_STATUS_ERROR, "is_paused, status");
+    ds_run_reason(NULL, buf, sizeof buf);
+    TC_CHECK(buf[0] == '\0', "reason");
+    TC_CHECK(ds_run_config(NULL) == NULL && ds_run_network(NULL) == NULL, "config, network");
+    TC_CHECK(isnan(ds_run_mu(NULL)) && isnan(ds_run_cbar(NULL)), "mu, cbar");
+    ds_run_times_get(NULL, &t);
+    TC_CHECK(t.wall == 0 && t.setup == 0 && t.paused == 0 && t.t_tol == -1, "times");
+    TC_CHECK(ds_run_phase(NULL, &d, buf, sizeof buf) == -1 && d == 0 && buf[0] == '\0', "phase");
+    TC_CHECK(ds_run_certificate(NULL, &c) == -1 && !c.valid, "certificate");
+    TC_CHECK(ds_run_lost_demand(NULL, &k, &d) == -1, "lost_demand");
+    TC_CHECK(ds_run_history_count(NULL) == 0 && ds_run_history_copy(NULL, 0, &rec, 1) == 0, "history");
+    TC_CHECK(ds_run_snapshot(NULL, x, x, x) == -1, "snapshot");
+    TC_CHECK(ds_run_flows(NULL) == NULL && ds_run_costs(NULL) == NULL, "flows, costs");
     TC_CHECK(ds_run_execute(NULL) == DS_STATUS_ERROR, "execute");
     TC_CHECK(ds_run_add_monitor(NULL, null_monitor, NULL) == -1, "add_monitor");
     TC_CHECK(ds_run_set_progress(NULL, 1, 1) == -1, "set_progress");

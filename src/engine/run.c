@@ -293,6 +293,11 @@ double run_elapsed(ds_run *run)
 void ds_run_times_get(const ds_run *run, ds_run_times *t)
 {
     ds_run *r = (ds_run *)run;
+    if (!t) return;
+    if (!run) {
+        *t = (ds_run_times){0, 0, 0, -1};
+        return;
+    }
     double now = run_now();
     pthread_mutex_lock(&r->pause_mu);
     t->wall = elapsed_locked(r, now);
@@ -305,6 +310,11 @@ void ds_run_times_get(const ds_run *run, ds_run_times *t)
 int ds_run_phase(const ds_run *run, double *progress, char *label, size_t n)
 {
     ds_run *r = (ds_run *)run;
+    if (!run) {
+        if (progress) *progress = 0;
+        if (label && n) label[0] = '\0';
+        return -1;
+    }
     int ph = atomic_load(&r->phase);
     if (ph == 1) {
         pthread_mutex_lock(&r->snap_mu);
@@ -518,12 +528,14 @@ static void publish(ds_run *run, ds_iter_record *rec)
 
 size_t ds_run_history_count(const ds_run *run)
 {
+    if (!run) return 0;
     return atomic_load_explicit(&((ds_run *)run)->count, memory_order_acquire);
 }
 
 size_t ds_run_history_copy(const ds_run *run, size_t from, ds_iter_record *out, size_t max)
 {
     size_t c = ds_run_history_count(run), k = 0;
+    if (!out) return 0;
     for (size_t i = from; i < c && k < max; i++, k++) out[k] = run->chunks[i / TL_CHUNK][i % TL_CHUNK];
     return k;
 }
@@ -532,6 +544,7 @@ int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost)
 {
     ds_run *r = (ds_run *)run;
     int it;
+    if (!run) return -1;
     pthread_mutex_lock(&r->snap_mu);
     it = r->snap_iter;
     if (it >= 0) {
@@ -547,6 +560,7 @@ int ds_run_snapshot(const ds_run *run, double *x, double *fx, double *cost)
 
 void ds_run_cancel(ds_run *run)
 {
+    if (!run) return;
     atomic_store(&run->cancel, 1);
     /* the sub-run is cancelled under pause_mu, which dsp_solution holds to
      * clear run->child before it frees the sub-run (a child loaded here and
@@ -560,25 +574,30 @@ void ds_run_cancel(ds_run *run)
 
 void ds_run_pause(ds_run *run, int paused)
 {
+    if (!run) return;
     pthread_mutex_lock(&run->pause_mu);
     atomic_store(&run->paused, paused ? 1 : 0);
     pthread_cond_broadcast(&run->pause_cv);
     pthread_mutex_unlock(&run->pause_mu);
 }
 
-int ds_run_is_paused(const ds_run *run) { return atomic_load(&((ds_run *)run)->paused); }
-ds_status ds_run_status(const ds_run *run) { return (ds_status)atomic_load(&((ds_run *)run)->status); }
+int ds_run_is_paused(const ds_run *run) { return run ? atomic_load(&((ds_run *)run)->paused) : 0; }
+ds_status ds_run_status(const ds_run *run)
+{
+    return run ? (ds_status)atomic_load(&((ds_run *)run)->status) : DS_STATUS_ERROR;
+}
 /* the engine writes reason until finish(): read once the run is done */
 void ds_run_reason(const ds_run *run, char *buf, size_t n)
 {
-    if (atomic_load(&((ds_run *)run)->phase) != 3) {
+    if (!buf) return;
+    if (!run || atomic_load(&((ds_run *)run)->phase) != 3) {
         if (n) buf[0] = '\0';
         return;
     }
     snprintf(buf, n, "%s", run->reason);
 }
-const ds_config *ds_run_config(const ds_run *run) { return &run->cfg; }
-const ds_network *ds_run_network(const ds_run *run) { return run->net; }
+const ds_config *ds_run_config(const ds_run *run) { return run ? &run->cfg : NULL; }
+const ds_network *ds_run_network(const ds_run *run) { return run ? run->net : NULL; }
 /* run_setup writes them under snap_mu while a front end may be reading */
 static double locked_read(const ds_run *run, const double *v)
 {
@@ -588,17 +607,19 @@ static double locked_read(const ds_run *run, const double *v)
     pthread_mutex_unlock(&r->snap_mu);
     return x;
 }
-double ds_run_mu(const ds_run *run) { return locked_read(run, &run->mu); }
-double ds_run_cbar(const ds_run *run) { return locked_read(run, &run->cbar); }
+double ds_run_mu(const ds_run *run) { return run ? locked_read(run, &run->mu) : NAN; }
+double ds_run_cbar(const ds_run *run) { return run ? locked_read(run, &run->cbar) : NAN; }
 /* finish() allocates and fills them before it stores phase 3: a front end
  * that polled them saw the pointer before the values (and read it in a data
  * race under TSan) */
 const double *ds_run_flows(const ds_run *run)
 {
+    if (!run) return NULL;
     return atomic_load(&((ds_run *)run)->phase) == 3 ? run->res_flows : NULL;
 }
 const double *ds_run_costs(const ds_run *run)
 {
+    if (!run) return NULL;
     return atomic_load(&((ds_run *)run)->phase) == 3 ? run->res_costs : NULL;
 }
 
@@ -1759,16 +1780,18 @@ ds_status ds_run_execute(ds_run *run)
 int ds_run_lost_demand(const ds_run *run, int *n_od, double *demand)
 {
     /* run->ld is set during set-up on the engine thread: read after execute */
-    if (atomic_load(&((ds_run *)run)->phase) != 3 || !run->ld) return -1;
+    if (!run || atomic_load(&((ds_run *)run)->phase) != 3 || !run->ld) return -1;
     ds_loader_lost_demand(run->ld, n_od, demand);
     return 0;
 }
 
 int ds_run_certificate(const ds_run *run, ds_certificate *c)
 {
-    const ds_network *net = run->net;
+    if (!c) return -1;
     memset(c, 0, sizeof *c);
     c->imbalance_node = -1;
+    if (!run) return -1;
+    const ds_network *net = run->net;
     if (atomic_load(&((ds_run *)run)->phase) != 3 || !run->res_flows || !run->ld || run->snap_iter < 0) return -1;
     int lost_od = 0, n = net->n_nodes;
     double lost = 0;
