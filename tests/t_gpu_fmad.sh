@@ -9,7 +9,7 @@
 # must have -fmad=false, and PTX compiled with that command's flags must hold
 # no fma.rn.f64 in any kernel that calls no exp, log or pow (those are CUDA's
 # own functions, which use FMAs inside and differ from glibc's anyway).
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 NVCC=$(command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 if [ -z "$NVCC" ]; then

@@ -10,7 +10,7 @@
 #     loader.c and gpu.c);
 #   - the one-term log-sum-exp, `V = a + 0.0` with P = 1 (dsk_logsumexp1; was
 #     loader.c's shortcut beside the kernels' dsk_logsumexp).
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 files=$(ls src/engine/*.c src/engine/*.h cuda/*.c cuda/*.h cuda/*.cu 2>/dev/null | grep -v '^src/engine/kernels\.h$')
 if [ -z "$files" ]; then

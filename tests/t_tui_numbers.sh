@@ -15,7 +15,7 @@
 # - the links panel said "no stall (2x better in 50 it)" for a converged run
 #   of 10 iterations, which never had the 50-iteration test.
 TESTNAME=tui_numbers
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 
 # --- the stall line of a short converged run ----------------------------------
 start conv 200x60 --net "'$NET'" --ascii --no-runlog --no-config
