@@ -374,6 +374,47 @@ else
     fail sweep_shards_merge_same "rc $shard_rc/$rc: $(cat "$tmp/err")"
 fi
 
+# --- one process at a time writes a directory (flock): a --resume while the
+# sweep still runs redid every cell the sweep had not finished, both appending
+# to one journal; shards run side by side, but not one shard twice. flock(1)
+# holds the lock here as a running sweep would.
+one="--net $SF --scenarios 2 --seed 1 --tau 3 --filter dsp --solver newton --quiet"
+if command -v flock > /dev/null 2>&1; then
+    run "$D" sweep $one --shard 1/2 --out "$tmp/lk"
+    run flock -x "$tmp/lk/sweep.conf" "$D" sweep --resume --out "$tmp/lk"
+    if [ $rc -eq 2 ] && grep -q "another sweep is writing $tmp/lk (it holds the lock of $tmp/lk/sweep.conf)" "$tmp/err" &&
+        [ ! -e "$tmp/lk/journal.csv" ] && [ ! -e "$tmp/lk/cells.csv" ]; then
+        pass sweep_dir_locked_resume_refused
+    else fail sweep_dir_locked_resume_refused "rc $rc: $(cat "$tmp/err")"; fi
+    run flock -x "$tmp/lk/journal-1-of-2.csv" "$D" sweep $one --shard 1/2 --out "$tmp/lk"
+    rc1=$rc
+    run flock -s "$tmp/lk/sweep.conf" "$D" sweep $one --shard 2/2 --out "$tmp/lk"
+    if [ $rc1 -eq 2 ] && [ $rc -eq 0 ] && [ "$(wc -l < "$tmp/lk/journal-2-of-2.csv")" -eq 2 ]; then
+        pass sweep_shard_locks
+    else fail sweep_shard_locks "rc $rc1/$rc: $(cat "$tmp/err")"; fi
+    # two new sweeps started at once: both found no sweep.conf, both wrote it
+    # (a rename), and both ran every cell; one of them is refused now
+    ok=1
+    for i in 1 2 3 4 5; do
+        "$D" sweep $one --out "$tmp/twin$i" > /dev/null 2> "$tmp/twin$i.a" &
+        _p1=$!
+        "$D" sweep $one --out "$tmp/twin$i" > /dev/null 2> "$tmp/twin$i.b" &
+        _p2=$!
+        wait $_p1
+        r1=$?
+        wait $_p2
+        r2=$?
+        if [ $((r1 + r2)) -ne 2 ] || [ "$(tail -n +2 "$tmp/twin$i/journal.csv" | cut -d, -f1 | sort | uniq -d)" ]; then
+            ok=0
+            fail sweep_twin_start_one_runs "try $i: rc $r1/$r2: $(cat "$tmp/twin$i.a" "$tmp/twin$i.b")"
+            break
+        fi
+    done
+    [ $ok = 1 ] && pass sweep_twin_start_one_runs
+else
+    skip sweep_dir_locked_resume_refused "no flock(1)"
+fi
+
 # --- a journal of another grid (tau 10) copied beside this grid's (tau 3) is
 # skipped, never taken for a cell; sweep.conf is read by the command line's
 # rules (a key or a list value twice is refused); no percentile over no

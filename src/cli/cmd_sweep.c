@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -241,8 +242,11 @@ static double mono_s(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Write text to path through a temporary file and a rename. 0 or -1 (errno). */
-static int write_atomic(const char *path, const char *text, size_t len)
+/* Write text to path through a temporary file and a rename (replace), or a
+ * link that fails with EEXIST where path exists (!replace: two sweeps started
+ * at once on one DIR each wrote sweep.conf, each took the other's for its
+ * own, and both ran every cell into one journal). 0 or -1 (errno). */
+static int write_file(const char *path, const char *text, size_t len, int replace)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
@@ -260,7 +264,15 @@ static int write_atomic(const char *path, const char *text, size_t len)
     int e = 0;
     if (off < len || fsync(fd) != 0) e = errno ? errno : EIO;
     if (close(fd) != 0 && !e) e = errno;
-    if (!e && rename(tmp, path) != 0) e = errno;
+    if (!e && replace && rename(tmp, path) != 0) e = errno;
+    if (!e && !replace) {
+        if (link(tmp, path) == 0)
+            unlink(tmp);
+        else if (errno == EPERM || errno == ENOTSUP || errno == ENOSYS) /* no hard links here: a rename */
+            e = rename(tmp, path) != 0 ? errno : 0;
+        else
+            e = errno;
+    }
     if (e) {
         unlink(tmp);
         errno = e;
@@ -268,6 +280,8 @@ static int write_atomic(const char *path, const char *text, size_t len)
     }
     return 0;
 }
+
+static int write_atomic(const char *path, const char *text, size_t len) { return write_file(path, text, len, 1); }
 
 static int make_dir(const char *path)
 {
@@ -303,8 +317,8 @@ struct sweep {
     long n_jobs, next_job, n_cells_todo, n_cells_now, n_failed_now;
     double **ue_flows; /* per scenario, NULL until known */
     unsigned char *ue_tried;
-    pending *waiting; /* cells whose scenario's UE is not yet known */
-    int journal_fd;
+    pending *waiting;        /* cells whose scenario's UE is not yet known */
+    int journal_fd, conf_fd; /* conf_fd: DIR/sweep.conf, held for its lock */
     char journal_path[PATH_MAX + 64];
     pthread_mutex_t lock;
     atomic_int stop;
@@ -913,8 +927,9 @@ static void first_difference(const char *a, const char *b, char *out, size_t n)
 }
 
 /* DIR/sweep.conf: written by a new sweep, compared by --resume, read when the
- * grid is not given. Returns 0 or 2 (printed). */
-static int setup_conf(sweep_opts *o)
+ * grid is not given. Returns 0 or 2 (printed), or -1 where another sweep
+ * wrote sweep.conf after this one looked (not last: look again). */
+static int setup_conf_try(sweep_opts *o, int last)
 {
     char path[PATH_MAX + 32], text[8192];
     ds_error err = {{0}, 0, {0}};
@@ -993,11 +1008,18 @@ static int setup_conf(sweep_opts *o)
             total, need / 1073741824.0, (double)pages * (double)psz / 1073741824.0);
     sweep_grid_format(&o->g, text, sizeof text);
     if (make_dir(o->out) != 0) return cli_usage(CMD, "cannot create %s: %s", o->out, strerror(errno));
-    if (write_atomic(path, text, strlen(text)) != 0) {
+    if (write_file(path, text, strlen(text), 0) != 0) {
+        if (errno == EEXIST && !last) return -1; /* a sweep started at the same time: its grid or ours */
         fprintf(stderr, "dillsue sweep: %s: %s\n", path, strerror(errno));
         return 2;
     }
     return 0;
+}
+
+static int setup_conf(sweep_opts *o)
+{
+    int rc = setup_conf_try(o, 0);
+    return rc == -1 ? setup_conf_try(o, 1) : rc;
 }
 
 /* The jobs of this process: the undone cells of the slice in grid order, each
@@ -1044,17 +1066,42 @@ static int plan(sweep *sw, const sweep_opts *o)
     return 0;
 }
 
+/* One process at a time writes a directory: a sweep or --resume holds an
+ * exclusive lock of DIR/sweep.conf, a shard a shared one and an exclusive
+ * lock of its journal (shards of a job array run side by side). Without it
+ * a --resume started while the sweep still ran (or two sweeps started at
+ * once) redid every cell the other had not finished yet, each appending its
+ * rows to the same journal. flock: the kernel drops the lock when the
+ * process ends, however it ends, so a killed sweep leaves none behind; a
+ * file system that cannot lock (ENOLCK) runs without. 0, or -1 (printed). */
+static int lock_fd(int fd, int how, const char *path, const sweep_opts *o)
+{
+    if (flock(fd, how | LOCK_NB) == 0 || errno != EWOULDBLOCK) return 0;
+    char who[64] = "";
+    if (o->shard_m) snprintf(who, sizeof who, " (the whole grid, or shard %d/%d)", o->shard_k, o->shard_m);
+    fprintf(stderr,
+            "dillsue sweep: another sweep%s is writing %s (it holds the lock of %s): wait for it to end, or stop "
+            "it, then run this again or: dillsue sweep --resume --out %s\n",
+            who, o->out, path, o->out);
+    return -1;
+}
+
 static int open_journal(sweep *sw, const sweep_opts *o)
 {
+    char conf[PATH_MAX + 32];
+    snprintf(conf, sizeof conf, "%s/sweep.conf", sw->dir);
+    sw->conf_fd = open(conf, O_RDONLY | O_CLOEXEC);
+    if (sw->conf_fd >= 0 && lock_fd(sw->conf_fd, o->shard_m ? LOCK_SH : LOCK_EX, conf, o) != 0) return -1;
     if (o->shard_m)
         snprintf(sw->journal_path, sizeof sw->journal_path, "%s/journal-%d-of-%d.csv", sw->dir, o->shard_k, o->shard_m);
     else
         snprintf(sw->journal_path, sizeof sw->journal_path, "%s/journal.csv", sw->dir);
-    sw->journal_fd = open(sw->journal_path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    sw->journal_fd = open(sw->journal_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (sw->journal_fd < 0) {
         fprintf(stderr, "dillsue sweep: %s: %s\n", sw->journal_path, strerror(errno));
         return -1;
     }
+    if (lock_fd(sw->journal_fd, LOCK_EX, sw->journal_path, o) != 0) return -1;
     struct stat st;
     if (fstat(sw->journal_fd, &st) == 0 && st.st_size == 0) {
         ssize_t want = (ssize_t)strlen(sweep_cells_header), w = write(sw->journal_fd, sweep_cells_header, (size_t)want);
@@ -1085,6 +1132,7 @@ static void sweep_free(sweep *sw)
 {
     if (!sw) return;
     if (sw->journal_fd >= 0) close(sw->journal_fd);
+    if (sw->conf_fd >= 0) close(sw->conf_fd);
     if (sw->ue_flows)
         for (int k = 0; k < sw->g.scenarios; k++) free(sw->ue_flows[k]);
     while (sw->waiting) {
@@ -1112,7 +1160,7 @@ static sweep *sweep_new(const sweep_opts *o, int rank0)
     sw->threads = o->threads;
     sw->write_flows = o->g.flows;
     sw->quiet = o->quiet;
-    sw->journal_fd = -1;
+    sw->journal_fd = sw->conf_fd = -1;
     sw->total = sweep_grid_total(&o->g);
     sw->mode = "local";
     pthread_mutex_init(&sw->lock, NULL);
@@ -1187,6 +1235,9 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
     if (o->g.flows && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
     snprintf(sub, sizeof sub, "%s/ue", sw->dir);
     if (o->g.ue && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
+    /* the directory's lock before the journals are read: what another process
+     * still appends would be redone here */
+    if (open_journal(sw, o) != 0) return 2;
     if ((sw->n_done_total = sweep_load_journals(sw->dir, &sw->g, sw->res, sw->done, &bad)) < 0)
         return cli_usage(CMD, "cannot read %s: %s", sw->dir, strerror(errno));
     if (bad)
@@ -1195,7 +1246,7 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
                 "is no number (inf, nan, hexadecimal, beyond its range): skipped, their "
                 "cells redone\n",
                 bad);
-    if (open_journal(sw, o) != 0 || plan(sw, o) != 0) return 2;
+    if (plan(sw, o) != 0) return 2;
     if (!o->quiet)
         fprintf(stderr, "sweep: %ld cells in the grid, %ld done before, %ld to do%s%s\n", sw->total, sw->n_done_total,
                 sw->n_cells_todo, o->shard_m ? " in this shard" : "",
