@@ -1091,12 +1091,23 @@ static int lock_fd(int fd, int how, const char *path, const sweep_opts *o)
     return -1;
 }
 
-static int open_journal(sweep *sw, const sweep_opts *o)
+static int lock_conf(sweep *sw, const sweep_opts *o)
 {
     char conf[PATH_MAX + 32];
     snprintf(conf, sizeof conf, "%s/sweep.conf", sw->dir);
-    sw->conf_fd = open(conf, O_RDONLY | O_CLOEXEC);
+    /* (read-write: NFS emulates flock with byte-range locks, whose exclusive
+     * kind needs a descriptor open for writing) */
+    sw->conf_fd = open(conf, O_RDWR | O_CLOEXEC);
+    if (sw->conf_fd < 0) sw->conf_fd = open(conf, O_RDONLY | O_CLOEXEC);
     if (sw->conf_fd >= 0 && lock_fd(sw->conf_fd, o->shard_m ? LOCK_SH : LOCK_EX, conf, o) != 0) return -1;
+    return 0;
+}
+
+/* This process's journal, locked. Opened after the journals are read: on NFS
+ * a byte-range lock goes when the process closes any descriptor of the file,
+ * and sweep_load_journals opens and closes each journal. */
+static int open_journal(sweep *sw, const sweep_opts *o)
+{
     if (o->shard_m)
         snprintf(sw->journal_path, sizeof sw->journal_path, "%s/journal-%d-of-%d.csv", sw->dir, o->shard_k, o->shard_m);
     else
@@ -1242,7 +1253,7 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
     if (o->g.ue && make_dir(sub) != 0) return cli_usage(CMD, "cannot create %s: %s", sub, strerror(errno));
     /* the directory's lock before the journals are read: what another process
      * still appends would be redone here */
-    if (open_journal(sw, o) != 0) return 2;
+    if (lock_conf(sw, o) != 0) return 2;
     if ((sw->n_done_total = sweep_load_journals(sw->dir, &sw->g, sw->res, sw->done, &bad)) < 0)
         return cli_usage(CMD, "cannot read %s: %s", sw->dir, strerror(errno));
     if (bad)
@@ -1251,7 +1262,7 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
                 "is no number (inf, nan, hexadecimal, beyond its range): skipped, their "
                 "cells redone\n",
                 bad);
-    if (plan(sw, o) != 0) return 2;
+    if (open_journal(sw, o) != 0 || plan(sw, o) != 0) return 2;
     if (!o->quiet)
         fprintf(stderr, "sweep: %ld cells in the grid, %ld done before, %ld to do%s%s\n", sw->total, sw->n_done_total,
                 sw->n_cells_todo, o->shard_m ? " in this shard" : "",
