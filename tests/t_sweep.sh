@@ -312,6 +312,12 @@ if [ $rc -eq 0 ] && same "$tmp/kill" && grep -q "10 done before, 22 to do" "$tmp
 else
     fail sweep_resume_after_kill "rc $rc: $(cat "$tmp/err")"
 fi
+# the cut line, its cell redone, is gone from the journal: a later --merge or
+# --resume said "incomplete ... skipped" / "cut short ... redone" for ever
+run "$D" sweep --merge --out "$tmp/kill"
+if [ $rc -eq 0 ] && ! grep -q "incomplete" "$tmp/err" && [ "$(wc -l < "$tmp/kill/journal.csv")" -eq 33 ]; then
+    pass sweep_cut_line_cut_off
+else fail sweep_cut_line_cut_off "rc $rc, $(wc -l < "$tmp/kill/journal.csv") lines: $(cat "$tmp/err")"; fi
 
 # --- a resume of another grid, or a new sweep over an old one, is refused
 run "$D" sweep --net "$SF" --scenarios 5 --seed 7 --tau 3,10 --filter full,dsp --solver newton,anderson --out "$tmp/kill" --resume

@@ -1112,14 +1112,32 @@ static int open_journal(sweep *sw, const sweep_opts *o)
         snprintf(sw->journal_path, sizeof sw->journal_path, "%s/journal-%d-of-%d.csv", sw->dir, o->shard_k, o->shard_m);
     else
         snprintf(sw->journal_path, sizeof sw->journal_path, "%s/journal.csv", sw->dir);
-    sw->journal_fd = open(sw->journal_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    /* (read-write: its end is read through the locked descriptor itself) */
+    sw->journal_fd = open(sw->journal_path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (sw->journal_fd < 0) {
         fprintf(stderr, "dillsue sweep: %s: %s\n", sw->journal_path, strerror(errno));
         return -1;
     }
     if (lock_fd(sw->journal_fd, LOCK_EX, sw->journal_path, o) != 0) return -1;
     struct stat st;
-    if (fstat(sw->journal_fd, &st) == 0 && st.st_size == 0) {
+    if (fstat(sw->journal_fd, &st) != 0) st.st_size = -1;
+    if (st.st_size > 0) {
+        /* a line cut short by a kill (or a full disk): its cell is redone
+         * now, so the line goes (no other process appends: this one holds
+         * the lock); kept, it was "cut short ... redone" at every later
+         * --resume and --merge. A row is under 2 KiB: the last newline is in
+         * the last 4 KiB, or the file is all one cut line (its header). */
+        char tail[4096];
+        off_t from = st.st_size > (off_t)sizeof tail ? st.st_size - (off_t)sizeof tail : 0;
+        ssize_t n = pread(sw->journal_fd, tail, (size_t)(st.st_size - from), from);
+        if (n > 0 && tail[n - 1] != '\n') {
+            ssize_t i = n - 1;
+            while (i >= 0 && tail[i] != '\n') i--;
+            off_t keep = i >= 0 ? from + i + 1 : from == 0 ? 0 : -1;
+            if (keep >= 0 && ftruncate(sw->journal_fd, keep) == 0) st.st_size = keep;
+        }
+    }
+    if (st.st_size == 0) {
         ssize_t want = (ssize_t)strlen(sweep_cells_header), w = write(sw->journal_fd, sweep_cells_header, (size_t)want);
         if (w != want) { /* (a full disk: said, and no header half written left to read) */
             fprintf(stderr, "dillsue sweep: %s: cannot write: %s\n", sw->journal_path,
@@ -1129,13 +1147,9 @@ static int open_journal(sweep *sw, const sweep_opts *o)
             return -1;
         }
     } else if (st.st_size > 0) {
-        /* a line cut short by a kill must not swallow the next one */
+        /* a cut line not cut off above must not swallow the next one */
         char last = '\n';
-        int fd = open(sw->journal_path, O_RDONLY);
-        if (fd >= 0) {
-            if (pread(fd, &last, 1, st.st_size - 1) != 1) last = '\n';
-            close(fd);
-        }
+        if (pread(sw->journal_fd, &last, 1, st.st_size - 1) != 1) last = '\n';
         if (last != '\n' && write(sw->journal_fd, "\n", 1) != 1) {
             fprintf(stderr, "dillsue sweep: %s: cannot write: %s\n", sw->journal_path, strerror(errno));
             return -1;
