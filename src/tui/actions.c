@@ -141,7 +141,10 @@ static void do_export(tui_app *app, const char *path)
 
 static void open_ref(tui_app *app, const char *path)
 {
-    tui_run *r = app->sel >= 0 && app->sel < app->s.n_runs ? app->s.runs[app->sel] : NULL;
+    /* the run F was pressed on: a queued run that starts while the prompt is
+     * open, or a click, moves the selection */
+    int idx = app->ref_pending;
+    tui_run *r = idx >= 0 && idx < app->s.n_runs ? app->s.runs[idx] : NULL;
     ds_error err = {0};
     double *ref;
     char msg[700];
@@ -161,7 +164,7 @@ static void open_ref(tui_app *app, const char *path)
     free(app->ref_flow);
     app->ref_flow = ref;
     app->ref_net = r->net;
-    app->ref_run = app->sel;
+    app->ref_run = idx;
     snprintf(app->ref_path, sizeof app->ref_path, "%s", path);
     app->view = VIEW_REF;
     app->view_scroll = 0;
@@ -312,6 +315,7 @@ static void queue_parse(tui_app *app, const char *b)
             }
     app->queue_n = n;
     app->queue_pos = 0;
+    app->queue_net = app->s.net; /* n or N while it runs must not move the rest of it to another network */
     app->queue_serial++;
     char key[32];
     app_message(app, 0, "queue %d: %d runs; they start one after another (%s compares them)", app->queue_serial, n,
@@ -611,7 +615,16 @@ void app_tick(tui_app *app)
     }
     if (app->queue_pos < app->queue_n && !session_active(s)) {
         const ds_config *c = &app->queue_cfg[app->queue_pos++];
+        /* the selection follows the queue only where it was on the latest
+         * run: a run picked out to read, export or compare stays selected
+         * (each queued start took it, and x, v, c, R, F then acted on the new
+         * run); the run goes on the queue's network, not one opened since */
+        int keep_sel = app->sel, follow = app->sel < 0 || app->sel >= s->n_runs - 1;
+        ds_network *keep_net = s->net;
+        if (app->queue_net) s->net = app->queue_net;
         tui_run *r = start_with(app, c);
+        s->net = keep_net;
+        if (!follow) app->sel = keep_sel;
         if (r)
             r->queue = app->queue_serial;
         else
@@ -808,6 +821,7 @@ static int act_dialogs(tui_app *app, tui_action act)
             snprintf(buf, sizeof buf, "%.*s_flow.tntp", (int)(suf - np), np);
         else
             buf[0] = 0;
+        app->ref_pending = app->sel;
         prompt_open(app, PROMPT_REF, "reference flows (_flow.tntp or flow CSV)", buf);
         break;
     }

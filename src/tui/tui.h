@@ -167,12 +167,14 @@ typedef struct tui_app {
     double *ref_flow; /* reference flows of the VIEW_REF comparison (n_links of ref_net) */
     const ds_network *ref_net;
     char ref_path[512];
-    int ref_run; /* run index compared against the reference */
+    int ref_run;     /* run index compared against the reference */
+    int ref_pending; /* run index the F prompt is for (the selection may move while it is open) */
     tui_xaxis xaxis;
     int notify; /* bell and terminal title on completion */
     int mouse;  /* mouse reporting on */
 #define TUI_QUEUE_MAX 128
     ds_config queue_cfg[TUI_QUEUE_MAX]; /* their settings */
+    ds_network *queue_net;              /* the network they run on: the one current when Q made them */
     int queue_n, queue_pos;
     int queue_serial;       /* number of the latest queue (runs started from it carry it in tui_run.queue) */
     int runs_first;         /* first run shown in the run list (mouse) */

@@ -404,7 +404,7 @@ int tui_main(int argc, char **argv)
         session_free(&app.s);
         return 2;
     }
-    app.ref_run = -1;
+    app.ref_run = app.ref_pending = -1;
 
     term_install_signals(&app.s);
     char why[256]; /* (not where the sweep viewer already holds the terminal) */
