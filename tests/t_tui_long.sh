@@ -3,6 +3,8 @@
 # private tmux server (120x40), Sioux Falls, newton runs of a few ms:
 # - a queued run that starts leaves alone a selection the user moved off the
 #   latest run (each start took it: x, v, c, R, F then acted on the new run);
+# - PgUp / PgDn / Home / End move the run list's selection (18 runs: a page,
+#   the first, the latest);
 # - a queue keeps the network it was made on when n opens another while it
 #   runs (the rest of it ran on the new one).
 TESTNAME=tui_long
@@ -26,6 +28,22 @@ wait_for main 'run #18 ' 10
 check tui_long_queue_ran $? "the queue of 16 runs did not run"
 wait_for main '^.>  1  ' 2
 check tui_long_queue_keeps_selection $? "a queued run's start moved the selection off run #1"
+# the run list pages
+keys End
+wait_for main '^.>  18 ' 2
+check tui_long_end $? "End did not select the latest run"
+keys Home
+wait_for main '^.>  1  ' 2
+check tui_long_home $? "Home did not select the first run"
+keys NPage
+wait_for main '^.>  8  ' 2 # (8 run rows at 120x40: a page is 7)
+check tui_long_pgdn $? "PgDn did not move the selection a page down"
+keys End
+keys PPage
+wait_for main '^.>  11 ' 2
+check tui_long_pgup $? "PgUp did not move the selection a page up"
+keys End
+
 # a queue keeps its network: its first run (msa, 20000 iterations) is paused
 # while n opens Anaheim; its second run is still on Sioux Falls
 if [ -r "$ANA" ]; then

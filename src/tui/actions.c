@@ -714,6 +714,15 @@ static int act_runs(tui_app *app, tui_action act)
     case ACT_DOWN:
         if (app->sel < s->n_runs - 1) app->sel++;
         break;
+    case ACT_PGUP:
+    case ACT_PGDN: { /* (a view open takes them first: view_key) */
+        /* a page of the run list: 300 runs were 300 presses of Up */
+        int page = app->runs_rows > 1 ? app->runs_rows - 1 : 1;
+        app->sel += act == ACT_PGUP ? -page : page;
+        if (app->sel > s->n_runs - 1) app->sel = s->n_runs - 1;
+        if (app->sel < 0) app->sel = s->n_runs ? 0 : -1;
+        break;
+    }
     case ACT_SHOW:
         if (app->sel >= 0 && app->sel < s->n_runs) s->runs[app->sel]->shown ^= 1;
         break;
@@ -895,8 +904,6 @@ static int act_display(tui_app *app, tui_action act)
                                  "(Shift+drag still selects text in most terminals)"
                                : "mouse off: the terminal's own selection works again");
         break;
-    case ACT_PGUP:
-    case ACT_PGDN: break; /* used by the views (view_key) */
     case ACT_TAB: app->side_first = (app->side_first + 1) % TUI_SIDE_N; break;
     case ACT_GLYPHS:
         app->gs = (plot_glyphset)((app->gs + 1) % PLOT_GLYPHSET_N);

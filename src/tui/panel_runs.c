@@ -89,6 +89,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         draw_text(in, y++, 0, A_DIM, "   %-*s %-*s %-8s %-4s %5s %-4s %6s %-8s %-9s %7s", idw, "#", nw, "network",
                   "solver", "filt", "tau", "be", "iters", "gap", "status", "time");
     rows = in.h - y;
+    app->runs_rows = rows;
     if (rows <= 0) return;
     first = app->sel - rows + 1;
     if (first < 0) first = 0;

@@ -178,6 +178,7 @@ typedef struct tui_app {
     int queue_n, queue_pos;
     int queue_serial;       /* number of the latest queue (runs started from it carry it in tui_run.queue) */
     int runs_first;         /* first run shown in the run list (mouse) */
+    int runs_rows;          /* run rows the run list showed at its last draw (PgUp/PgDn) */
     long log_seen;          /* log entries already considered for the status line */
     int legend_y, legend_n; /* legend hit boxes of the plot (mouse): x0, x1, run index */
     int legend[64][3];

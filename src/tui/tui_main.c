@@ -191,6 +191,10 @@ static void handle_key(tui_app *app, int ch)
     }
     tui_action act = keys_lookup(&app->keys, ch);
     if (app->view && !app->show_help && view_key(app, act, ch)) return;
+    if (act == ACT_NONE && (ch == KEY_HOME || ch == KEY_END) && !app->view && !app->show_help && app->s.n_runs) {
+        app->sel = ch == KEY_HOME ? 0 : app->s.n_runs - 1; /* the run list's first / latest run */
+        return;
+    }
     if (act == ACT_NONE) return;
     /* With an overlay open, only keys that make sense there pass. */
     if (app->show_help && act == ACT_HELP && app->help_page + 1 < app->help_pages) {
