@@ -6,7 +6,9 @@
 # - PgUp / PgDn / Home / End move the run list's selection (18 runs: a page,
 #   the first, the latest);
 # - a queue keeps the network it was made on when n opens another while it
-#   runs (the rest of it ran on the new one).
+#   runs (the rest of it ran on the new one);
+# - x on a cancelled run says, in its message, that its flows are not
+#   converged.
 TESTNAME=tui_long
 . tests/tui_lib.sh
 ANA="$DIR/Anaheim/Anaheim_net.tntp"
@@ -62,6 +64,21 @@ else
     echo "SKIP tui_long_queue_keeps_network: $ANA missing"
 fi
 
+# x on a cancelled run
+typed i 100000000
+keys m # (newton -> msa)
+keys r
+wait_for main 'run #21 started' 5
+sleep 0.5
+keys a
+wait_for main 'run #21 cancelled' 10
+keys x
+wait_for main 'export flows to' 3
+keys C-u
+$T send-keys -t main -l -- "$TMP/c-flows.csv"
+keys Enter
+wait_for main 'run #21: flows -> .*c-flows.csv \(cancelled: not converged\), history' 5
+check tui_long_export_says_cancelled $? "the export of a cancelled run does not say its flows are not converged"
 keys q
 wait_for main 'EXIT=0' 10
 check tui_long_quit $? "q did not exit with 0"

@@ -136,7 +136,12 @@ static void do_export(tui_app *app, const char *path)
             snprintf(logmsg, sizeof logmsg, ", run log -> %s", app->runlog_path);
         }
     }
-    app_message(app, bad, "run #%d: flows -> %s, %s%s", r->id, path, what, logmsg);
+    /* a cancelled or max-iter run's flows are its last finished iterate, not
+     * an equilibrium: the message says so right after the path (the file
+     * itself is plain, as solve's) */
+    char st[64] = "";
+    if (r->status != DS_STATUS_CONVERGED) snprintf(st, sizeof st, " (%s: not converged)", ds_status_name(r->status));
+    app_message(app, bad, "run #%d: flows -> %s%s, %s%s", r->id, path, st, what, logmsg);
 }
 
 static void open_ref(tui_app *app, const char *path)
