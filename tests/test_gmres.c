@@ -216,6 +216,49 @@ static void test_status(void)
     tc_end();
 }
 
+/* y = diag(1, 0) v, and y = 0: singular operators. b = (1, 1) is not in the
+ * first's range (the best residual is (0, 1)), nor in the second's. */
+static int diag10_op(void *ctx, const double *v, double *y)
+{
+    (void)ctx;
+    y[0] = v[0], y[1] = 0;
+    return 0;
+}
+static int zero_op(void *ctx, const double *v, double *y)
+{
+    (void)ctx, (void)v;
+    y[0] = y[1] = 0;
+    return 0;
+}
+
+/* A singular operator is not a happy breakdown: the residual reported is the
+ * true one and the status says the tolerance was not reached (the rotated
+ * zero diagonal read as convergence: status 0, residual 0 with x = 0 for
+ * A = 0, and for diag(1, 0) x = (1, -2.5e15) "solved"), whatever the restart,
+ * and the solve stops rather than repeat the breakdown each restart. */
+static void test_singular(void)
+{
+    static const gmres_op ops[2] = {diag10_op, zero_op};
+    static const double best[2] = {M_SQRT1_2, 1}; /* ||b - A x*|| / ||b|| at the least-squares x* */
+    tc_begin("gmres_singular_operator_not_converged");
+    for (int o = 0; o < 2; o++)
+        for (int rs = 0; rs <= 2; rs++) {
+            double b[2] = {1, 1}, x[2], y[2];
+            gmres_result r;
+            int st = gmres_solve(2, ops[o], NULL, b, x, 1e-10, rs, 50, NULL, &r);
+            ops[o](NULL, x, y);
+            double true_rel = hypot(b[0] - y[0], b[1] - y[1]) / hypot(b[0], b[1]);
+            TC_CHECK(st == 1 && r.status == 1, "%s, restart %d: status %d (resid %g, true %g)", o ? "0" : "diag(1,0)",
+                     rs, r.status, r.rel_resid, true_rel);
+            TC_CHECK(fabs(r.rel_resid - true_rel) <= 1e-12 && fabs(true_rel - best[o]) <= 1e-12,
+                     "%s, restart %d: resid %.17g, true %.17g, best %.17g", o ? "0" : "diag(1,0)", rs, r.rel_resid,
+                     true_rel, best[o]);
+            TC_CHECK(r.iters <= 2, "%s, restart %d: %d products (the breakdown repeated)", o ? "0" : "diag(1,0)", rs,
+                     r.iters);
+        }
+    tc_end();
+}
+
 int main(void)
 {
     test_basis_len();
@@ -223,5 +266,6 @@ int main(void)
     test_same_bits_below_restart();
     test_basis_fallback();
     test_status();
+    test_singular();
     return tc_failed_ ? 1 : 0;
 }

@@ -8,6 +8,12 @@
 #include "gmres.h"
 #include "vec.h"
 
+/* A rotated diagonal at or below this times ||A|| (as far as the products
+ * have shown it) is a singular operator's, not progress: an operator that
+ * close to singular (condition number 1e14 or more) gives no usable Newton
+ * direction anyway. */
+#define GMRES_SINGULAR 1e-14
+
 int gmres_basis_len(int n, int restart, int max_iter)
 {
     /* a restart beyond max_iter is never reached: its basis (2e9 vectors
@@ -51,7 +57,7 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
 {
     int m = gmres_basis_len(n, restart, max_iter), total = 0, status = -1; /* 1 once iterating: not converged */
     gmres_work own = {0}, *ws = work ? work : &own;
-    double bn = vec_nrm2(n, b), rn = 0;
+    double bn = vec_nrm2(n, b), rn = 0, anorm = 0;
     memset(x, 0, sizeof(double) * (size_t)n);
     res->iters = 0;
     res->rel_resid = 1;
@@ -69,7 +75,7 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
         status = 0;
         goto out;
     }
-    int first = 1;
+    int first = 1, singular = 0;
     status = 1;
     while (total < max_iter) {
         /* r = b - A x (b itself in the first cycle: x = 0, no product needed) */
@@ -111,14 +117,30 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
             }
             H[(k + 1) * m + k] = hn;
             if (hn > 0) vec_scal(n, 1.0 / hn, vn);
+            /* ||A v_k||, from the column before its rotations (Pythagoras
+             * over the Gram-Schmidt coefficients): the largest is a lower
+             * bound on ||A|| */
+            double cn = hn;
+            for (int j = 0; j <= k; j++) cn = hypot(cn, H[j * m + k]);
+            if (cn > anorm) anorm = cn;
             for (int j = 0; j < k; j++) {
                 double a = H[j * m + k], c = H[(j + 1) * m + k];
                 H[j * m + k] = cs[j] * a + sn[j] * c;
                 H[(j + 1) * m + k] = -sn[j] * a + cs[j] * c;
             }
             double a = H[k * m + k], c = H[(k + 1) * m + k], den = hypot(a, c);
-            cs[k] = den > 0 ? a / den : 1;
-            sn[k] = den > 0 ? c / den : 0;
+            if (den <= GMRES_SINGULAR * anorm) {
+                /* A v_k lies in the span of A v_0 .. A v_k-1 to rounding (den
+                 * is the part of it outside): A is singular on the basis, and
+                 * no column from here on, in this cycle or after a restart,
+                 * lowers the least-squares residual |g_k|. Taken as a happy
+                 * breakdown, the rotation of that rounding reported residual
+                 * 0 for an unsolved system (A = 0 "solved" by x = 0). */
+                singular = 1;
+                break;
+            }
+            cs[k] = a / den;
+            sn[k] = c / den;
             H[k * m + k] = den;
             H[(k + 1) * m + k] = 0;
             g[k + 1] = -sn[k] * g[k];
@@ -144,6 +166,7 @@ int gmres_solve(int n, gmres_op op, void *ctx, const double *b, double *x, doubl
             status = 0;
             break;
         }
+        if (singular) break; /* status 1: not solved, and a restart would repeat it */
     }
     res->rel_resid = rn / bn;
 out:

@@ -8,7 +8,7 @@ typedef int (*gmres_op)(void *ctx, const double *v, double *y);
 typedef struct gmres_result {
     int iters;        /* total inner iterations */
     double rel_resid; /* ||b - A x|| / ||b|| achieved (the Arnoldi residual at exit) */
-    int status;       /* 0 reached tol, 1 hit max_iter, -1 operator failed */
+    int status;       /* 0 reached tol, 1 hit max_iter or A singular on the basis, -1 operator failed */
 } gmres_result;
 
 /* The Krylov basis kept before a restart when the caller gives restart <= 0:
