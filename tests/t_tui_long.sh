@@ -10,7 +10,7 @@
 # - x on a cancelled run says, in its message, that its flows are not
 #   converged.
 TESTNAME=tui_long
-. tests/tui_lib.sh
+. "$(dirname "$0")/tui_lib.sh"
 ANA="$DIR/Anaheim/Anaheim_net.tntp"
 case "$ANA" in /*) ;; *) ANA="$PWD/$ANA" ;; esac
 
