@@ -5,6 +5,7 @@
  * which start it used. */
 #include "dillsue.h"
 #include "kernels.h"
+#include "gmres.h"
 #include "tcheck.h"
 
 typedef struct result {
@@ -124,6 +125,18 @@ static void test_globalise(const ds_network *net, const char *name, ds_filter fi
     TC_CHECK(count_kind(&pp, DS_STEP_NEWTON_RECOVER) == 0, "paper rule took a line-search recovery");
     TC_CHECK(count_kind(&pp, DS_STEP_NEWTON_WARM) == 5 || pp.nh <= 6, "paper rule: %d warm steps, want 5",
              count_kind(&pp, DS_STEP_NEWTON_WARM));
+    /* the paper's first forcing term compares ||F|| after the last warm step
+     * with ||F|| before it (choice 2 from the initial 0.1, capped at 0.5);
+     * it read the norm after the step twice, so the first term was the cap */
+    for (size_t i = 2; i < pp.nh; i++)
+        if (pp.h[i].kind != DS_STEP_NEWTON_WARM && pp.h[i - 1].kind == DS_STEP_NEWTON_WARM) {
+            double want = gmres_ew_choice2(0.1, sqrt(pp.h[i - 1].merit / pp.h[i - 2].merit));
+            want = want > 0.5 ? 0.5 : want;
+            TC_CHECK(fabs(pp.h[i].forcing - want) <= 1e-12 * want || pp.h[i].forcing < want,
+                     "first forcing term after the warm steps %.6g, want %.6g (or the floor below it)", pp.h[i].forcing,
+                     want);
+            break;
+        }
     TC_CHECK(max_ls <= 0 || (ls.nh > 0 && last_iter(&ls) <= max_ls), "line search took %d iterations, want <= %d",
              last_iter(&ls), max_ls);
     TC_CHECK(max_ptc <= 0 || (pt.nh > 0 && last_iter(&pt) <= max_ptc), "ptc took %d iterations, want <= %d",

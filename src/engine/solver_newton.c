@@ -386,9 +386,11 @@ static int nt_step(ds_run *run, void *state, ds_iter_record *rec)
         s->warm_left--;
         rc = solver_sra_step(run, rec);
         if (rc == EV_OK) rec->kind = DS_STEP_NEWTON_WARM;
-        /* paper: the first forcing term compares with the last warm step;
-         * line search: choice 1 has no model to compare with yet (eta_0) */
-        if (run->cfg.globalise == DS_GLOBALISE_PAPER) s->prev_norm = sqrt(run->merit);
+        /* paper: the first forcing term compares with the last warm step,
+         * i.e. ||F|| after it against ||F|| before it (the norm after it
+         * made that ratio 1 and the first forcing term the cap); line
+         * search: choice 1 has no model to compare with yet (eta_0) */
+        if (run->cfg.globalise == DS_GLOBALISE_PAPER) s->prev_norm = rn;
         return rc;
     }
     int ptc = run->cfg.globalise == DS_GLOBALISE_PTC;
