@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ds_csv.h"
 #include "ds_scenario.h"
@@ -60,11 +61,143 @@ static void finish(tui_session *s)
     }
 }
 
+static int copy_file(const char *from, const char *to)
+{
+    char buf[8192];
+    size_t n;
+    int ok = 1;
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    if (!in || !out) ok = 0;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) ok = fwrite(buf, 1, n, out) == n;
+    if (in) fclose(in);
+    if (out && fclose(out) != 0) ok = 0;
+    return ok ? 0 : -1;
+}
+
+static int used_by_a_run(const tui_session *s, const ds_network *net)
+{
+    for (int i = 0; i < s->n_runs; i++)
+        if (s->runs[i]->net == net) return 1;
+    return 0;
+}
+
+/* The session's networks: an unchanged file opened again is the copy already
+ * loaded, a changed one is read again; session_collect frees what no run,
+ * next-run state or app holder uses; runs over many reopenings of a few
+ * networks keep one copy of each. */
+static void test_networks(void)
+{
+    tui_session t;
+    ds_error err = {0};
+    char dir[512], net[600], trips[600];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(dir, sizeof dir, "%s/dillsue-nets-XXXXXX", tmp);
+    tc_begin("tui_session_reopen_unchanged_reuses");
+    if (!mkdtemp(dir)) {
+        TC_CHECK(0, "mkdtemp %s", dir);
+        tc_end();
+        return;
+    }
+    snprintf(net, sizeof net, "%s/ring.net.tntp", dir);
+    snprintf(trips, sizeof trips, "%s/ring.trips.tntp", dir);
+    TC_CHECK(copy_file("data/ringcity.net.tntp", net) == 0 && copy_file("data/ringcity.trips.tntp", trips) == 0,
+             "copy ringcity to %s", dir);
+    TC_CHECK(session_init(&t, &err) == 0, "init: %s", err.msg);
+    TC_CHECK(session_open(&t, net, NULL, &err) == 0 && !t.reused, "open: %s", err.msg);
+    ds_network *a = t.net;
+    TC_CHECK(session_open(&t, net, NULL, &err) == 0 && t.net == a && t.reused && t.n_nets == 1,
+             "reopened: %d networks, reused %d", t.n_nets, t.reused);
+    TC_CHECK(session_open(&t, net, trips, &err) == 0 && t.net == a && t.n_nets == 1,
+             "the sibling trips named: %d networks", t.n_nets);
+    TC_CHECK(session_collect(&t, NULL, 0) == 0 && t.n_nets == 1, "the current network freed");
+    tc_end();
+
+    tc_begin("tui_session_unused_networks_freed");
+    TC_CHECK(session_open(&t, NULL, NULL, &err) == 0 && t.n_nets == 2, "default: %s", err.msg);
+    TC_CHECK(session_collect(&t, NULL, 0) == 1 && t.n_nets == 1 && t.nets[0] == t.net, "the unused one kept");
+    TC_CHECK(session_open(&t, net, NULL, &err) == 0 && !t.reused && t.n_nets == 2, "a freed network reused");
+    a = t.net;
+    TC_CHECK(session_collect(&t, NULL, 0) == 1 && t.n_nets == 1, "default kept");
+    tc_end();
+
+    tc_begin("tui_session_run_keeps_its_network");
+    tui_run *r = session_start(&t, &err);
+    TC_CHECK(r != NULL, "start: %s", err.msg);
+    if (r) finish(&t);
+    TC_CHECK(session_open(&t, NULL, NULL, &err) == 0 && session_collect(&t, NULL, 0) == 0 && t.n_nets == 2,
+             "the run's network freed (%d networks)", t.n_nets);
+    TC_CHECK(r && r->net == a && !strcmp(r->net->name, a->name), "the run's network changed");
+    TC_CHECK(session_open(&t, net, NULL, &err) == 0 && t.net == a && t.reused, "the run's network not reused");
+    tc_end();
+
+    tc_begin("tui_session_changed_file_loaded_again");
+    {
+        FILE *f = fopen(net, "a");
+        TC_CHECK(f && fputs("\n", f) >= 0 && fclose(f) == 0, "append to %s", net);
+        TC_CHECK(session_open(&t, net, NULL, &err) == 0 && !t.reused && t.net != a, "a changed file reused");
+        ds_network *b = t.net;
+        TC_CHECK(session_collect(&t, NULL, 0) == 1 && t.n_nets == 2, "%d networks (want the run's and b)", t.n_nets);
+        /* a changed trips file too */
+        f = fopen(trips, "a");
+        TC_CHECK(f && fputs("\n", f) >= 0 && fclose(f) == 0, "append to %s", trips);
+        TC_CHECK(session_open(&t, net, NULL, &err) == 0 && !t.reused && t.net != b, "a changed trips file reused");
+        /* what the app holds stays */
+        const ds_network *keep[] = {NULL, b};
+        TC_CHECK(session_collect(&t, keep, 2) == 0 && t.n_nets == 3, "a kept network freed");
+        TC_CHECK(session_collect(&t, NULL, 0) == 1 && t.n_nets == 2, "b not freed once nothing keeps it");
+    }
+    tc_end();
+
+    tc_begin("tui_session_scenario_reused_and_freed");
+    {
+        ds_network *base = t.net;
+        TC_CHECK(session_scenario(&t, 2, 7, &err) == 0 && !t.reused, "scenario: %s", err.msg);
+        ds_network *sc = t.net;
+        TC_CHECK(session_scenario(&t, 2, 7, &err) == 0 && t.net == sc && t.reused && t.scen_base == base,
+                 "the same scenario made again");
+        TC_CHECK(session_scenario(&t, 2, 8, &err) == 0 && t.net != sc && t.scen_base == base, "seed 8");
+        TC_CHECK(session_collect(&t, NULL, 0) == 1 && t.n_nets == 3, "%d networks (run's, base, seed 8)", t.n_nets);
+        TC_CHECK(session_open(&t, NULL, NULL, &err) == 0 && session_collect(&t, NULL, 0) == 2 && t.n_nets == 2 &&
+                     !t.scen_net && !t.scen_base,
+                 "%d networks, scenario %p base %p", t.n_nets, (void *)t.scen_net, (void *)t.scen_base);
+    }
+    tc_end();
+
+    tc_begin("tui_session_many_runs_few_networks");
+    {
+        /* 60 runs alternating between two files, each reopened before its
+         * run, with a scenario run in between: one copy each */
+        int ok = 1;
+        for (int i = 0; i < 20 && ok; i++) {
+            ok = session_open(&t, net, NULL, &err) == 0 && session_start(&t, &err);
+            if (ok) finish(&t);
+            ok = ok && session_scenario(&t, 1, 3, &err) == 0 && session_start(&t, &err);
+            if (ok) finish(&t);
+            ok = ok && session_open(&t, NULL, NULL, &err) == 0 && session_start(&t, &err);
+            if (ok) finish(&t);
+            session_collect(&t, NULL, 0);
+        }
+        TC_CHECK(ok, "open or run failed: %s", err.msg);
+        int unused = 0;
+        for (int i = 0; i < t.n_nets; i++) unused += !used_by_a_run(&t, t.nets[i]);
+        /* the first run's (before the file changed), ring, its scenario, default */
+        TC_CHECK(t.n_runs == 61 && t.n_nets == 4 && unused == 0, "%d runs, %d networks, %d unused", t.n_runs, t.n_nets,
+                 unused);
+    }
+    tc_end();
+    session_free(&t);
+    remove(net);
+    remove(trips);
+    rmdir(dir);
+}
+
 int main(void)
 {
     tui_session s;
     ds_error err = {0};
     tui_run *r;
+
+    test_networks();
 
     tc_begin("tui_session_open_default");
     TC_CHECK(session_init(&s, &err) == 0, "init: %s", err.msg);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,10 +64,63 @@ int session_init(tui_session *s, ds_error *err)
     return 0;
 }
 
-static int session_adopt(tui_session *s, ds_network *net, ds_error *err);
+static int session_adopt(tui_session *s, ds_network *net, const char *key, ds_error *err);
+
+/* A file as loaded: device, inode, size, mtime and ctime ("none" where it
+ * cannot be read: a trips file that appears later is a change too). */
+static void file_id(const char *path, char *out, size_t n)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(out, n, "none");
+        return;
+    }
+    snprintf(out, n, "%llu:%llu:%lld:%lld.%09ld:%lld.%09ld", (unsigned long long)st.st_dev,
+             (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec);
+}
+
+/* What identifies the network session_open(path, trips) reads: the paths as
+ * given and both files' identities; "" where the net file cannot be read
+ * (the load fails then, or is not to be reused). */
+static void net_key(const char *path, const char *trips, char *key, size_t n)
+{
+    char sib[1024], a[160], b[160];
+    struct stat st;
+    if (!path) {
+        snprintf(key, n, "<embedded>");
+        return;
+    }
+    key[0] = 0;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (!trips) trips = ds_tntp_sibling(path, "trips", sib, sizeof sib) ? sib : "";
+    file_id(path, a, sizeof a);
+    if (trips[0])
+        file_id(trips, b, sizeof b);
+    else
+        snprintf(b, sizeof b, "none");
+    if (snprintf(key, n, "%s %s\n%s %s", path, a, trips, b) >= (int)n) key[0] = 0; /* too long: not reused */
+}
+
+/* The loaded network whose key is key, or -1. */
+static int find_key(const tui_session *s, const char *key)
+{
+    for (int i = 0; key[0] && i < s->n_nets; i++)
+        if (s->net_keys[i] && !strcmp(s->net_keys[i], key)) return i;
+    return -1;
+}
 
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err)
 {
+    char key[2600];
+    net_key(path, trips, key, sizeof key); /* before reading: a change while it reads is a change */
+    int have = find_key(s, key);
+    if (have >= 0) {
+        s->net = s->nets[have];
+        s->reused = 1;
+        session_log(s, 0, 0, "%s: unchanged since it was loaded; the loaded copy is used", s->net->net_path);
+        return 0;
+    }
     ds_network *net = path ? ds_network_load_net_trips(path, trips, err) : ds_network_load_default(err);
     if (!net) return -1;
     /* what the reader dropped or read past, as the command line says it */
@@ -75,21 +129,54 @@ int session_open(tui_session *s, const char *path, const char *trips, ds_error *
                     net->n_loops, net->n_loops > 1 ? "s" : "");
     char note[600];
     for (int i = 0; ds_network_column_note(net, i, note, sizeof note); i++) session_log(s, 0, 0, "%s", note);
-    return session_adopt(s, net, err);
+    return session_adopt(s, net, key, err);
 }
 
-/* Keep net in the session's list and make it current (net is freed on failure). */
-static int session_adopt(tui_session *s, ds_network *net, ds_error *err)
+/* Keep net in the session's list under key ("" = never reused) and make it
+ * current (net is freed on failure). */
+static int session_adopt(tui_session *s, ds_network *net, const char *key, ds_error *err)
 {
     ds_network **grown = realloc(s->nets, (size_t)(s->n_nets + 1) * sizeof *grown);
-    if (!grown) {
+    if (grown) s->nets = grown;
+    char **keys = grown ? realloc(s->net_keys, (size_t)(s->n_nets + 1) * sizeof *keys) : NULL;
+    if (keys) s->net_keys = keys;
+    char *k = key[0] ? strdup(key) : NULL;
+    if (!grown || !keys || (key[0] && !k)) {
         ds_network_free(net);
+        free(k);
         return ds_error_set(err, "", 0, "out of memory");
     }
-    s->nets = grown;
-    s->nets[s->n_nets++] = net;
+    s->nets[s->n_nets] = net;
+    s->net_keys[s->n_nets++] = k;
     s->net = net;
+    s->reused = 0;
     return 0;
+}
+
+int session_collect(tui_session *s, const ds_network *const *keep, int n_keep)
+{
+    int freed = 0, k = 0;
+    if (s->scen_net != s->net) s->scen_net = s->scen_base = NULL;
+    if (!s->warm_file) s->warm_file_net = NULL;
+    for (int i = 0; i < s->n_nets; i++) {
+        const ds_network *net = s->nets[i];
+        int used = net == s->net || net == s->scen_base || net == s->warm_file_net;
+        for (int j = 0; !used && j < n_keep; j++) used = keep[j] == net;
+        for (int j = 0; !used && j < s->n_runs; j++) used = s->runs[j]->net == net;
+        if (used) {
+            s->nets[k] = s->nets[i];
+            s->net_keys[k++] = s->net_keys[i];
+        } else {
+            ds_network_free(s->nets[i]);
+            free(s->net_keys[i]);
+            freed++;
+        }
+    }
+    s->n_nets = k;
+#if defined(__GLIBC__)
+    if (freed) malloc_trim(0); /* as for retired runs: give the pages back */
+#endif
+    return freed;
 }
 
 int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *err)
@@ -97,6 +184,20 @@ int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *e
     char name[128];
     if (!s->net) return ds_error_set(err, "", 0, "no network loaded");
     ds_network *base = s->net == s->scen_net ? s->scen_base : s->net; /* scenarios do not compound */
+    /* the same scenario of the same unchanged file: the copy made before */
+    char key[2700] = "";
+    for (int i = 0; i < s->n_nets; i++)
+        if (s->nets[i] == base && s->net_keys[i]) {
+            if (snprintf(key, sizeof key, "%s\n~k%d/%llu", s->net_keys[i], k, seed) >= (int)sizeof key) key[0] = 0;
+            break;
+        }
+    int have = find_key(s, key);
+    if (have >= 0) {
+        s->net = s->scen_net = s->nets[have];
+        s->scen_base = base;
+        s->reused = 1;
+        return 0;
+    }
     ds_network *net = ds_network_clone(base);
     if (!net) return ds_error_set(err, "", 0, "out of memory");
     if (ds_scenario_apply(net, k, (uint64_t)seed, NULL, err) != 0) {
@@ -108,7 +209,7 @@ int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *e
     net->ref_flow = net->ref_cost = NULL;
     snprintf(name, sizeof name, "%.100s~k%d/%llu", base->name, k, seed);
     snprintf(net->name, sizeof net->name, "%s", name);
-    if (session_adopt(s, net, err) != 0) return -1;
+    if (session_adopt(s, net, key, err) != 0) return -1;
     s->scen_net = net;
     s->scen_base = base;
     return 0;
@@ -498,8 +599,12 @@ void session_free(tui_session *s)
     session_stop(s);
     for (int i = 0; i < s->n_runs; i++) run_free(s->runs[i]);
     free(s->runs);
-    for (int i = 0; i < s->n_nets; i++) ds_network_free(s->nets[i]);
+    for (int i = 0; i < s->n_nets; i++) {
+        ds_network_free(s->nets[i]);
+        free(s->net_keys[i]);
+    }
     free(s->nets);
+    free(s->net_keys);
     free(s->log);
     free(s->warm_file);
     pthread_mutex_destroy(&s->log_mu);

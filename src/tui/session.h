@@ -6,6 +6,16 @@
  * most one run executes at a time. Every finished run, its config and its
  * network are kept until session_free, so earlier curves stay comparable.
  *
+ * Networks: the session owns every network it loaded or made (nets). A run
+ * points at its network for life; so may the next-run state (net, the
+ * scenario base, the warm-start file's network) and the app (the queue, the
+ * sweep cell's network, the reference comparison), which passes its pointers
+ * to session_collect. session_collect frees the networks none of those
+ * points at, so opening networks again and again keeps one copy of each that
+ * is still used. Re-opening a file that is unchanged since it was loaded
+ * (same path, and the net and trips files have the same device, inode, size,
+ * mtime and ctime) and re-making a scenario of it reuse the loaded copy.
+ *
  * Memory: the TUI_KEEP_FULL latest runs keep their engine run (snapshot for
  * the links panel) and their whole history; older runs are retired: their
  * flows, costs, certificate, totals and times are kept, the engine run is
@@ -74,8 +84,10 @@ typedef struct tui_log_entry {
 } tui_log_entry;
 
 typedef struct tui_session {
-    ds_network **nets; /* every network loaded this session (runs point into them) */
+    ds_network **nets; /* every network loaded this session and still used (runs point into them) */
+    char **net_keys;   /* nets[i]'s file identity (session_open, session_scenario); NULL = never reused */
     int n_nets;
+    int reused;                       /* the latest session_open or session_scenario reused a loaded network */
     ds_network *net;                  /* the one the next run uses */
     ds_network *scen_net, *scen_base; /* the latest scenario network and the network it came from */
     ds_config next;                   /* config of the next run */
@@ -95,8 +107,9 @@ typedef struct tui_session {
 double session_now(void); /* monotonic seconds */
 
 int session_init(tui_session *s, ds_error *err);
-/* Load a network and make it current. path NULL = embedded default. On
- * failure nothing changes. */
+/* Load a network and make it current. path NULL = embedded default. An
+ * unchanged file already loaded is not read again: its copy becomes current
+ * (s->reused 1). On failure nothing changes. */
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err);
 /* Make scenario k (seed) of the current network current, as `solve --scenario
  * K --seed S` (ds_scenario_apply on a copy of the network, or of the network
@@ -104,6 +117,14 @@ int session_open(tui_session *s, const char *path, const char *trips, ds_error *
  * network's reference flows are dropped, they do not describe the scenario).
  * On failure nothing changes. */
 int session_scenario(tui_session *s, int k, unsigned long long seed, ds_error *err);
+/* Free the networks nothing uses any more: not the current one, nor the
+ * scenario base of a current scenario, nor the warm-start file's network,
+ * nor any run's, nor keep[0..n_keep-1] (the app's: NULLs allowed). Forgets
+ * scen_net / scen_base where the scenario is no longer current, and
+ * warm_file_net where no warm-start file is kept. Returns the number freed.
+ * Call it only where nothing else holds a network pointer (the UI's frame
+ * loop: a pointer kept in a local variable up the stack is not seen). */
+int session_collect(tui_session *s, const ds_network *const *keep, int n_keep);
 /* Start a run with s->next on s->net. Refused while another run executes. */
 tui_run *session_start(tui_session *s, ds_error *err);
 /* The run whose thread has not been joined yet, or NULL. */
