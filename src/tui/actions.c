@@ -365,8 +365,9 @@ static void prompt_accept(tui_app *app)
             app_message(app, 1, "cannot open network (unchanged): %s", msg);
         } else {
             app->s.warm_next = 0;
-            app_message(app, 0, "network %s: %d nodes, %d links, %d OD pairs", app->s.net->name, app->s.net->n_nodes,
-                        app->s.net->n_links, app->s.net->n_od);
+            app_message(app, 0, "network %s: %d nodes, %d links, %d OD pairs%s", app->s.net->name, app->s.net->n_nodes,
+                        app->s.net->n_links, app->s.net->n_od,
+                        app->s.reused ? " (the copy already loaded: the files are unchanged)" : "");
         }
         break;
     }
@@ -581,6 +582,19 @@ static tui_run *start_with(tui_app *app, const ds_config *cfg)
     return r;
 }
 
+/* Free the networks nothing uses any more (session_collect): the app's own
+ * holders are the queue's network while runs of it are still to start, the
+ * sweep cell's network (the next cell of the sweep reuses it) and the
+ * reference comparison's network while it has flows. Called once a frame
+ * loop turn, where no caller holds a network pointer. */
+static void collect_networks(tui_app *app)
+{
+    if (app->queue_pos >= app->queue_n) app->queue_net = NULL;
+    if (!app->ref_flow) app->ref_net = NULL;
+    const ds_network *keep[] = {app->queue_net, app->cell_net, app->ref_net};
+    session_collect(&app->s, keep, (int)(sizeof keep / sizeof keep[0]));
+}
+
 void app_tick(tui_app *app)
 {
     tui_session *s = &app->s;
@@ -636,6 +650,7 @@ void app_tick(tui_app *app)
             app->queue_n = app->queue_pos = 0; /* start_with said why */
     }
     if (app->queue_n && app->queue_pos >= app->queue_n && !session_active(s)) app->queue_n = app->queue_pos = 0;
+    collect_networks(app);
 }
 
 /* Runs: start, pause, abort, re-run, copy, select, show, compare, save, quit. */

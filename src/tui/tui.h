@@ -174,7 +174,7 @@ typedef struct tui_app {
     int mouse;  /* mouse reporting on */
 #define TUI_QUEUE_MAX 128
     ds_config queue_cfg[TUI_QUEUE_MAX]; /* their settings */
-    ds_network *queue_net;              /* the network they run on: the one current when Q made them */
+    ds_network *queue_net; /* the network they run on: the one current when Q made them (NULL once the last started) */
     int queue_n, queue_pos;
     int queue_serial;       /* number of the latest queue (runs started from it carry it in tui_run.queue) */
     int runs_first;         /* first run shown in the run list (mouse) */
