@@ -190,8 +190,11 @@ static int dag_build_one(ds_loader *ld, int di, const double *t, ld_scratch *s, 
 /* fn over the destinations, all at once, or (while a progress function
  * watches the set-up) in about ten groups of at least 64 with a report after
  * each: the same calls, each destination's work its own, so the same result.
- * Returns -1 if the progress function asked to stop. */
+ * With a cancel flag (ld_create_cancellable) every destination looks at it
+ * first and, once it is set, the rest are skipped (a large network's group
+ * takes seconds). Returns -1 if the progress function or the flag stopped it. */
 struct dest_chunk {
+    ds_loader *ld;
     ds_pool_fn fn;
     void *ctx;
     int first;
@@ -200,6 +203,7 @@ struct dest_chunk {
 static void dest_chunk_fn(void *ctx, int worker, int i)
 {
     struct dest_chunk *c = ctx;
+    if (ld_cancelled(c->ld)) return;
     c->fn(c->ctx, worker, c->first + i);
 }
 
@@ -207,15 +211,20 @@ static int run_dests(ds_loader *ld, const char *what, ds_pool_fn fn, void *ctx)
 {
     int nd = ld->n_dest, step = (nd + 9) / 10;
     if (!ld->progress) {
-        ds_pool_run(ld->pool, nd, fn, ctx);
+        struct dest_chunk c = {ld, fn, ctx, 0};
+        ds_pool_run(ld->pool, nd, dest_chunk_fn, &c);
+        if (ld_cancelled(ld)) {
+            ld->stopped = 1;
+            return -1;
+        }
         return 0;
     }
     if (step < 64) step = 64;
     for (int d0 = 0; d0 < nd; d0 += step) {
-        struct dest_chunk c = {fn, ctx, d0};
+        struct dest_chunk c = {ld, fn, ctx, d0};
         int k = nd - d0 < step ? nd - d0 : step;
         ds_pool_run(ld->pool, k, dest_chunk_fn, &c);
-        if (ld->progress(ld->progress_ctx, what, d0 + k, nd)) {
+        if (ld->progress(ld->progress_ctx, what, d0 + k, nd) || ld_cancelled(ld)) {
             ld->stopped = 1;
             return -1;
         }
@@ -525,7 +534,7 @@ static void eval_block_fn(void *ctx, int worker, int b)
     int d0 = b * ld->blk, d1 = d0 + ld->blk;
     if (d1 > ld->n_dest) d1 = ld->n_dest;
     ld_block_clear(ld, b, flow);
-    for (int di = d0; di < d1; di++) {
+    for (int di = d0; di < d1 && !ld_cancelled(ld); di++) {
         if (ld->dag)
             eval_dag(ld, di, s, flow);
         else if (ld->direct)
@@ -642,6 +651,13 @@ int ld_eval_costs(ds_loader *ld, const double *t, double *f)
     if (ld->direct) ld_direct_prepare(ld);
     for (int w = 0; w < ds_pool_threads(ld->pool); w++) ld->scr[w].t_bellman = ld->scr[w].t_absorb = 0;
     ds_pool_run(ld->pool, ld->n_blocks, eval_block_fn, &j);
+    if (ld_cancelled(ld)) {
+        /* destinations were skipped: f is left as it was, and the inner state
+         * (part this evaluation's, part the last one's) is not kept */
+        ld->kept_valid = 0;
+        if (ld->v_valid) memset(ld->v_valid, 0, (size_t)ld->n_dest);
+        return LD_CANCELLED;
+    }
     ld_reduce(ld, f);
     wall = ds_clock_now() - t0;
     /* Phase wall times: the parallel section's wall time split in proportion to
@@ -837,7 +853,7 @@ double ds_loader_cbar(ds_loader *ld)
     double num = 0, den = 0;
     if (!ld->have_ffcost) {
         struct reach_job j = {ld, 1};
-        ds_pool_run(ld->pool, ld->n_dest, reach_fn, &j);
+        if (run_dests(ld, "cbar", reach_fn, &j) != 0) return NAN; /* cancelled */
         ld->have_ffcost = 1;
     }
     for (int k = 0; k < net->n_od; k++) {
@@ -896,6 +912,13 @@ ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params 
                                     int threads, int inner_max, double inner_tol, ds_loader_progress_fn progress,
                                     void *progress_ctx, ds_error *err)
 {
+    return ld_create_cancellable(net, cp, filter, mu, threads, inner_max, inner_tol, progress, progress_ctx, NULL, err);
+}
+
+ds_loader *ld_create_cancellable(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu,
+                                 int threads, int inner_max, double inner_tol, ds_loader_progress_fn progress,
+                                 void *progress_ctx, const atomic_int *cancel, ds_error *err)
+{
     ds_loader *ld;
     int m = net->n_links, n = net->n_nodes;
     if (!(mu > 0) || !isfinite(mu)) {
@@ -909,6 +932,7 @@ ds_loader *ds_loader_create_watched(const ds_network *net, const ds_cost_params 
     ld->net = net;
     ld->progress = progress;
     ld->progress_ctx = progress_ctx;
+    ld->cancel = cancel;
     ld->cp = *cp;
     ld->filter = filter;
     ld->mu = mu;

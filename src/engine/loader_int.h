@@ -68,6 +68,10 @@ struct ds_loader {
     ds_loader_progress_fn progress; /* during ds_loader_create_watched only */
     void *progress_ctx;
     int stopped; /* the progress function asked to stop */
+    /* a run's cancel flag (ld_create_cancellable; NULL: none), read once a
+     * destination by the long loops (set-up searches, evaluations, J v), which
+     * then skip the destinations left and report LD_CANCELLED */
+    const atomic_int *cancel;
     ds_cost_params cp;
     ds_filter filter;
     double mu;
@@ -133,6 +137,18 @@ struct ds_loader {
 };
 
 int ld_eval_costs(ds_loader *ld, const double *t, double *f);
+/* What an evaluation or J v returns when the cancel flag stopped it (its
+ * output untouched, the kept inner state no longer valid). */
+#define LD_CANCELLED (-2)
+static inline int ld_cancelled(const ds_loader *ld)
+{
+    return ld->cancel && atomic_load_explicit(ld->cancel, memory_order_relaxed) != 0;
+}
+/* ds_loader_create_watched that also looks at *cancel (may be NULL) per
+ * destination, during the set-up and for the loader's life. */
+ds_loader *ld_create_cancellable(const ds_network *net, const ds_cost_params *cp, ds_filter filter, double mu,
+                                 int threads, int inner_max, double inner_tol, ds_loader_progress_fn progress,
+                                 void *progress_ctx, const atomic_int *cancel, ds_error *err);
 /* The costs destination di sees: t, or under the relax penalty t plus
  * -log(relax_lambda)/mu on the links outside its DSP DAG (in s->trelax). */
 const double *ld_dest_costs(ds_loader *ld, int di, ld_scratch *s, const double *t);

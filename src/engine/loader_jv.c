@@ -270,7 +270,7 @@ static void jv_block_fn(void *ctx, int worker, int b)
     if (d1 > ld->n_dest) d1 = ld->n_dest;
     ld_block_clear(ld, b, out);
     int grp[JV_GROUP], k = 0;
-    for (int di = d0; di < d1; di++) {
+    for (int di = d0; di < d1 && !ld_cancelled(ld); di++) {
         if (ld->direct && !ld->jv_group_off && ld_direct_jv_shared(ld, di)) {
             grp[k++] = di; /* consecutive shared destinations go together */
             if (k == JV_GROUP) ld_direct_jv_group(ld, grp, k, worker, out), k = 0;
@@ -293,6 +293,7 @@ static int jv_of_dtv(ds_loader *ld, double *out, double t0)
     struct jv_job j = {ld};
     ld->jv_failed = 0;
     ds_pool_run(ld->pool, ld->n_blocks, jv_block_fn, &j);
+    if (ld_cancelled(ld)) return LD_CANCELLED; /* destinations skipped: out is left as it was */
     if (ld->jv_failed) return -1;
     ld_reduce(ld, out);
     ld->stats.t_phase[DS_PHASE_DERIV] = ds_clock_now() - t0;

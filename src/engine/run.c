@@ -17,6 +17,7 @@
 #include "gpu.h"
 #include "kernels.h"
 #include "lapack.h"
+#include "loader_int.h"
 #include "run_int.h"
 
 double run_now(void) { return ds_clock_now(); }
@@ -359,6 +360,7 @@ int run_jv(ds_run *run, const double *v, double *out)
         rc = ds_gpu_loader_jv(run->gpu, run->x, v, out, &st);
     } else {
         rc = ds_loader_jv(run->ld, run->x, v, out);
+        if (rc == LD_CANCELLED) return -1; /* (the caller sees the cancel) */
         ds_loader_stats(run->ld, &st);
     }
     if (rc != 0) {
@@ -399,6 +401,7 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
         if (rc < 0) snprintf(run->reason, sizeof run->reason, "CUDA backend: %s", ds_gpu_last_error());
     } else {
         rc = ds_loader_eval(run->ld, x, fx);
+        if (rc == LD_CANCELLED) return EV_CANCELLED; /* stopped part way: fx untouched, not counted */
         ds_loader_stats(run->ld, &st);
     }
     run->evals++;
@@ -1399,9 +1402,8 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     run->t_progress = run_now();
     /* mu is needed by the evaluations only, so the loader is built first and
      * its free-flow trees give cbar when mu is derived from tau */
-    run->ld =
-        ds_loader_create_watched(run->net, &run->cfg.cost, lf, run->cfg.mu > 0 ? run->cfg.mu : 1.0, run->cfg.threads,
-                                 run->cfg.inner_max, run->cfg.inner_tol, loader_progress, run, &err);
+    run->ld = ld_create_cancellable(run->net, &run->cfg.cost, lf, run->cfg.mu > 0 ? run->cfg.mu : 1.0, run->cfg.threads,
+                                    run->cfg.inner_max, run->cfg.inner_tol, loader_progress, run, &run->cancel, &err);
     if (!run->ld && run_cancelled(run))
         FAIL_WITH(DS_STATUS_CANCELLED, "cancelled during set-up, in: %s", full ? "reachability" : "filter DAGs");
     if (!run->ld) {
@@ -1422,6 +1424,7 @@ static ds_status run_setup(ds_run *run, edsp_state *es)
     if (!(mu > 0)) {
         STEP(0.2, "cbar (free-flow shortest paths)");
         cbar = ds_loader_cbar(run->ld);
+        if (run_cancelled(run)) FAIL_WITH(DS_STATUS_CANCELLED, "cancelled during set-up, in: %s", "cbar");
         mu_bad = ds_mu_from_tau(run->cfg.tau, cbar, ds_filter_name(run->cfg.filter), &mu, mu_why, sizeof mu_why);
     }
     /* published under snap_mu: a front end reads them while the run sets up */
@@ -1507,7 +1510,9 @@ static ds_status run_start(ds_run *run)
     run_setup_step(run, 0.8, "start point");
     memset(&run->cur, 0, sizeof run->cur);
     int rc = choose_start(run);
-    if (rc == EV_CANCELLED) {
+    /* (a search that failed because a cancel stopped its loading, e.g. the
+     * relax filter's DAGs, is a cancel too) */
+    if (rc == EV_CANCELLED || (rc != EV_OK && run_cancelled(run))) {
         snprintf(run->reason, sizeof run->reason, "cancelled before the first iteration");
         return DS_STATUS_CANCELLED;
     }
@@ -1522,7 +1527,12 @@ static ds_status run_start(ds_run *run)
         if (run->cfg.filter == DS_FILTER_FULL) {
             ds_loader_set_quick_reject(run->ld, 0); /* a verdict: every solve decided afresh */
             run_setup_step(run, 0.95, "existence test at the capped costs");
-            if (check_ill_posed(run, 1)) return DS_STATUS_ILL_POSED;
+            int ill = check_ill_posed(run, 1);
+            if (!ill && run_cancelled(run)) {
+                snprintf(run->reason, sizeof run->reason, "cancelled before the first iteration");
+                return DS_STATUS_CANCELLED;
+            }
+            if (ill) return DS_STATUS_ILL_POSED;
         }
         return DS_STATUS_ERROR;
     }
@@ -1565,6 +1575,11 @@ static ds_status at_tolerance(ds_run *run, edsp_state *es, const solver_ops *ops
     }
     memset(&run->cur, 0, sizeof run->cur);
     int ch = edsp_refresh(run, es, &run->cur);
+    if (ch == EDSP_FAILED && run_cancelled(run)) {
+        /* the rebuild stopped part way: the old mask is kept */
+        snprintf(run->reason, sizeof run->reason, "cancelled at iteration %d (gap_rel %.3g)", run->iter, run->gap);
+        return DS_STATUS_CANCELLED;
+    }
     if (ch == EDSP_FAILED) {
         snprintf(run->reason, sizeof run->reason, "out of memory rebuilding the eDSP mask");
         return DS_STATUS_ERROR;
