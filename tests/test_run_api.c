@@ -881,6 +881,93 @@ static void test_edited_network(void)
     tc_end();
 }
 
+/* A cancel is honoured inside a group of the loader's per-destination set-up,
+ * not only between groups: a generated grid of 60,025 nodes and 2,000
+ * destinations, whose first group (200 full shortest-path searches, or 200
+ * DAGs) takes a second or more, is stopped at the first set-up event and must
+ * return within 0.3 s of it (it ran the whole group: 2 s and more). */
+struct cancel_timed {
+    double t_cancel;
+};
+
+static void cancel_first_setup_timed(ds_run *run, const ds_event *ev, void *ctx)
+{
+    struct cancel_timed *c = ctx;
+    if (ev->kind == DS_EVENT_SETUP && c->t_cancel == 0) {
+        c->t_cancel = ds_clock_now();
+        ds_run_cancel(run);
+    }
+}
+
+static int write_grid(const char *net_path, const char *trips_path, int side, int zones)
+{
+    FILE *f = fopen(net_path, "w");
+    if (!f) return -1;
+    int n = side * side, m = 4 * side * (side - 1);
+    fprintf(f,
+            "<NUMBER OF ZONES> %d\n<NUMBER OF NODES> %d\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> %d\n"
+            "<END OF METADATA>\n\n~ init term cap len fft b power speed toll type ;\n",
+            zones, n, m);
+    for (int r = 0; r < side; r++)
+        for (int c = 0; c < side; c++) {
+            int i = r * side + c + 1;
+            int nb[4] = {c + 1 < side ? i + 1 : 0, c > 0 ? i - 1 : 0, r + 1 < side ? i + side : 0,
+                         r > 0 ? i - side : 0};
+            for (int k = 0; k < 4; k++)
+                if (nb[k])
+                    fprintf(f, "\t%d\t%d\t%d\t1\t%.2f\t0.15\t4\t0\t0\t1\t;\n", i, nb[k], 1000 + (i * 7 + k) % 500,
+                            1.0 + (i * 13 + k * 5) % 17 / 10.0);
+        }
+    if (fclose(f) != 0) return -1;
+    f = fopen(trips_path, "w");
+    if (!f) return -1;
+    fprintf(f, "<NUMBER OF ZONES> %d\n<TOTAL OD FLOW> %d\n<END OF METADATA>\n\n", zones, zones);
+    for (int o = 1; o <= zones; o++) fprintf(f, "Origin %d\n%d : 1.0;\n\n", o, o % zones + 1);
+    return fclose(f) != 0 ? -1 : 0;
+}
+
+static void test_cancel_inside_destination_group(void)
+{
+    char dir[] = "/tmp/dillsue_cancelXXXXXX", np[64], tp[64];
+    ds_error err = {{0}, 0, {0}};
+    tc_begin("run_api_cancel_within_a_group_of_destinations");
+    if (!mkdtemp(dir)) {
+        TC_CHECK(0, "mkdtemp failed");
+        tc_end();
+        return;
+    }
+    snprintf(np, sizeof np, "%s/g_net.tntp", dir);
+    snprintf(tp, sizeof tp, "%s/g_trips.tntp", dir);
+    ds_network *net = write_grid(np, tp, 245, 2000) == 0 ? ds_network_load(np, tp, NULL, NULL, &err) : NULL;
+    TC_CHECK(net != NULL, "grid network: %s", err.msg);
+    const ds_filter filt[2] = {DS_FILTER_FULL, DS_FILTER_DSP};
+    const char *in[2] = {"in: reachability", "in: filter DAGs"};
+    for (int k = 0; net && k < 2; k++) {
+        ds_config cfg;
+        char reason[512];
+        struct cancel_timed c = {0};
+        ds_config_default(&cfg);
+        cfg.filter = filt[k];
+        cfg.threads = 1;
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run != NULL, "create: %s", err.msg);
+        if (!run) continue;
+        ds_run_add_monitor(run, cancel_first_setup_timed, &c);
+        ds_status st = ds_run_execute(run);
+        double lat = ds_clock_now() - c.t_cancel;
+        ds_run_reason(run, reason, sizeof reason);
+        TC_CHECK(st == DS_STATUS_CANCELLED && strstr(reason, in[k]) != NULL, "%s: status %s, reason '%s'",
+                 ds_filter_name(filt[k]), ds_status_name(st), reason);
+        TC_CHECK(lat < 0.3, "%s: returned %.2f s after the cancel", ds_filter_name(filt[k]), lat);
+        ds_run_free(run);
+    }
+    ds_network_free(net);
+    remove(np);
+    remove(tp);
+    remove(dir);
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -930,6 +1017,7 @@ int main(void)
         tc_skip("run_api_cancel_inside_loader_setup",
                 "Chicago-Sketch/ChicagoSketch_net.tntp not found (set DILLSUE_TNTP_DIR)");
     ds_network_free(chi);
+    test_cancel_inside_destination_group();
     ds_network_free(ring);
     return tc_failed_ ? 1 : 0;
 }
