@@ -1450,6 +1450,62 @@ static void check_watched_create(const char *name, const char *rel, ds_filter fi
     tc_end();
 }
 
+/* A loader made with a cancel flag (the run's): while the flag is clear it is
+ * the plain loader (the same flows and J v, bit for bit); once it is set an
+ * evaluation, a J v and a creation stop, each destination looking at it (a
+ * large network's evaluation, or group of set-up searches, takes seconds),
+ * with LD_CANCELLED and their output untouched, or "cancelled". */
+static void check_cancel_flag(const char *name, const char *rel, ds_filter filt)
+{
+    char tn[96];
+    snprintf(tn, sizeof tn, "loader_cancel_flag_%s_%s", name, ds_filter_name(filt));
+    ds_network *net = begin_case(rel, tn);
+    if (!net) return;
+    ds_cost_params cp = cp_default();
+    int m = net->n_links;
+    double *x = calloc((size_t)m + 1, sizeof(double)), *v = calloc((size_t)m + 1, sizeof(double));
+    double *f1 = calloc((size_t)m + 1, sizeof(double)), *f2 = calloc((size_t)m + 1, sizeof(double));
+    for (int e = 0; e < m; e++) x[e] = 0.5 * net->capacity[e], v[e] = 1.0 + e % 3;
+    atomic_int flag;
+    atomic_init(&flag, 0);
+    ds_error err;
+    ds_loader *plain = ds_loader_create(net, &cp, filt, 0.2, 2, 50, 1e-13, NULL);
+    ds_loader *ld = ld_create_cancellable(net, &cp, filt, 0.2, 2, 50, 1e-13, NULL, NULL, &flag, &err);
+    TC_CHECK(plain && ld, "create failed");
+    if (plain && ld) {
+        double mu = 10 / ds_loader_cbar(plain); /* (tau 10: f exists there) */
+        ds_loader_set_mu(plain, mu);
+        ds_loader_set_mu(ld, mu);
+        ds_loader_set_keep(plain, 1);
+        ds_loader_set_keep(ld, 1);
+        int r1 = ds_loader_eval(plain, x, f1), r2 = ds_loader_eval(ld, x, f2);
+        TC_CHECK(r1 == 0 && r2 == 0 && memcmp(f1, f2, sizeof(double) * (size_t)m) == 0, "flows differ (rc %d / %d)", r1,
+                 r2);
+        r1 = ds_loader_jv(plain, x, v, f1), r2 = ds_loader_jv(ld, x, v, f2);
+        TC_CHECK(r1 == 0 && r2 == 0 && memcmp(f1, f2, sizeof(double) * (size_t)m) == 0, "J v differs (rc %d / %d)", r1,
+                 r2);
+        atomic_store(&flag, 1);
+        for (int e = 0; e < m; e++) f2[e] = -7.0;
+        r2 = ds_loader_jv(ld, x, v, f2);
+        int kept = 1;
+        for (int e = 0; e < m; e++) kept &= f2[e] == -7.0;
+        TC_CHECK(r2 == LD_CANCELLED && kept, "J v with the flag set: rc %d, output kept %d", r2, kept);
+        r2 = ds_loader_eval(ld, x, f2);
+        for (int e = 0; e < m; e++) kept &= f2[e] == -7.0;
+        TC_CHECK(r2 == LD_CANCELLED && kept, "evaluation with the flag set: rc %d, output kept %d", r2, kept);
+        TC_CHECK(ds_loader_jv(ld, x, v, f2) != 0, "J v after a stopped evaluation: its inner state is not kept");
+    }
+    ds_loader_free(plain);
+    ds_loader_free(ld);
+    ds_loader *stopped = ld_create_cancellable(net, &cp, filt, 0.2, 2, 50, 1e-13, NULL, NULL, &flag, &err);
+    TC_CHECK(!stopped && strstr(err.msg, "cancelled"), "create with the flag set: loader %p, err '%s'", (void *)stopped,
+             err.msg);
+    ds_loader_free(stopped);
+    free(x), free(v), free(f1), free(f2);
+    ds_network_free(net);
+    tc_end();
+}
+
 /* cbar and the hop diameter on a pool: the same value on 1, 2 and all cores,
  * bit for bit, and the same as the loader's cbar (same trees, same summation
  * order); cbar within round-off of, and the hop diameter equal to, a plain
@@ -1568,6 +1624,8 @@ int main(void)
     check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_BFS, 10, DS_INNER_DIRECT);
     check_jv("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_FULL, 10, DS_INNER_DIRECT);
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 10, 1);
+    check_cancel_flag("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", DS_FILTER_FULL);
+    check_cancel_flag("Anaheim", "Anaheim/Anaheim_net.tntp", DS_FILTER_DSP);
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 300, 0);
     check_shared("Anaheim", "Anaheim/Anaheim_net.tntp", 1000, 0);
     check_shared("Barcelona", "Barcelona/Barcelona_net.tntp", 100, 1);

@@ -1337,7 +1337,8 @@ static void finish(ds_run *run, ds_status st)
 
 /* The loader's per-destination set-up, as set-up steps: a line each second
  * at most (a large network's DAGs take seconds; a small one's none), and a
- * cancel honoured between groups of destinations. */
+ * cancel honoured between groups of destinations (and, through the cancel flag
+ * the loader is made with, within a group: between destinations). */
 static int loader_progress(void *ctx, const char *what, int done, int total)
 {
     ds_run *run = ctx;
