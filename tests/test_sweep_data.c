@@ -5,6 +5,8 @@
 #include "sweep_data.h"
 #include "tcheck.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 
 static sweep_grid small_grid(void)
@@ -381,6 +383,42 @@ int main(void)
     TC_CHECK(!strcmp(cmd, want), "got\n  %s\nwant\n  %s", cmd, want);
     TC_CHECK(sweep_cell_command(&g, sweep_grid_cell(&g, 1), cmd, 16) > 16 && strlen(cmd) == 15,
              "a short buffer: cut, the length needed returned");
+    tc_end();
+
+    /* a stop that came after the job was taken and before the run was in its
+     * slot (sweep_request_stop's pass over the slots missed it) cancels the
+     * run at once: it went to its end (minutes on a large network) */
+    tc_begin("sweep_cell_stop_before_slot_cancels");
+    {
+        ds_error err = {{0}, 0, {0}};
+        ds_network *net = ds_network_load_default(&err);
+        sweep_grid cg;
+        sweep_grid_defaults(&cg);
+        cg.scenarios = 1;
+        cg.n_disp = 1;
+        cg.disp[0] = 10;
+        cg.n_filter = 1;
+        cg.filter[0] = DS_FILTER_DSP;
+        cg.n_solver = 1;
+        cg.solver[0] = DS_SOLVER_MSA;
+        cg.max_iter = 200;
+        ds_run *volatile slot = NULL;
+        pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+        atomic_int stop = 1, go = 0;
+        sweep_result r;
+        int have = 0;
+        TC_CHECK(net != NULL, "no embedded network");
+        if (net) {
+            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, &slot, &lock, &stop, &r, NULL, NULL, &have);
+            TC_CHECK(r.status == DS_STATUS_CANCELLED && r.iterations == 0, "stopped before its slot: %s after %d (%s)",
+                     ds_status_name((ds_status)r.status), r.iterations, r.reason);
+            TC_CHECK(slot == NULL, "the slot is left holding the run");
+            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, &slot, &lock, &go, &r, NULL, NULL, &have);
+            TC_CHECK(r.status == DS_STATUS_MAX_ITER && r.iterations == 200, "not stopped: %s after %d",
+                     ds_status_name((ds_status)r.status), r.iterations);
+            ds_network_free(net);
+        }
+    }
     tc_end();
     return tc_failed_ ? 1 : 0;
 }

@@ -551,8 +551,8 @@ void sweep_compute(sweep *sw, const sweep_job *job, int rank, int worker, ds_net
         return;
     }
     int slot = worker < MAX_WORKERS ? worker : MAX_WORKERS - 1;
-    sweep_cell_solve(*cache, &sw->g, sweep_grid_cell(&sw->g, job->index), sw->threads, &sw->running[slot], &sw->lock, r,
-                     flows, costs, have_flows);
+    sweep_cell_solve(*cache, &sw->g, sweep_grid_cell(&sw->g, job->index), sw->threads, &sw->running[slot], &sw->lock,
+                     &sw->stop, r, flows, costs, have_flows);
     /* a stop that came between taking the job and starting the run */
     if (atomic_load(&sw->stop) && r->status != DS_STATUS_CONVERGED) r->status = DS_STATUS_CANCELLED;
 }

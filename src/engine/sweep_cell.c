@@ -89,8 +89,8 @@ static void lost_demand(const ds_network *net, ds_run *run, int *n_od, double *d
 }
 
 void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id id, int threads,
-                      ds_run *volatile *cancel_slot, pthread_mutex_t *lock, sweep_result *r, double *flows,
-                      double *costs, int *have_flows)
+                      ds_run *volatile *cancel_slot, pthread_mutex_t *lock, const atomic_int *stop, sweep_result *r,
+                      double *flows, double *costs, int *have_flows)
 {
     ds_config cfg;
     ds_error err = {{0}, 0, {0}};
@@ -118,6 +118,10 @@ void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id 
     if (cancel_slot) {
         pthread_mutex_lock(lock);
         *cancel_slot = run;
+        /* a stop that came after the job was taken and before the run was in
+         * its slot (the stop's own pass over the slots missed it): the run
+         * went to its end, minutes on a large network */
+        if (stop && atomic_load(stop)) ds_run_cancel(run);
         pthread_mutex_unlock(lock);
     }
     ds_status st = ds_run_execute(run);

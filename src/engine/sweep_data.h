@@ -10,6 +10,7 @@
 #include "dillsue.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #define SWEEP_MAX_LIST 64
 
@@ -89,10 +90,12 @@ void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_co
  * worker are the caller's). flows/costs (n_links each, may be NULL) receive
  * the final flows and costs when the run produced usable ones; *have_flows
  * says whether it did. cancel_slot (may be NULL) holds the run while it runs
- * so that another thread can cancel it (under *lock). */
+ * so that another thread can cancel it (under *lock); a stop flag set before
+ * the run was in its slot (stop, may be NULL, read under *lock) cancels it at
+ * once. */
 void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id id, int threads,
-                      ds_run *volatile *cancel_slot, pthread_mutex_t *lock, sweep_result *r, double *flows,
-                      double *costs, int *have_flows);
+                      ds_run *volatile *cancel_slot, pthread_mutex_t *lock, const atomic_int *stop, sweep_result *r,
+                      double *flows, double *costs, int *have_flows);
 /* The UE reference of a network (flows n_links). Returns ds_ue_solve's code;
  * *gap and *iters are what it reached. */
 int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, double *flows, double *gap, int *iters,
