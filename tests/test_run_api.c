@@ -885,7 +885,7 @@ static void test_edited_network(void)
  * not only between groups: a generated grid of 60,025 nodes and 2,000
  * destinations, whose first group (200 full shortest-path searches, or 200
  * DAGs) takes a second or more, is stopped at the first set-up event and must
- * return within 0.3 s of it (it ran the whole group: 2 s and more). */
+ * return within 1.5 s of it (it ran the whole group: 2 s and more). */
 struct cancel_timed {
     double t_cancel;
 };
@@ -958,7 +958,9 @@ static void test_cancel_inside_destination_group(void)
         ds_run_reason(run, reason, sizeof reason);
         TC_CHECK(st == DS_STATUS_CANCELLED && strstr(reason, in[k]) != NULL, "%s: status %s, reason '%s'",
                  ds_filter_name(filt[k]), ds_status_name(st), reason);
-        TC_CHECK(lat < 0.3, "%s: returned %.2f s after the cancel", ds_filter_name(filt[k]), lat);
+        /* about 0.03 s here, 7.3 s before the loader looked at the flag per
+         * destination; 1.5 s leaves room for sanitizer builds and a loaded CI */
+        TC_CHECK(lat < 1.5, "%s: returned %.2f s after the cancel", ds_filter_name(filt[k]), lat);
         ds_run_free(run);
     }
     ds_network_free(net);
