@@ -256,4 +256,8 @@ typedef struct cli_help_section {
 const char *cli_config_default(int id, char *buf, size_t n);
 int cli_help_options(const char *cmd, const cli_help_section *sections,
                      const char *(*note)(int id, char *buf, size_t n), FILE *fp);
+/* gap_rel in "%.*e", p digits at least and as many more as say on which side
+ * of tol it is; "n/a" where it is not finite (opts.c) */
+void cli_gap_text(double v, double tol, int p, char *buf, size_t n);
+
 #endif

@@ -140,14 +140,6 @@ static void checkpoint(ds_run *run, struct progress *p, const ds_iter_record *r)
                 p->out && p->hist ? ", " : "", p->hist ? p->hist : "", p->every);
 }
 
-/* gap_rel in p digits, more where p would put it on the other side of tol:
- * a run that converged with 9.999685e-08 printed "gap_rel 1.000e-07" */
-static void gap_text(double v, double tol, int p, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.*e", p, v);
-    while (p < 16 && isfinite(v) && (strtod(buf, NULL) < tol) != (v < tol)) snprintf(buf, n, "%.*e", ++p, v);
-}
-
 static void monitor(ds_run *run, const ds_event *ev, void *ctx)
 {
     struct progress *p = ctx;
@@ -165,7 +157,7 @@ static void monitor(ds_run *run, const ds_event *ev, void *ctx)
             snprintf(inner, sizeof inner, "inner %d", r->inner_passes);
         /* n/a where it is undefined (x = 0), as the summary and the history say, never inf */
         char gap[32] = "n/a      ";
-        if (isfinite(r->gap_rel)) gap_text(r->gap_rel, ds_run_config(run)->tol, 3, gap, sizeof gap);
+        if (isfinite(r->gap_rel)) cli_gap_text(r->gap_rel, ds_run_config(run)->tol, 3, gap, sizeof gap);
         fprintf(stderr, "iter %6d  gap_rel %s  %-13s %-34s %-17s %8.3f s\n", r->iter, gap, ds_step_name(r->kind), det,
                 inner, r->t_run);
     } else if (ev->kind == DS_EVENT_MESSAGE && ev->message) {
@@ -308,7 +300,7 @@ static void print_summary(ds_run *run, ds_status st, const ds_iter_record *last,
     char gap[32] = "n/a", cbar[32] = "n/a", mu[32] = "n/a";
     ds_certificate cert;
     ds_run_times tm;
-    if (last && isfinite(last->gap_rel)) gap_text(last->gap_rel, ds_run_config(run)->tol, 6, gap, sizeof gap);
+    if (last && isfinite(last->gap_rel)) cli_gap_text(last->gap_rel, ds_run_config(run)->tol, 6, gap, sizeof gap);
     if (isfinite(ds_run_cbar(run)))
         snprintf(cbar, sizeof cbar, "%.6g", ds_run_cbar(run));
     else if (mu_given)
@@ -487,7 +479,7 @@ static int solve(struct solve_opts o, ds_config cfg)
         hist_ok = o.hist;
     checkpoints_end(&prog, io_failed, o.out && !(results_usable && flows && costs));
     char gtxt[32] = "n/a (x = 0)"; /* gap_rel at x = 0 is undefined, as the summary says */
-    if (last && isfinite(last->gap_rel)) gap_text(last->gap_rel, cfg.tol, 3, gtxt, sizeof gtxt);
+    if (last && isfinite(last->gap_rel)) cli_gap_text(last->gap_rel, cfg.tol, 3, gtxt, sizeof gtxt);
     /* only the files written hold it: after a full disk's "write failed; old
      * file kept untouched" this line named both as holding the last iterate */
     if (st != DS_STATUS_CONVERGED && results_usable && !out_ok && !hist_ok && (o.out || o.hist))

@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -520,4 +521,17 @@ int cli_help_options(const char *cmd, const cli_help_section *sections,
             bad = 1;
         }
     return bad ? -1 : 0;
+}
+
+/* gap_rel as "%.*e" with p digits, more where p would put it on the other side
+ * of tol (a run that converged with 9.999685e-08 printed "1.000e-07" at tol
+ * 1e-07); "n/a" where it is not finite. One rule for solve and the TUI. */
+void cli_gap_text(double v, double tol, int p, char *buf, size_t n)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, n, "n/a");
+        return;
+    }
+    snprintf(buf, n, "%.*e", p, v);
+    while (p < 16 && (strtod(buf, NULL) < tol) != (v < tol)) snprintf(buf, n, "%.*e", ++p, v);
 }

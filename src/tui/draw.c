@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "tui.h"
+#include "../cli/cli.h"
 
 int draw_cols(const char *s)
 {
@@ -95,14 +96,7 @@ void fmt_gap_tol(double v, double tol, char *buf, size_t n) { fmt_gap_digits(v, 
 
 void fmt_gap_digits(double v, double tol, int p, char *buf, size_t n)
 {
-    if (!isfinite(v)) {
-        fmt_gap(v, buf, n);
-        return;
-    }
-    snprintf(buf, n, "%.*e", p, v);
-    /* more digits where p put the gap on the other side of tol: a run that
-     * converged with 9.999685e-08 read "gap 1.00e-07" at tol 1e-07 */
-    while (p < 16 && (strtod(buf, NULL) < tol) != (v < tol)) snprintf(buf, n, "%.*e", ++p, v);
+    cli_gap_text(v, tol, p, buf, n); /* the rule solve prints by (n/a where not finite) */
 }
 
 void fmt_secs(double s, char *buf, size_t n)
