@@ -1573,6 +1573,53 @@ static void check_netstats(const char *name, const char *rel)
     tc_end();
 }
 
+/* eDSP's first mask is the DSP mask at free-flow costs, which the loader built
+ * at creation: refreshing at those costs keeps the DAGs (no rebuild) and gives
+ * the signature a real rebuild at the same costs gives. The second half checks
+ * the claim the shortcut rests on, on a network where the mask does change. */
+static void check_edsp_first_mask(const char *name, const char *path)
+{
+    ds_network *net = load(path);
+    char tname[96];
+    snprintf(tname, sizeof tname, "edsp_first_mask_not_rebuilt_%s", name);
+    if (!net) {
+        tc_skip(tname, "network not found in DILLSUE_TNTP_DIR");
+        return;
+    }
+    tc_begin(tname);
+    ds_cost_params cp = cp_default();
+    int m = net->n_links;
+    double *zero = calloc((size_t)m + 1, sizeof(double)), *t = malloc(sizeof(double) * (size_t)(m + 1));
+    double *x = malloc(sizeof(double) * (size_t)(m + 1));
+    ds_loader *ld = ds_loader_create(net, &cp, DS_FILTER_DSP, 0.5, 2, 50, 1e-13, NULL);
+    TC_CHECK(ld && zero && t && x, "set-up");
+    if (ld && zero && t && x) {
+        uint64_t s0 = 0, s1 = 1, s2 = 2;
+        long add = -1, rem = -1, a1 = -1, r1 = -1, a2 = -1, r2 = -1;
+        ds_costs_eval(net, &cp, zero, t);
+        const ld_dag *before = ld->dag;
+        TC_CHECK(ds_loader_refresh_mask(ld, t, &add, &rem, &s0) == 0, "refresh at free-flow costs");
+        TC_CHECK(ld->dag == before, "the DAGs were rebuilt at the costs they were built from");
+        TC_CHECK(add == 0 && rem == 0, "+%ld -%ld at free-flow costs", add, rem);
+        /* congested costs (a third of the links at three times capacity) change the mask ... */
+        for (int e = 0; e < m; e++) x[e] = e % 3 ? 0 : 3 * net->capacity[e];
+        ds_costs_eval(net, &cp, x, t);
+        TC_CHECK(ds_loader_refresh_mask(ld, t, &a1, &r1, &s1) == 0 && a1 + r1 > 0, "the mask changes (+%ld -%ld)", a1,
+                 r1);
+        TC_CHECK(ld->dag != before || a1 + r1 == 0, "a changed mask kept the old DAGs");
+        /* ... and a real rebuild back at free-flow costs gives M0 again: its changes undone, its signature */
+        ds_costs_eval(net, &cp, zero, t);
+        TC_CHECK(ds_loader_refresh_mask(ld, t, &a2, &r2, &s2) == 0, "refresh back");
+        TC_CHECK(a2 == r1 && r2 == a1, "back: +%ld -%ld after +%ld -%ld", a2, r2, a1, r1);
+        TC_CHECK(s2 == s0 && s1 != s0, "signatures: first %llx, rebuilt %llx, congested %llx", (unsigned long long)s0,
+                 (unsigned long long)s2, (unsigned long long)s1);
+    }
+    ds_loader_free(ld);
+    free(zero), free(t), free(x);
+    ds_network_free(net);
+    tc_end();
+}
+
 int main(void)
 {
     test_junction();
@@ -1592,6 +1639,8 @@ int main(void)
                               {"BerlinCenter", "Berlin-Center/berlin-center_net.tntp"}};
     for (int i = 0; i < 8; i++) check_dsp_structure(nets[i][0], nets[i][1]);
     for (int i = 0; i < 8; i++) check_bfs_structure(nets[i][0], nets[i][1]);
+    check_edsp_first_mask("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp");
+    check_edsp_first_mask("Anaheim", "Anaheim/Anaheim_net.tntp");
     {
         ds_error err;
         ds_network *ring = ds_network_load_default(&err);

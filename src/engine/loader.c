@@ -988,6 +988,7 @@ ds_loader *ld_create_cancellable(const ds_network *net, const ds_cost_params *cp
     } else {
         ld->dag = calloc((size_t)ld->n_dest, sizeof(ld_dag));
         if (!ld->dag || ld_dag_rebuild(ld, ld->tff, ld->dag) != 0) goto oom;
+        ld->dag_ff = 1;
         ld_touch_index(ld); /* (out of memory: every link, as without) */
     }
     /* full: the trees are needed anyway */

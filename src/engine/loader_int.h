@@ -119,6 +119,7 @@ struct ds_loader {
      * one bit per (destination, link), 1 = in the DAG */
     double relax_lambda;
     unsigned char *relax_dag; /* [n_dest * relax_stride] */
+    int dag_ff;               /* the DAGs are the ones built at creation from tff (no refresh since) */
     int dag_whole;            /* DAGs over every node the search reaches (the relax mask), not pruned */
     size_t relax_stride;
     /* the power iteration of the last spectral-radius estimate's centroid

@@ -642,18 +642,45 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The signature of a set of masks: each destination's link ids in increasing
+ * order (a mask is a set; the DAG keeps its links in the search's order). */
+static uint64_t mask_signature(const ds_loader *ld, const ld_dag *dags, int *tmp)
+{
+    uint64_t sig = 1469598103934665603ULL;
+    for (int di = 0; di < ld->n_dest; di++) {
+        const ld_dag *f = &dags[di];
+        memcpy(tmp, f->link, sizeof(int) * (size_t)f->n_links);
+        qsort(tmp, (size_t)f->n_links, sizeof(int), cmp_int);
+        sig = mix64(sig, (uint64_t)di);
+        for (int k = 0; k < f->n_links; k++) sig = mix64(sig, (uint64_t)tmp[k]);
+    }
+    return sig;
+}
+
 int ds_loader_refresh_mask(ds_loader *ld, const double *t, long *added, long *removed, uint64_t *signature)
 {
     ld_dag *fresh;
     long add = 0, rem = 0;
-    uint64_t sig = 1469598103934665603ULL;
     int m = ld->net->n_links;
     unsigned char *mark;
+    int *tmp;
     if (!ld->dag) return -1;
+    tmp = malloc(sizeof(int) * (size_t)(m + 1)); /* a DAG holds each link at most once */
+    if (!tmp) return -1;
+    if (ld->dag_ff && memcmp(t, ld->tff, sizeof(double) * (size_t)m) == 0) {
+        /* the costs the masks were built from at set-up (eDSP's first mask,
+         * at x = 0): the same DSP rule gives the same masks, so only their
+         * signature is new (a rebuild was 10 % of Chicago-Sketch's set-up) */
+        if (signature) *signature = mask_signature(ld, ld->dag, tmp);
+        if (added) *added = 0;
+        if (removed) *removed = 0;
+        free(tmp);
+        return 0;
+    }
     fresh = calloc((size_t)ld->n_dest, sizeof(ld_dag));
     mark = calloc((size_t)m + 1, 1);
     if (!fresh || !mark || ld_dag_rebuild(ld, t, fresh) != 0) {
-        free(mark);
+        free(mark), free(tmp);
         ld_dags_free(ld, fresh);
         return -1;
     }
@@ -671,18 +698,12 @@ int ds_loader_refresh_mask(ds_loader *ld, const double *t, long *added, long *re
             mark[o->link[k]] = 0;
         }
         for (int k = 0; k < f->n_links; k++) mark[f->link[k]] = 0;
-        int *tmp = malloc(sizeof(int) * (size_t)(f->n_links + 1));
-        if (tmp) {
-            memcpy(tmp, f->link, sizeof(int) * (size_t)f->n_links);
-            qsort(tmp, (size_t)f->n_links, sizeof(int), cmp_int);
-            sig = mix64(sig, (uint64_t)di);
-            for (int k = 0; k < f->n_links; k++) sig = mix64(sig, (uint64_t)tmp[k]);
-            free(tmp);
-        }
     }
-    free(mark);
+    uint64_t sig = mask_signature(ld, fresh, tmp);
+    free(mark), free(tmp);
     ld_dags_free(ld, ld->dag);
     ld->dag = fresh;
+    ld->dag_ff = 0;
     ld->kept_valid = 0;
     ld_touch_index(ld); /* (out of memory: every link, as without) */
     if (added) *added = add;
