@@ -8,6 +8,9 @@
  * freed). DILLSUE_TEST_LONG_ITERS sets the iterations of those runs (default
  * 1200; the report's figure used 10000). */
 #include <math.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -51,6 +54,46 @@ static double rss_mb(void)
         if (!strncmp(line, "VmRSS:", 6)) kb = atof(line + 6);
     fclose(f);
     return kb < 0 ? -1 : kb / 1024;
+}
+
+/* What the engine says of a run once its thread is done, before the join
+ * frees the engine run. */
+typedef struct engine_view {
+    size_t n;
+    ds_run_times t;
+    double mu;
+    double *flows, *costs, *x, *fx, *cost;
+    int iter;
+} engine_view;
+
+static double *dup_or_null(const double *v, size_t nb)
+{
+    double *c = v ? malloc(nb) : NULL;
+    if (c) memcpy(c, v, nb);
+    return c;
+}
+
+static void engine_keep(engine_view *e, const ds_run *run)
+{
+    size_t nb = sizeof(double) * ds_run_network(run)->n_links;
+    e->n = ds_run_history_count(run);
+    ds_run_times_get(run, &e->t);
+    e->mu = ds_run_mu(run);
+    e->flows = dup_or_null(ds_run_flows(run), nb);
+    e->costs = dup_or_null(ds_run_costs(run), nb);
+    e->x = malloc(nb);
+    e->fx = malloc(nb);
+    e->cost = malloc(nb);
+    e->iter = e->x && e->fx && e->cost ? ds_run_snapshot(run, e->x, e->fx, e->cost) : -2;
+}
+
+static void engine_view_free(engine_view *e)
+{
+    free(e->flows);
+    free(e->costs);
+    free(e->x);
+    free(e->fx);
+    free(e->cost);
 }
 
 static void finish(tui_session *s)
@@ -196,6 +239,7 @@ int main(void)
     tui_session s;
     ds_error err = {0};
     tui_run *r;
+    engine_view eng = {0};
 
     test_networks();
 
@@ -236,19 +280,23 @@ int main(void)
         size_t checked = 0;
         int polls = 0, bad = 0;
         TC_CHECK(session_start(&s, &err) == NULL, "a second concurrent run was allowed");
-        while (session_active(&s)) {
+        /* polled until the engine thread is done, not joined: the join frees
+         * the engine run, and the checks below compare with what it says */
+        while (!atomic_load(&r->done)) {
             session_poll(&s);
             polls++;
             for (; checked < r->n; checked++)
                 if (!record_ok(&r->rec[checked], checked, checked ? &r->rec[checked - 1] : NULL)) bad++;
             nap();
         }
+        engine_keep(&eng, r->run);
+        while (session_active(&s)) session_poll(&s);
         for (; checked < r->n; checked++)
             if (!record_ok(&r->rec[checked], checked, checked ? &r->rec[checked - 1] : NULL)) bad++;
         TC_CHECK(bad == 0, "%d of %zu records inconsistent", bad, r->n);
         TC_CHECK(r->joined && r->status == DS_STATUS_CONVERGED, "status %s", ds_status_name(r->status));
-        TC_CHECK(r->n == ds_run_history_count(r->run), "copied %zu, engine has %zu", r->n,
-                 ds_run_history_count(r->run));
+        TC_CHECK(r->n == eng.n, "copied %zu, engine has %zu", r->n, eng.n);
+        TC_CHECK(!r->run, "the engine run was kept after the join");
         TC_CHECK(r->n > 1 && r->gap[r->n - 1] < s.next.tol && r->it[r->n - 1] == r->rec[r->n - 1].iter,
                  "plot arrays disagree with the records");
         TC_CHECK(polls > 0, "never polled");
@@ -257,18 +305,27 @@ int main(void)
 
     tc_begin("tui_session_engine_clock_and_results");
     if (r) {
-        ds_run_times t;
-        ds_run_times_get(r->run, &t);
+        ds_run_times t = eng.t;
         TC_CHECK(session_run_wall(r) == t.wall && t.wall > 0, "wall %g, engine %g", session_run_wall(r), t.wall);
         TC_CHECK(r->times.t_tol >= 0 && r->times.t_tol <= r->times.wall, "t_tol %g wall %g", r->times.t_tol,
                  r->times.wall);
         TC_CHECK(fabs(r->rec[r->n - 1].t_run - t.wall) <= 0.05 * t.wall + 1e-3, "last t_run %g, wall %g",
                  r->rec[r->n - 1].t_run, t.wall);
-        TC_CHECK(r->mu > 0 && r->mu == ds_run_mu(r->run) && isfinite(r->cbar), "mu %g cbar %g", r->mu, r->cbar);
+        TC_CHECK(r->mu > 0 && r->mu == eng.mu && isfinite(r->cbar), "mu %g cbar %g", r->mu, r->cbar);
         TC_CHECK(r->cert.valid && r->cert.lost_pct >= 0 && r->cert.lost_pct < 1e-6, "certificate valid %d lost %g",
                  r->cert.valid, r->cert.lost_pct);
-        TC_CHECK(r->flows && r->costs && !memcmp(r->flows, ds_run_flows(r->run), sizeof(double) * s.net->n_links),
-                 "flows not copied");
+        size_t nb = sizeof(double) * s.net->n_links;
+        TC_CHECK(r->flows && eng.flows && !memcmp(r->flows, eng.flows, nb), "flows not copied");
+        double *c = malloc(nb), *x = malloc(nb), *fx = malloc(nb);
+        TC_CHECK(c && session_run_costs(r, c) == 0 && eng.costs && !memcmp(c, eng.costs, nb),
+                 "costs from the flows are not the engine's, bit for bit");
+        TC_CHECK(x && fx && session_run_last(r, x, fx, c) == eng.iter && eng.iter == r->rec[r->n - 1].iter &&
+                     !memcmp(x, eng.x, nb) && !memcmp(fx, eng.fx, nb) && !memcmp(c, eng.cost, nb),
+                 "the last iterate kept for the links panel is not the engine's (iteration %d)", eng.iter);
+        TC_CHECK(!r->last_x && r->last_fx, "the last iterate's x was kept beside the equal flows");
+        free(c);
+        free(x);
+        free(fx);
         TC_CHECK(strstr(r->reason, "tol") != NULL, "reason '%s'", r->reason);
         TC_CHECK(r->totals.iters == r->rec[r->n - 1].iter && r->totals.steps[DS_STEP_SRA] > 0, "totals %d",
                  r->totals.iters);
@@ -326,7 +383,10 @@ int main(void)
         snprintf(path, sizeof path, "%s/dillsue-warm-%d.csv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
                  (int)getpid());
         tui_run *one = s.runs[0];
-        TC_CHECK(ds_flows_write(path, s.net, one->flows, one->costs, &err) == 0, "write: %s", err.msg);
+        double *costs = malloc(sizeof(double) * s.net->n_links);
+        TC_CHECK(costs && session_run_costs(one, costs) == 0, "no costs");
+        TC_CHECK(ds_flows_write(path, s.net, one->flows, costs, &err) == 0, "write: %s", err.msg);
+        free(costs);
         TC_CHECK(session_warm_file(&s, "/nonexistent/w.csv", &err) != 0 && strstr(err.file, "w.csv") &&
                      s.warm_from_id == 0 && !s.warm_next,
                  "a missing file was taken or changed the settings (%s)", err.msg);
@@ -419,6 +479,53 @@ int main(void)
     }
     tc_end();
 
+    tc_begin("tui_session_finished_runs_keep_flows_only");
+    {
+        /* a finished run keeps no engine run, no costs (computed from the
+         * flows) and no unused history slots; a retired one no last iterate.
+         * The heap the main arena gives out (the UI thread's copies) grows by
+         * what session_run_bytes counts and a little more (log lines are in
+         * a ring allocated once): with the engine run kept it grew by its
+         * create-time arrays, with costs kept by 8 bytes a link, with the
+         * slots by 64 kB a run */
+        s.next.solver = DS_SOLVER_MSA;
+        s.next.tau = 3;
+        s.next.mu = 0;
+        s.next.tol = 1e-300;
+        s.next.max_iter = 3;
+        int first = s.n_runs, bad = 0;
+        size_t heap0 = 0, counted = 0, nl = (size_t)s.net->n_links;
+        for (int k = 0; k < TUI_KEEP_FULL + 6; k++) {
+            if (k == TUI_KEEP_FULL) {
+                counted = 0;
+#if defined(__GLIBC__)
+                heap0 = mallinfo2().uordblks;
+#endif
+            }
+            if (!session_start(&s, &err)) break;
+            finish(&s);
+            /* (the run started TUI_KEEP_FULL earlier is retired now) */
+            counted += session_run_bytes(s.runs[s.n_runs - 1]) - nl * sizeof(double); /* less f(x): dropped */
+        }
+        TC_CHECK(s.n_runs == first + TUI_KEEP_FULL + 6, "only %d runs (%s)", s.n_runs - first, err.msg);
+        for (int i = first; i < s.n_runs; i++) {
+            tui_run *x = s.runs[i];
+            int latest = i >= s.n_runs - TUI_KEEP_FULL;
+            size_t want = sizeof *x + x->n * (sizeof *x->rec + 2 * sizeof(double)) + (1 + latest) * nl * sizeof(double);
+            if (x->run || x->cap != x->n || !x->flows || x->last_x || !x->last_fx != !latest || x->retired != !latest ||
+                session_run_bytes(x) != want)
+                bad++;
+        }
+        TC_CHECK(bad == 0, "%d of %d finished runs keep more than their flows, record and history", bad,
+                 s.n_runs - first);
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+        size_t grew = mallinfo2().uordblks - heap0;
+        printf("note: heap %zu bytes over 6 runs, %zu counted\n", grew, counted);
+        TC_CHECK(grew <= counted + 6 * 1024, "heap grew %zu bytes over 6 runs, the runs count %zu", grew, counted);
+#endif
+    }
+    tc_end();
+
     tc_begin("tui_session_200_long_runs_memory");
     {
         const char *env = getenv("DILLSUE_TEST_LONG_ITERS");
@@ -459,9 +566,10 @@ int main(void)
         TC_CHECK(full == TUI_KEEP_FULL && bad == 0, "%d runs keep everything (want %d), %d retired runs malformed",
                  full, TUI_KEEP_FULL, bad);
         tui_run *last = s.runs[s.n_runs - 1];
-        TC_CHECK(last->n == last->n_total && last->run, "the latest run was thinned");
+        TC_CHECK(last->n == last->n_total && !last->run && last->last_fx, "the latest run was thinned");
     }
     tc_end();
+    engine_view_free(&eng);
     session_free(&s);
     return tc_exit();
 }

@@ -106,7 +106,16 @@ static void do_export(tui_app *app, const char *path)
         app_message(app, 1, "export: empty file name, nothing written");
         return;
     }
-    if (ds_flows_write(path, r->net, r->flows, r->costs, &err) != 0) {
+    /* the costs are computed from the flows (the session keeps flows only) */
+    double *costs = malloc((size_t)(r->net->n_links ? r->net->n_links : 1) * sizeof *costs);
+    if (!costs || session_run_costs(r, costs) != 0) {
+        free(costs);
+        app_message(app, 1, "export failed: %s", costs ? "the run has no flows" : "out of memory");
+        return;
+    }
+    int wrote = ds_flows_write(path, r->net, r->flows, costs, &err);
+    free(costs);
+    if (wrote != 0) {
         ds_error_format(&err, msg, sizeof msg); /* (it says that nothing was written) */
         app_message(app, 1, "export failed: %s", msg);
         return;

@@ -62,7 +62,7 @@ static void snapshot(tui_app *app, tui_run *run)
         app->snap_n = (app->snap_x && app->snap_fx && app->snap_cost) ? n : 0;
         if (!app->snap_n) return;
     }
-    app->snap_iter = ds_run_snapshot(run->run, app->snap_x, app->snap_fx, app->snap_cost);
+    app->snap_iter = session_run_last(run, app->snap_x, app->snap_fx, app->snap_cost);
     app->snap_run_id = run->id;
     app->snap_time = now;
 }
@@ -85,7 +85,7 @@ void panel_links_draw(tui_app *app, tui_rect r)
     snprintf(title, sizeof title, run ? "links |x-f(x)| #%d" : "links (no run)", run ? run->id : 0);
     draw_box(app, r, title);
     if (!run) return;
-    if (!run->run) { /* retired: thinned history, no iterate (session.h) */
+    if (run->retired) { /* thinned history, no iterate (session.h) */
         draw_text(in, y, 0, A_DIM, "run #%d is retired: only the %d latest", run->id, TUI_KEEP_FULL);
         draw_text(in, y + 1, 0, A_DIM, "runs keep their last iterate here");
         return;

@@ -372,7 +372,8 @@ static void run_free(tui_run *r)
     if (!r) return;
     if (r->run) ds_run_free(r->run);
     free(r->flows);
-    free(r->costs);
+    free(r->last_x);
+    free(r->last_fx);
     free(r->rec);
     free(r->it);
     free(r->gap);
@@ -441,6 +442,7 @@ tui_run *session_start(tui_session *s, ds_error *err)
     r->status = DS_STATUS_RUNNING;
     r->mu = 0;
     r->cbar = NAN;
+    r->last_iter = -1;
     r->shown = 1;
     atomic_init(&r->done, 0);
     ds_run_add_monitor(r->run, monitor, r);
@@ -499,9 +501,78 @@ void session_retire(tui_run *r)
         r->n = k;
         resize(r, k); /* give the memory back; on failure the larger arrays stay */
     }
-    if (r->run) ds_run_free(r->run);
+    if (r->run) ds_run_free(r->run); /* (freed at the join already) */
     r->run = NULL;
+    free(r->last_x);
+    free(r->last_fx);
+    r->last_x = r->last_fx = NULL;
+    r->last_iter = -1;
     r->retired = 1;
+}
+
+/* The cost settings the run used: its config's, where a NaN toll or
+ * distance factor means the network's (ds_config). */
+static ds_cost_params run_cost_params(const tui_run *r)
+{
+    ds_cost_params cp = r->cfg.cost;
+    if (isnan(cp.toll_factor)) cp.toll_factor = r->net->toll_factor;
+    if (isnan(cp.distance_factor)) cp.distance_factor = r->net->distance_factor;
+    return cp;
+}
+
+int session_run_costs(const tui_run *r, double *out)
+{
+    if (!r->flows) return -1;
+    /* what the engine's finish() does: ds_costs_eval of the final x */
+    ds_cost_params cp = run_cost_params(r);
+    ds_costs_eval(r->net, &cp, r->flows, out);
+    return 0;
+}
+
+int session_run_last(const tui_run *r, double *x, double *fx, double *cost)
+{
+    size_t nb = (size_t)r->net->n_links * sizeof(double);
+    if (!r->joined) return r->run ? ds_run_snapshot(r->run, x, fx, cost) : -1;
+    if (r->last_iter < 0 || !r->last_fx) return -1;
+    const double *lx = r->last_x ? r->last_x : r->flows;
+    if (x) memcpy(x, lx, nb);
+    if (fx) memcpy(fx, r->last_fx, nb);
+    if (cost) { /* (as ds_run_snapshot computes it) */
+        ds_cost_params cp = run_cost_params(r);
+        ds_costs_eval(r->net, &cp, lx, cost);
+    }
+    return r->last_iter;
+}
+
+size_t session_run_bytes(const tui_run *r)
+{
+    size_t nl = (size_t)r->net->n_links, b = sizeof *r;
+    b += r->cap * (sizeof *r->rec + sizeof *r->it + sizeof *r->gap);
+    b += (r->flows != NULL) * nl * sizeof(double);
+    b += ((r->last_x != NULL) + (r->last_fx != NULL)) * nl * sizeof(double);
+    return b;
+}
+
+/* At the join: the last published iterate and its image, for the links
+ * panel (the engine run that holds them is freed next). x is kept only where
+ * it is not the flows already copied. */
+static void keep_last(tui_run *r)
+{
+    size_t nb = (size_t)r->net->n_links * sizeof(double);
+    double *x = malloc(nb ? nb : 1), *fx = malloc(nb ? nb : 1);
+    int it = x && fx ? ds_run_snapshot(r->run, x, fx, NULL) : -1;
+    if (it < 0) {
+        free(x);
+        free(fx);
+        return;
+    }
+    if (r->flows && !memcmp(x, r->flows, nb)) {
+        free(x);
+        x = NULL;
+    }
+    r->last_x = x;
+    r->last_fx = fx;
+    r->last_iter = it;
 }
 
 static int grow(tui_run *r, size_t need)
@@ -537,10 +608,13 @@ int session_poll(tui_session *s)
         r->cbar = ds_run_cbar(r->run);
     }
     if (atomic_load(&r->done)) {
-        const double *f, *c;
+        const double *f;
         size_t nl = (size_t)r->net->n_links;
         pthread_join(r->thread, NULL);
         copy_new(r); /* records published after our last look */
+        /* the arrays grow from 256 records: a short run kept 64 kB of slack
+         * for life (Austin-SDB msa, 4 records: 65.5 kB a run) */
+        if (r->cap > r->n) resize(r, r->n);
         r->joined = 1;
         r->n_total = r->n;
         r->status = ds_run_status(r->run);
@@ -557,14 +631,14 @@ int session_poll(tui_session *s)
          * x here exported them) */
         int usable =
             r->status == DS_STATUS_CONVERGED || r->status == DS_STATUS_MAX_ITER || r->status == DS_STATUS_CANCELLED;
-        if (usable && r->n && (f = ds_run_flows(r->run)) && (c = ds_run_costs(r->run)) &&
-            (r->flows = malloc(nl * sizeof *f)) && (r->costs = malloc(nl * sizeof *c))) {
+        if (usable && r->n && (f = ds_run_flows(r->run)) && (r->flows = malloc(nl * sizeof *f)))
             memcpy(r->flows, f, nl * sizeof *f);
-            memcpy(r->costs, c, nl * sizeof *c);
-        } else {
-            free(r->flows);
-            r->flows = NULL;
-        }
+        keep_last(r);
+        /* nothing reads the engine run any more: free it now, not when the
+         * run is retired (it holds the loader: 52 MB on Austin-SDB dsp, and
+         * the 8 latest runs kept theirs: 420 MB) */
+        ds_run_free(r->run);
+        r->run = NULL;
         r->t_end = session_now();
         session_log(s, r->id, r->status != DS_STATUS_CONVERGED, "run #%d %s after %d iterations: %s", r->id,
                     ds_status_name(r->status), r->n ? r->rec[r->n - 1].iter : 0, r->reason[0] ? r->reason : "-");

@@ -16,13 +16,20 @@
  * (same path, and the net and trips files have the same device, inode, size,
  * mtime and ctime) and re-making a scenario of it reuse the loaded copy.
  *
- * Memory: the TUI_KEEP_FULL latest runs keep their engine run (snapshot for
- * the links panel) and their whole history; older runs are retired: their
- * flows, costs, certificate, totals and times are kept, the engine run is
- * freed and the history thinned to about TUI_THIN_POINTS records (every
- * eDSP refresh, Newton rejection and Anderson restart kept), which the run
- * details and the plot legend say. Times always come from the engine's clock
- * (ds_run_times_get: pauses excluded), never from the screen's.
+ * Memory: a run's engine run is freed once its thread is joined (it holds
+ * the loader: 52 MB on Austin-SDB dsp, kept by the 8 latest runs before);
+ * what the screens read of it is copied first: the history, times, status,
+ * certificate, flows and the last iterate's image f(x) for the links panel.
+ * Costs are not kept: they are ds_costs_eval of the flows under the run's
+ * cost settings, bit for bit the engine's (session_run_costs). The
+ * TUI_KEEP_FULL latest runs keep their whole history and the last iterate;
+ * older runs are retired: the history is thinned to about TUI_THIN_POINTS
+ * records (every eDSP refresh, Newton rejection and Anderson restart kept),
+ * which the run details and the plot legend say, and the last iterate is
+ * dropped. Every run keeps its flows (8 bytes a link), so any two runs can
+ * be compared, exported or warm started from. Times always come from the
+ * engine's clock (ds_run_times_get: pauses excluded), never from the
+ * screen's.
  *
  * The message log holds every engine message (DS_EVENT_MESSAGE, set-up
  * steps) and every UI message of the session with its time of day; the
@@ -46,10 +53,10 @@ struct tui_session;
 typedef struct tui_run {
     int id;                /* 1-based, in start order */
     struct tui_session *s; /* owner (the monitor's context) */
-    ds_run *run;
-    ds_config cfg; /* as started (cfg.warm cleared: the run copied it) */
-    int warm;      /* 1 if started from an earlier run's flows or a flow file */
-    int warm_from; /* id of that run; -1 = the flow file warm_path */
+    ds_run *run;           /* the engine run until its thread is joined, then NULL */
+    ds_config cfg;         /* as started (cfg.warm cleared: the run copied it) */
+    int warm;              /* 1 if started from an earlier run's flows or a flow file */
+    int warm_from;         /* id of that run; -1 = the flow file warm_path */
     char warm_path[256];
     const ds_network *net;
     pthread_t thread;
@@ -61,19 +68,22 @@ typedef struct tui_run {
     ds_iter_record *rec; /* UI-side copy of the published history (thinned once retired) */
     double *it, *gap;    /* rec[i].iter and rec[i].gap_rel, for the plot */
     size_t n, cap;
-    size_t n_total;          /* records the engine published (> n once thinned) */
-    ds_run_times times;      /* engine clock, final once joined */
-    ds_certificate cert;     /* once joined (cert.valid 0 if none) */
-    ds_totals totals;        /* over the whole history, once joined */
-    double *flows, *costs;   /* copies of the results, once joined (NULL if none) */
-    int retired;             /* engine run freed, history thinned */
-    double t_end;            /* session_now() when joined, 0 while running (for expiry only) */
-    int announced;           /* completion told to the user */
-    char setup_label[96];    /* last set-up step logged (engine thread) */
-    int shown;               /* drawn on the residual plot */
-    int queue;               /* number of the queue that started it, 0 = started by hand */
-    char origin[1300];       /* "cell 17: k 2 tau 10 dsp newton of sweep DIR" where it is a sweep's cell, else "" */
-    char origin_flows[1400]; /* that sweep's flow file of the cell ("" if none): what F offers */
+    size_t n_total;           /* records the engine published (> n once thinned) */
+    ds_run_times times;       /* engine clock, final once joined */
+    ds_certificate cert;      /* once joined (cert.valid 0 if none) */
+    ds_totals totals;         /* over the whole history, once joined */
+    double *flows;            /* copy of the result, once joined (NULL if none); costs: session_run_costs */
+    double *last_x, *last_fx; /* the last published iterate and its image, once joined, until retired
+                                 (last_x NULL where it equals flows; both NULL if none) */
+    int last_iter;            /* its iteration (-1: none) */
+    int retired;              /* history thinned, last iterate dropped */
+    double t_end;             /* session_now() when joined, 0 while running (for expiry only) */
+    int announced;            /* completion told to the user */
+    char setup_label[96];     /* last set-up step logged (engine thread) */
+    int shown;                /* drawn on the residual plot */
+    int queue;                /* number of the queue that started it, 0 = started by hand */
+    char origin[1300];        /* "cell 17: k 2 tau 10 dsp newton of sweep DIR" where it is a sweep's cell, else "" */
+    char origin_flows[1400];  /* that sweep's flow file of the cell ("" if none): what F offers */
 } tui_run;
 
 typedef struct tui_log_entry {
@@ -164,6 +174,16 @@ long session_log_count(tui_session *s);
 int session_log_get(tui_session *s, long i, tui_log_entry *e);
 /* Entries ever appended (entry number t is index t - (total - count) while kept). */
 long session_log_total(tui_session *s);
+/* The link costs of a finished run's flows (out: n_links doubles), as the
+ * engine's ds_run_costs gave them: 0, or -1 if the run has no flows. */
+int session_run_costs(const tui_run *r, double *out);
+/* The last iterate x, f(x) and its costs (n_links doubles each; NULL
+ * pointers skipped) of a joined, unretired run, or of the running run (a
+ * snapshot, ds_run_snapshot). Returns its iteration, or -1 if none. */
+int session_run_last(const tui_run *r, double *x, double *fx, double *cost);
+/* Heap bytes the session keeps for a finished run (the tui_run, its history
+ * copies, flows and last iterate), for the tests and docs/tui.md. */
+size_t session_run_bytes(const tui_run *r);
 /* Retire run r now (normally done for runs older than TUI_KEEP_FULL). */
 void session_retire(tui_run *r);
 #endif
