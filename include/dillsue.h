@@ -212,6 +212,9 @@ typedef struct ds_cost_params {
 void ds_costs_eval(const ds_network *net, const ds_cost_params *cp, const double *x, double *t);
 /* dt_e/dx_e for every link (zero where the cap is active). */
 void ds_costs_deriv(const ds_network *net, const ds_cost_params *cp, const double *x, double *dt);
+/* The first link whose cost at x is not finite (uncapped BPR costs, --cap 0,
+ * overflow past x/c ~ 1e77 with power 4), or -1 if every cost is finite. */
+int ds_costs_first_nonfinite(const ds_network *net, const ds_cost_params *cp, const double *x);
 /* Cost bound at the cap (+inf if the cap is 0 and the link is flow-dependent). */
 void ds_costs_max(const ds_network *net, const ds_cost_params *cp, double *tmax);
 /* Every link's cost at zero flow, its least (b, power >= 0), must not be

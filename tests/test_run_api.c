@@ -970,6 +970,77 @@ static void test_cancel_inside_destination_group(void)
     tc_end();
 }
 
+/* Uncapped costs (cap 0) overflow past x/c ~ 1e77: a direct link of capacity
+ * 1e-79 beside a two-link detour. f(0) sends 0.7 % of the demand direct,
+ * x/c 7e76, so the first trial of every solver (MSA's and SRA's step 1,
+ * Anderson's x + beta r) has an infinite cost. Such a trial is one where f
+ * does not exist: the step is shortened or rejected and the run goes on (it
+ * ended with status error, "the loading map does not exist at any trial
+ * point of iteration 1", through stop 40), and no iterate has a cost that is
+ * not finite. */
+static int write_overflow_net(const char *np, const char *tp)
+{
+    FILE *f = fopen(np, "w");
+    if (!f) return -1;
+    fprintf(f, "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 3\n<FIRST THRU NODE> 3\n<NUMBER OF LINKS> 3\n"
+               "<END OF METADATA>\n\n~ init term cap length fftime b power speed toll type ;\n"
+               "1 2 1e-79 1 3 0.15 4 60 0 1 ;\n1 3 10 1 1 0.15 4 60 0 1 ;\n3 2 10 1 1 0.15 4 60 0 1 ;\n");
+    if (fclose(f) != 0 || !(f = fopen(tp, "w"))) return -1;
+    fprintf(f, "<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 10.0\n<END OF METADATA>\n\nOrigin 1\n2 : 10.0;\n");
+    return fclose(f) != 0 ? -1 : 0;
+}
+
+static void test_overflowing_trial_costs(void)
+{
+    char dir[] = "/tmp/dillsue_ovfXXXXXX", np[64], tp[64];
+    ds_error err = {{0}, 0, {0}};
+    tc_begin("run_api_overflowing_trial_costs_shorten_the_step");
+    if (!mkdtemp(dir)) {
+        TC_CHECK(0, "mkdtemp failed");
+        tc_end();
+        return;
+    }
+    snprintf(np, sizeof np, "%s/o_net.tntp", dir);
+    snprintf(tp, sizeof tp, "%s/o_trips.tntp", dir);
+    ds_network *net = write_overflow_net(np, tp) == 0 ? ds_network_load(np, tp, NULL, NULL, &err) : NULL;
+    TC_CHECK(net != NULL, "network: %s", err.msg);
+    const ds_solver_kind sol[4] = {DS_SOLVER_MSA, DS_SOLVER_SRA, DS_SOLVER_ANDERSON, DS_SOLVER_NEWTON};
+    for (int k = 0; net && k < 8; k++) {
+        ds_config cfg;
+        char reason[1024] = "";
+        ds_config_default(&cfg);
+        cfg.cost.cap = 0;
+        cfg.solver = sol[k / 2];
+        cfg.filter = k % 2 ? DS_FILTER_DSP : DS_FILTER_FULL;
+        cfg.threads = 1;
+        if (cfg.solver == DS_SOLVER_MSA) cfg.max_iter = 50; /* MSA crawls: that it goes on is the point */
+        ds_run *run = ds_run_create(net, &cfg, &err);
+        TC_CHECK(run != NULL, "create: %s", err.msg);
+        if (!run) continue;
+        ds_status st = ds_run_execute(run);
+        ds_run_reason(run, reason, sizeof reason);
+        const char *name = ds_solver_name(cfg.solver), *fn = ds_filter_name(cfg.filter);
+        ds_status want = cfg.solver == DS_SOLVER_MSA ? DS_STATUS_MAX_ITER : DS_STATUS_CONVERGED;
+        TC_CHECK(st == want, "%s %s: status %s (%s)", name, fn, ds_status_name(st), reason);
+        const double *t = ds_run_costs(run), *x = ds_run_flows(run);
+        for (int e = 0; t && x && e < net->n_links; e++)
+            TC_CHECK(isfinite(t[e]) && isfinite(x[e]), "%s %s: link %d flow %g cost %g", name, fn, e, x[e], t[e]);
+        TC_CHECK(t && x, "%s %s: no results", name, fn);
+        ds_iter_record r1;
+        size_t nh = ds_run_history_count(run);
+        /* the first step was shortened: its trial at full length overflowed */
+        if (cfg.solver != DS_SOLVER_NEWTON && nh > 1 && ds_run_history_copy(run, 1, &r1, 1) == 1)
+            TC_CHECK(r1.halvings >= 1 || r1.kind == DS_STEP_ANDERSON_REJ, "%s %s: iteration 1 is %s, halvings %d", name,
+                     fn, ds_step_name(r1.kind), r1.halvings);
+        ds_run_free(run);
+    }
+    ds_network_free(net);
+    remove(np);
+    remove(tp);
+    remove(dir);
+    tc_end();
+}
+
 int main(void)
 {
     ds_error err;
@@ -1020,6 +1091,7 @@ int main(void)
                 "Chicago-Sketch/ChicagoSketch_net.tntp not found (set DILLSUE_TNTP_DIR)");
     ds_network_free(chi);
     test_cancel_inside_destination_group();
+    test_overflowing_trial_costs();
     ds_network_free(ring);
     return tc_failed_ ? 1 : 0;
 }

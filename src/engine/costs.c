@@ -17,6 +17,15 @@ void ds_costs_eval(const ds_network *net, const ds_cost_params *cp, const double
                         fixed_part(net, cp, e));
 }
 
+int ds_costs_first_nonfinite(const ds_network *net, const ds_cost_params *cp, const double *x)
+{
+    for (int e = 0; e < net->n_links; e++)
+        if (!isfinite(dsk_cost(x[e], net->capacity[e], net->t0[e], net->bpr_b[e], net->bpr_power[e], cp->cap,
+                               fixed_part(net, cp, e))))
+            return e;
+    return -1;
+}
+
 void ds_costs_deriv(const ds_network *net, const ds_cost_params *cp, const double *x, double *dt)
 {
     for (int e = 0; e < net->n_links; e++)

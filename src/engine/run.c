@@ -395,6 +395,21 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     ds_load_stats st;
     int rc;
     if (run_cancelled(run)) return EV_CANCELLED;
+    /* Uncapped costs (--cap 0) overflow past x/c ~ 1e77 (power 4), where an
+     * extrapolated or Anderson trial can overshoot: like a point where f does
+     * not exist, such a trial shortens or rejects the step (it ended the run
+     * through stop 40: the loader's -1 read as an error), and no iterate can
+     * have costs that are not finite. Decided here for both backends (the
+     * kernels would give such a link weight 0 and finite flows); the loader
+     * is not called, counted as an evaluation of a trial point. */
+    int e_inf = ds_costs_first_nonfinite(run->net, &run->cfg.cost, x);
+    if (e_inf >= 0) {
+        run->evals++;
+        work_done(run, &run->it_evals);
+        run->last_unconverged = 0;
+        run->last_overflow = e_inf + 1;
+        return EV_UNDEFINED;
+    }
     if (run->gpu) {
         memset(&st, 0, sizeof st);
         rc = ds_gpu_loader_eval(run->gpu, x, fx, &st);
@@ -424,6 +439,7 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
     run->state_ok = 0;
     if (rc < 0) return EV_ERROR;
     if (rc > 0) {
+        run->last_overflow = 0;
         run->last_unconverged = st.unconverged;
         run->last_contraction = st.contraction;
         return EV_UNDEFINED;
@@ -433,7 +449,10 @@ int run_eval(ds_run *run, const double *x, double *fx, double *merit)
         double d = fx[i] - x[i];
         s += d * d;
     }
-    if (!isfinite(s)) return EV_UNDEFINED;
+    if (!isfinite(s)) {
+        run->last_overflow = 0;
+        return EV_UNDEFINED;
+    }
     *merit = s;
     if (x != run->x_state) memcpy(run->x_state, x, sizeof(double) * (size_t)run->n);
     run->state_ok = 1;
@@ -1149,6 +1168,15 @@ out:
     return rc;
 }
 
+/* The trial cost that overflowed (run->last_overflow): which link, where. */
+static void overflow_words(const ds_run *run, const char *where, char *buf, size_t n)
+{
+    const ds_network *net = run->net;
+    int e = run->last_overflow - 1;
+    snprintf(buf, n, "the cost of link %d -> %d overflows %s (x/c unbounded: --cap 0)", ds_node_id(net, net->tail[e]),
+             ds_node_id(net, net->head[e]), where);
+}
+
 /* Why the evaluation at a start x just failed, in the words the start's
  * description and reason use: f does not exist there (the Bellman values
  * diverge), or the inner solve ran out (unconverged_words), which by itself
@@ -1159,6 +1187,10 @@ static void undefined_why(ds_run *run, const double *x, const char *where, char 
 {
     const char *f = !strcmp(where, "at x = 0") ? "f(0)" : "f";
     const char *at = !strcmp(where, "at x = 0") ? "" : where;
+    if (run->last_overflow) {
+        overflow_words(run, where, buf, n);
+        return;
+    }
     if (run->last_unconverged) {
         double lb, est;
         int d;
@@ -1646,7 +1678,14 @@ static ds_status run_iterate(ds_run *run, edsp_state *es, const solver_ops *ops,
         if (rc != EV_OK) {
             /* a stall at the edge of the domain of f (or inner passes that ran
              * out), not a fault in the input: say what to try */
-            if (!run->reason[0] && run->last_unconverged) {
+            if (!run->reason[0] && run->last_overflow) {
+                char w[200], at[64];
+                snprintf(at, sizeof at, "at the last trial point of iteration %d", run->iter + 1);
+                overflow_words(run, at, w, sizeof w);
+                snprintf(run->reason, sizeof run->reason,
+                         "no trial point of iteration %d was accepted: %s; a cap on x/c (--cap) bounds the costs",
+                         run->iter + 1, w);
+            } else if (!run->reason[0] && run->last_unconverged) {
                 char w[160];
                 unconverged_words(run, w, sizeof w);
                 snprintf(run->reason, sizeof run->reason,

@@ -36,6 +36,7 @@ struct ds_run {
     int evals, jvs;
     int jv_fail_said;     /* a failed J v has been said (once a run) */
     int last_unconverged; /* why the last EV_UNDEFINED happened */
+    int last_overflow;    /* 1 + the link whose cost overflowed there, or 0 */
     double last_contraction;
     /* control */
     atomic_int status, cancel, paused;
