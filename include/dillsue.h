@@ -352,7 +352,7 @@ typedef struct ds_iter_record {
     double merit;   /* ||f(x)-x||^2 */
     ds_step_kind kind;
     double step;                  /* step length taken (alpha) */
-    int halvings;                 /* SRA halvings tried */
+    int halvings;                 /* SRA halvings tried (sra-harmonic: 8 + the harmonic step's; docs/files.md) */
     int aa_used;                  /* Anderson window used this step */
     int aa_restart;               /* 1 if the history was reset */
     double aa_reg;                /* regularisation actually used */

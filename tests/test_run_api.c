@@ -978,13 +978,15 @@ static void test_cancel_inside_destination_group(void)
  * ended with status error, "the loading map does not exist at any trial
  * point of iteration 1", through stop 40), and no iterate has a cost that is
  * not finite. */
-static int write_overflow_net(const char *np, const char *tp)
+static int write_overflow_net(const char *np, const char *tp, const char *cap)
 {
     FILE *f = fopen(np, "w");
     if (!f) return -1;
-    fprintf(f, "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 3\n<FIRST THRU NODE> 3\n<NUMBER OF LINKS> 3\n"
-               "<END OF METADATA>\n\n~ init term cap length fftime b power speed toll type ;\n"
-               "1 2 1e-79 1 3 0.15 4 60 0 1 ;\n1 3 10 1 1 0.15 4 60 0 1 ;\n3 2 10 1 1 0.15 4 60 0 1 ;\n");
+    fprintf(f,
+            "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 3\n<FIRST THRU NODE> 3\n<NUMBER OF LINKS> 3\n"
+            "<END OF METADATA>\n\n~ init term cap length fftime b power speed toll type ;\n"
+            "1 2 %s 1 3 0.15 4 60 0 1 ;\n1 3 10 1 1 0.15 4 60 0 1 ;\n3 2 10 1 1 0.15 4 60 0 1 ;\n",
+            cap);
     if (fclose(f) != 0 || !(f = fopen(tp, "w"))) return -1;
     fprintf(f, "<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 10.0\n<END OF METADATA>\n\nOrigin 1\n2 : 10.0;\n");
     return fclose(f) != 0 ? -1 : 0;
@@ -1002,7 +1004,7 @@ static void test_overflowing_trial_costs(void)
     }
     snprintf(np, sizeof np, "%s/o_net.tntp", dir);
     snprintf(tp, sizeof tp, "%s/o_trips.tntp", dir);
-    ds_network *net = write_overflow_net(np, tp) == 0 ? ds_network_load(np, tp, NULL, NULL, &err) : NULL;
+    ds_network *net = write_overflow_net(np, tp, "1e-79") == 0 ? ds_network_load(np, tp, NULL, NULL, &err) : NULL;
     TC_CHECK(net != NULL, "network: %s", err.msg);
     const ds_solver_kind sol[4] = {DS_SOLVER_MSA, DS_SOLVER_SRA, DS_SOLVER_ANDERSON, DS_SOLVER_NEWTON};
     for (int k = 0; net && k < 8; k++) {
@@ -1034,6 +1036,30 @@ static void test_overflowing_trial_costs(void)
                      fn, ds_step_name(r1.kind), r1.halvings);
         ds_run_free(run);
     }
+    ds_network_free(net);
+    tc_end();
+    /* Capacity 1e-81: SRA's nine trials 1 ... 1/256 all overflow, and the
+     * harmonic step 1/l is halved ten times more: the record says 18 halvings
+     * and 20 evaluations (it said 8 whatever the harmonic step did). */
+    tc_begin("run_api_sra_harmonic_fallback_counts_its_halvings");
+    net = write_overflow_net(np, tp, "1e-81") == 0 ? ds_network_load(np, tp, NULL, NULL, &err) : NULL;
+    TC_CHECK(net != NULL, "network: %s", err.msg);
+    ds_config cfg;
+    ds_config_default(&cfg);
+    cfg.cost.cap = 0;
+    cfg.solver = DS_SOLVER_SRA;
+    cfg.threads = 1;
+    ds_run *run = net ? ds_run_create(net, &cfg, &err) : NULL;
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    ds_iter_record h[2];
+    if (run && ds_run_execute(run) == DS_STATUS_CONVERGED && ds_run_history_copy(run, 0, h, 2) == 2) {
+        TC_CHECK(h[1].kind == DS_STEP_SRA_HARMONIC && h[1].halvings == 18 && h[1].step == ldexp(1.0, -10) &&
+                     h[1].evals - h[0].evals == h[1].halvings + 2,
+                 "iteration 1: %s step %g halvings %d, %d evaluations", ds_step_name(h[1].kind), h[1].step,
+                 h[1].halvings, h[1].evals - h[0].evals);
+    } else
+        TC_CHECK(0, "the run did not converge");
+    ds_run_free(run);
     ds_network_free(net);
     remove(np);
     remove(tp);

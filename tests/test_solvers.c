@@ -382,6 +382,15 @@ static void test_telemetry(const ds_network *net)
                              "iter %d: sra step %g after %d halvings", h->iter, h->step, h->halvings);
                     /* accepted only if the merit fell */
                     TC_CHECK(h->merit < p->merit, "iter %d: sra accepted a merit rise", h->iter);
+                    TC_CHECK(h->evals - p->evals == h->halvings + 1, "iter %d: %d halvings in %d evaluations", h->iter,
+                             h->halvings, h->evals - p->evals);
+                    break;
+                case DS_STEP_SRA_HARMONIC:
+                    /* the search's 8 halvings, then 1/l and its own (docs/files.md) */
+                    TC_CHECK(h->halvings >= 8 && h->evals - p->evals == h->halvings + 2 &&
+                                 h->step == ldexp(1.0 / h->iter, 8 - h->halvings),
+                             "iter %d: sra-harmonic step %g, %d halvings in %d evaluations", h->iter, h->step,
+                             h->halvings, h->evals - p->evals);
                     break;
                 case DS_STEP_ANDERSON_OK:
                     TC_CHECK(h->merit < p->merit, "iter %d: anderson accepted a merit rise", h->iter);

@@ -66,10 +66,13 @@ static int sra_search(ds_run *run, ds_iter_record *rec, int least, int *took_lea
         }
     }
     int rc = solver_msa_step(run, rec);
-    /* the harmonic fallback is 1/l with l >= 1 the iteration being formed */
+    /* the harmonic fallback is 1/l with l >= 1 the iteration being formed;
+     * halvings counts the search's 8 and the harmonic step's own (where f
+     * does not exist at 1/l: step = 2^-(halvings - 8) / l), so the step made
+     * halvings + 2 evaluations (they read 8 whatever the harmonic step did) */
     if (rc == EV_OK) {
         rec->kind = DS_STEP_SRA_HARMONIC;
-        rec->halvings = 8;
+        rec->halvings += 8;
     }
     return rc;
 }
