@@ -1061,6 +1061,36 @@ static void test_overflowing_trial_costs(void)
         TC_CHECK(0, "the run did not converge");
     ds_run_free(run);
     ds_network_free(net);
+    tc_end();
+    /* The same detour with capacity 2, Anderson with no regularisation: three
+     * history columns in a plane make the normal equations singular, Cholesky
+     * fails, the history restarts and the step is SRA's. Its record says no
+     * columns and no regularisation used (it said the failed system's 3). */
+    tc_begin("run_api_anderson_restart_records_no_history_used");
+    net = write_overflow_net(np, tp, "2") == 0 ? ds_network_load(np, tp, NULL, NULL, &err) : NULL;
+    TC_CHECK(net != NULL, "network: %s", err.msg);
+    ds_config_default(&cfg);
+    cfg.solver = DS_SOLVER_ANDERSON;
+    cfg.aa_reg = 0;
+    cfg.threads = 1;
+    run = net ? ds_run_create(net, &cfg, &err) : NULL;
+    TC_CHECK(run != NULL, "create: %s", err.msg);
+    int restarts = 0;
+    if (run && ds_run_execute(run) == DS_STATUS_CONVERGED) {
+        size_t nh = ds_run_history_count(run);
+        for (size_t i = 0; i < nh; i++) {
+            ds_iter_record r;
+            if (ds_run_history_copy(run, i, &r, 1) != 1 || !r.aa_restart) continue;
+            restarts++;
+            TC_CHECK(r.kind == DS_STEP_ANDERSON_REJ && r.aa_used == 0 && r.aa_reg == 0,
+                     "iteration %d: restart, %s, aa_used %d, aa_reg %g", r.iter, ds_step_name(r.kind), r.aa_used,
+                     r.aa_reg);
+        }
+    } else
+        TC_CHECK(0, "the run did not converge");
+    TC_CHECK(restarts > 0, "no restart: the test no longer reaches one");
+    ds_run_free(run);
+    ds_network_free(net);
     remove(np);
     remove(tp);
     remove(dir);

@@ -142,7 +142,11 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
     int rc;
     if (!s->have_prev) aa_push(run, s);
     if (aa_candidate(run, s, rec) != 0) {
+        /* no candidate: the step is SRA's, made with no history (the record
+         * said the k columns of the failed normal equations) */
         rec->aa_restart = 1;
+        rec->aa_used = 0;
+        rec->aa_reg = 0;
         aa_reset(run, s);
         aa_push(run, s);
         rc = solver_sra_step(run, rec);
