@@ -118,6 +118,14 @@ extern const solver_ops solver_msa_ops, solver_sra_ops, solver_anderson_ops, sol
 /* The safeguarded SRA step, shared by SRA, Anderson's fallback and Newton's
  * warm start. */
 int solver_sra_step(ds_run *run, ds_iter_record *rec);
+/* A trial point x + a r already evaluated and rejected (rc EV_UNDEFINED, or
+ * EV_OK with W >= W(x)): the search takes its answer instead of evaluating
+ * it again (Anderson's candidate x + beta r with an empty history). */
+typedef struct sra_known {
+    double a, W;
+    int rc;
+} sra_known;
+int solver_sra_step_known(ds_run *run, ds_iter_record *rec, const sra_known *known);
 /* The same search, where no halving lowers W taking the trial of least W
  * instead of the harmonic step (*took_least = 1): Newton's recovery. */
 int solver_sra_least_step(ds_run *run, ds_iter_record *rec, int *took_least);

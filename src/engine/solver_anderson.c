@@ -10,11 +10,11 @@
  * damped map x + beta r, with the same gamma. Undamped (beta = 1) the base map
  * x -> f(x) overshoots wherever f is steep (large mu, congested links), the
  * candidate fails the merit test and the step is SRA's: on Sioux Falls full at
- * tau 100, 394 of 400 candidates were rejected (3,461 evaluations). Adaptive
+ * tau 100, 394 of 400 candidates were rejected (3,460 evaluations). Adaptive
  * (the default, ds_config.aa_mixing = 0): beta is the step the SRA search
  * last accepted along r, where the damped map lowered W, and doubles (up to
  * 1) after each accepted candidate; the same run then takes 68 candidates of
- * 146 (723 evaluations). dX and dR are differences of iterates and residuals,
+ * 146 (722 evaluations). dX and dR are differences of iterates and residuals,
  * whatever beta made them, so the history stays valid as beta moves.
  */
 #include <math.h>
@@ -156,8 +156,9 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
         aa_push(run, s);
         return rc;
     }
+    int projected = 0;
     for (int i = 0; i < run->n; i++)
-        if (run->xt[i] < 0) run->xt[i] = 0;
+        if (run->xt[i] < 0) run->xt[i] = 0, projected = 1;
     rc = run_eval(run, run->xt, run->ft, &W);
     if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
     if (rc == EV_OK && W < run->merit) {
@@ -167,7 +168,12 @@ static int aa_step(ds_run *run, void *state, ds_iter_record *rec)
     } else {
         int h_aa = rec->aa_used;
         double reg = rec->aa_reg;
-        rc = solver_sra_step(run, rec);
+        /* With no history the candidate is x + beta r, bit for bit SRA's
+         * trial at step beta where beta is one of 1, 1/2, ..., 1/256 (the
+         * adaptive beta is SRA's last step): the search does not evaluate
+         * it again. */
+        sra_known kn = {s->beta, rc == EV_OK ? W : INFINITY, rc};
+        rc = solver_sra_step_known(run, rec, rec->aa_used == 0 && !projected ? &kn : NULL);
         if (rc != EV_OK) return rc;
         rec->aa_used = h_aa;
         rec->aa_reg = reg;

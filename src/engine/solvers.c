@@ -35,13 +35,18 @@ int solver_msa_step(ds_run *run, ds_iter_record *rec)
  * trial of least W (Newton's recovery, solver_newton.c). A trial where f does
  * not exist counts as a failed trial. *took_least (may be NULL) says whether
  * the least-W trial was taken. */
-static int sra_search(ds_run *run, ds_iter_record *rec, int least, int *took_least)
+static int sra_search(ds_run *run, ds_iter_record *rec, int least, int *took_least, const sra_known *known)
 {
     double a = 1.0, W, best_a = 0, best_W = INFINITY;
     if (took_least) *took_least = 0;
     for (int h = 0; h <= 8; h++, a *= 0.5) {
-        trial_point(run, a);
-        int rc = run_eval(run, run->xt, run->ft, &W);
+        int rc;
+        if (known && a == known->a) {
+            rc = known->rc, W = known->W; /* not lower than W(x): the search goes on */
+        } else {
+            trial_point(run, a);
+            rc = run_eval(run, run->xt, run->ft, &W);
+        }
         if (rc == EV_CANCELLED || rc == EV_ERROR) return rc;
         if (rc == EV_OK && W < run->merit) {
             rec->kind = DS_STEP_SRA;
@@ -77,11 +82,16 @@ static int sra_search(ds_run *run, ds_iter_record *rec, int least, int *took_lea
     return rc;
 }
 
-int solver_sra_step(ds_run *run, ds_iter_record *rec) { return sra_search(run, rec, 0, NULL); }
+int solver_sra_step(ds_run *run, ds_iter_record *rec) { return sra_search(run, rec, 0, NULL, NULL); }
+
+int solver_sra_step_known(ds_run *run, ds_iter_record *rec, const sra_known *known)
+{
+    return sra_search(run, rec, 0, NULL, known);
+}
 
 int solver_sra_least_step(ds_run *run, ds_iter_record *rec, int *took_least)
 {
-    return sra_search(run, rec, 1, took_least);
+    return sra_search(run, rec, 1, took_least, NULL);
 }
 
 static int noop_init(ds_run *run, void **state)
