@@ -67,6 +67,22 @@ static int nt_warm_steps(const ds_run *run)
     return run->cfg.globalise == DS_GLOBALISE_PAPER ? 5 : 0;
 }
 
+/* The state of a solver that has taken no step; nt_reset returns to it, so
+ * that a run restarted on a new eDSP mask keeps nothing of the last one's
+ * steps (the reset left least_run, last_step, last_eta_l and hit_boundary as
+ * they were through stop 40: a least-W recovery counted towards the third,
+ * harmonic, one across the refresh). The buffers are kept. */
+static void nt_fresh(ds_run *run, nt_state *s)
+{
+    double *delta = s->delta;
+    gmres_work gw = s->gw;
+    memset(s, 0, sizeof *s);
+    s->delta = delta;
+    s->gw = gw;
+    s->warm_left = nt_warm_steps(run);
+    s->eta = NT_ETA0;
+}
+
 static int nt_init(ds_run *run, void **state)
 {
     nt_state *s = calloc(1, sizeof *s);
@@ -76,8 +92,7 @@ static int nt_init(ds_run *run, void **state)
         free(s);
         return -1;
     }
-    s->warm_left = nt_warm_steps(run);
-    s->eta = NT_ETA0;
+    nt_fresh(run, s);
     *state = s;
     return 0;
 }
@@ -90,16 +105,7 @@ static void nt_free(void *state)
     free(s->delta), free(s);
 }
 
-static void nt_reset(ds_run *run, void *state)
-{
-    nt_state *s = state;
-    s->warm_left = nt_warm_steps(run);
-    s->eta = NT_ETA0;
-    s->prev_norm = 0;
-    s->pred_norm = 0;
-    s->recovered = 0;
-    s->dtau = 0;
-}
+static void nt_reset(ds_run *run, void *state) { nt_fresh(run, state); }
 
 struct op_ctx {
     ds_run *run;
