@@ -992,6 +992,23 @@ static int write_overflow_net(const char *np, const char *tp, const char *cap)
     return fclose(f) != 0 ? -1 : 0;
 }
 
+/* every published iterate's costs are finite (on the engine thread, right
+ * after publishing: the snapshot is that record's iterate) */
+typedef struct finite_watch {
+    int n, iters, bad_iter;
+    double cost[8];
+} finite_watch;
+
+static void finite_monitor(ds_run *run, const ds_event *ev, void *ctx)
+{
+    finite_watch *w = ctx;
+    if (ev->kind != DS_EVENT_ITER || w->n > 8) return;
+    int it = ds_run_snapshot(run, NULL, NULL, w->cost);
+    w->iters++;
+    for (int e = 0; e < w->n; e++)
+        if (!isfinite(w->cost[e]) && w->bad_iter < 0) w->bad_iter = it;
+}
+
 static void test_overflowing_trial_costs(void)
 {
     char dir[] = "/tmp/dillsue_ovfXXXXXX", np[64], tp[64];
@@ -1007,21 +1024,31 @@ static void test_overflowing_trial_costs(void)
     ds_network *net = write_overflow_net(np, tp, "1e-79") == 0 ? ds_network_load(np, tp, NULL, NULL, &err) : NULL;
     TC_CHECK(net != NULL, "network: %s", err.msg);
     const ds_solver_kind sol[4] = {DS_SOLVER_MSA, DS_SOLVER_SRA, DS_SOLVER_ANDERSON, DS_SOLVER_NEWTON};
-    for (int k = 0; net && k < 8; k++) {
+    /* the four solvers on both filters, and SRA and Anderson on the cuda
+     * backend's kernels emulated on the CPU (they gave the overflowing link
+     * weight 0 and finite flows: Anderson accepted x + r, cost inf, at
+     * iteration 1) */
+    for (int k = 0; net && k < 10; k++) {
         ds_config cfg;
         char reason[1024] = "";
+        finite_watch w = {net->n_links, 0, -1, {0}};
         ds_config_default(&cfg);
         cfg.cost.cap = 0;
-        cfg.solver = sol[k / 2];
-        cfg.filter = k % 2 ? DS_FILTER_DSP : DS_FILTER_FULL;
+        cfg.solver = k < 8 ? sol[k / 2] : sol[k - 7];
+        cfg.filter = k % 2 || k >= 8 ? DS_FILTER_DSP : DS_FILTER_FULL;
         cfg.threads = 1;
+        if (k >= 8) cfg.backend = DS_BACKEND_CUDA, cfg.cuda_emulate = 1;
         if (cfg.solver == DS_SOLVER_MSA) cfg.max_iter = 50; /* MSA crawls: that it goes on is the point */
         ds_run *run = ds_run_create(net, &cfg, &err);
         TC_CHECK(run != NULL, "create: %s", err.msg);
         if (!run) continue;
+        ds_run_add_monitor(run, finite_monitor, &w);
         ds_status st = ds_run_execute(run);
         ds_run_reason(run, reason, sizeof reason);
-        const char *name = ds_solver_name(cfg.solver), *fn = ds_filter_name(cfg.filter);
+        const char *name = ds_solver_name(cfg.solver),
+                   *fn = k >= 8 ? "dsp (cuda emulated)" : ds_filter_name(cfg.filter);
+        TC_CHECK(w.iters > 0 && w.bad_iter < 0, "%s %s: iterate %d has a cost that is not finite", name, fn,
+                 w.bad_iter);
         ds_status want = cfg.solver == DS_SOLVER_MSA ? DS_STATUS_MAX_ITER : DS_STATUS_CONVERGED;
         TC_CHECK(st == want, "%s %s: status %s (%s)", name, fn, ds_status_name(st), reason);
         const double *t = ds_run_costs(run), *x = ds_run_flows(run);
