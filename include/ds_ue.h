@@ -37,7 +37,7 @@ typedef struct {
 } ds_ue_config;
 
 typedef struct {
-    int iters;       /* iterations done (0 = the free-flow all-or-nothing start) */
+    int iters;       /* iterations done (0 = the free-flow all-or-nothing start; -1 = none: cancelled first) */
     double rel_gap;  /* relative gap at the returned flows */
     double seconds;  /* wall time of the solve */
     double beckmann; /* Beckmann objective at the returned flows */
@@ -50,11 +50,18 @@ typedef struct {
 typedef void (*ds_ue_progress_fn)(int iter, double rel_gap, void *ctx);
 
 /* Solve for the Wardrop UE of net. flows (n_links) receives the last iterate
- * whatever the outcome except DS_UE_ERROR. The relative gap is
+ * whatever the outcome except DS_UE_ERROR (and a cancel before iteration 0,
+ * below). The relative gap is
  * (sum_e t_e x_e - sum_od q_od SP_od) / sum_e t_e x_e at t = t(x).
- * cancel (may be NULL) is polled with an atomic load once per iteration;
- * setting it nonzero (an atomic store from another thread, or a plain store
- * from a signal handler) stops the solve. progress and res may be NULL.
+ * cancel (may be NULL) is polled with an atomic load once per iteration and
+ * before every origin's shortest-path tree (one iteration takes seconds on a
+ * large network); setting it nonzero (an atomic store from another thread,
+ * or a plain store from a signal handler) stops the solve: flows and res are
+ * then the last iterate reported through progress, with its own gap (an
+ * iteration stopped part-way is dropped); one set before iteration 0 was
+ * reported returns DS_STATUS_CANCELLED with res->iters -1, rel_gap and
+ * beckmann NaN and flows all 0: no iterate, no result. progress and res may
+ * be NULL.
  * OD pairs with no path (none may pass through a centroid) are not assigned,
  * as the SUE's loading map leaves them: their demand is in no flow and in no
  * shortest-path sum of the gap (the caller says how much, e.g. with

@@ -6,6 +6,8 @@
 #include "tcheck.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <time.h>
 
 /* Braess's paradox network (as in the TNTP Braess-Example, whose tiny
  * t0 * huge b encodes t = 10 x): 6 trips 1 -> 2. By symmetry and equal path
@@ -250,10 +252,13 @@ static void test_stops(void)
     TC_CHECK(rc == DS_UE_MAX_ITER && r.iters == 1, "rc %d iters %d", rc, r.iters);
     double sum_out = x[link_of(net, 1, 3)] + x[link_of(net, 1, 4)];
     TC_NEAR(sum_out, 6.0, 1e-12); /* any iterate conserves the demand */
+    /* a cancel before iteration 0 is reported stops the first loading:
+     * no iterate (the flows all 0, no gap) */
     volatile int cancel = 1;
     c.max_iter = 100;
     rc = ds_ue_solve(net, &c, x, &r, NULL, NULL, &cancel, &err);
-    TC_CHECK(rc == DS_UE_CANCELLED && r.iters == 0, "rc %d iters %d", rc, r.iters);
+    TC_CHECK(rc == DS_UE_CANCELLED && r.iters == -1 && isnan(r.rel_gap) && x[0] == 0.0, "rc %d iters %d gap %g", rc,
+             r.iters, r.rel_gap);
     c.method = 7;
     rc = ds_ue_solve(net, &c, x, &r, NULL, NULL, NULL, &err);
     TC_CHECK(rc == DS_UE_ERROR, "bad method accepted");
@@ -339,6 +344,93 @@ static void test_threads_bitwise(void)
     tc_end();
 }
 
+/* The last iterate the solve reported, as ds_ue_progress_fn sees it. */
+typedef struct {
+    const double *x;
+    double *snap;
+    int n, iter;
+    double gap;
+} cancel_watch;
+
+static void snap_progress(int iter, double gap, void *ctx)
+{
+    cancel_watch *w = ctx;
+    memcpy(w->snap, w->x, sizeof(double) * (size_t)w->n);
+    w->iter = iter;
+    w->gap = gap;
+}
+
+typedef struct {
+    volatile int *flag;
+    long delay_ns;
+} canceller;
+
+static void *cancel_later(void *arg)
+{
+    canceller *c = arg;
+    struct timespec ts = {c->delay_ns / 1000000000L, c->delay_ns % 1000000000L};
+    nanosleep(&ts, NULL);
+    __atomic_store_n(c->flag, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* A cancel from another thread, wherever it lands (mostly inside an
+ * all-or-nothing loading, which is most of an iteration): the solve returns
+ * the last iterate it reported, bitwise, with that iterate's number and gap,
+ * and that iterate is the one an uncancelled run to that many iterations
+ * gives (an iteration stopped part-way leaves no trace). */
+static void test_cancel_from_thread(void)
+{
+    const char *path = tc_tntp("Anaheim/Anaheim_net.tntp");
+    if (!path) path = tc_tntp("SiouxFalls/SiouxFalls_net.tntp");
+    if (!path) return tc_skip("ue_cancel_from_thread", "TNTP data not found");
+    tc_begin("ue_cancel_from_thread");
+    ds_error err;
+    ds_network *net = ds_network_load(path, NULL, NULL, NULL, &err);
+    TC_CHECK(net != NULL, "load");
+    if (!net) return tc_end();
+    int n = net->n_links;
+    double *x = malloc(sizeof(double) * n), *snap = malloc(sizeof(double) * n), *ref = malloc(sizeof(double) * n);
+    ds_ue_config c;
+    ds_ue_config_default(&c);
+    c.gap = 0.0;
+    c.max_iter = 1000000;
+    c.threads = 2;
+    static const long delays_us[] = {200, 1000, 3000, 7000, 15000, 30000};
+    for (size_t i = 0; i < sizeof delays_us / sizeof *delays_us; i++) {
+        volatile int flag = 0;
+        cancel_watch w = {x, snap, n, -2, NAN};
+        canceller cn = {&flag, delays_us[i] * 1000L};
+        pthread_t th;
+        ds_ue_result r;
+        if (pthread_create(&th, NULL, cancel_later, &cn) != 0) {
+            TC_CHECK(0, "pthread_create");
+            break;
+        }
+        int rc = ds_ue_solve(net, &c, x, &r, snap_progress, &w, &flag, &err);
+        pthread_join(th, NULL);
+        TC_CHECK(rc == DS_UE_CANCELLED, "delay %ld us: rc %d", delays_us[i], rc);
+        TC_CHECK(r.iters == (w.iter >= 0 ? w.iter : -1), "delay %ld us: iters %d, last reported %d", delays_us[i],
+                 r.iters, w.iter);
+        if (r.iters < 0) continue; /* cancelled before iteration 0 */
+        TC_CHECK(memcmp(&r.rel_gap, &w.gap, sizeof(double)) == 0, "delay %ld us: gap %.17g, reported %.17g",
+                 delays_us[i], r.rel_gap, w.gap);
+        TC_CHECK(memcmp(x, snap, sizeof(double) * n) == 0, "delay %ld us: flows are not the last reported",
+                 delays_us[i]);
+        ds_ue_config c2 = c;
+        ds_ue_result r2;
+        c2.max_iter = r.iters;
+        ds_ue_solve(net, &c2, ref, &r2, NULL, NULL, NULL, &err);
+        TC_CHECK(memcmp(x, ref, sizeof(double) * n) == 0, "delay %ld us: flows differ from an uncancelled run to %d",
+                 delays_us[i], r.iters);
+    }
+    free(x);
+    free(snap);
+    free(ref);
+    ds_network_free(net);
+    tc_end();
+}
+
 int main(void)
 {
     test_braess();
@@ -350,5 +442,6 @@ int main(void)
     test_bestknown("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 1e-5, DS_UE_CFW);
     test_bestknown("Anaheim", "Anaheim/Anaheim_net.tntp", 1e-7, DS_UE_BFW);
     test_threads_bitwise();
+    test_cancel_from_thread();
     return tc_exit();
 }

@@ -51,9 +51,10 @@ static int print_help(void)
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
            "Exit 0 gap reached, 1 max iterations, 2 usage or input error, 4 stopped by\n"
-           "Ctrl-C, SIGTERM or a hang-up after the current iteration (flows so far are\n"
-           "still written; a second signal a second later kills at once; while the network\n"
-           "is read, at once, saying so, nothing written).\n");
+           "Ctrl-C, SIGTERM or a hang-up within a fraction of a second, the iteration under\n"
+           "way dropped (the flows of the last finished one are still written; before\n"
+           "iteration 0 has finished, or while the network is read, at once, saying so,\n"
+           "nothing written; a second signal a second later kills at once).\n");
     return rc ? 2 : 0;
 }
 
@@ -211,7 +212,8 @@ static int ue_args(int argc, char **argv, ds_ue_config *cfg, cli_values *v)
 
 /* pr comes with its checkpoint settings (out, every, costs); the rest is set
  * here. The set-up's watch ends here (a signal since then stops the solve
- * after its first iteration); the stop handlers stay installed (the caller
+ * within the current iteration, before iteration 0 with no iterate: res->iters
+ * -1); the stop handlers stay installed (the caller
  * restores them once the outputs are written: a signal after the solve must
  * not kill the process between them; a repeat a second later still does,
  * main.c). */
@@ -294,6 +296,13 @@ int cmd_ue(int argc, char **argv)
     if (st == DS_STATUS_ERROR) {
         rc = cli_input_error(&err);
         if (ckpt.written) remove(ckpt.out); /* a checkpoint is no result of a solve that failed */
+        goto done;
+    }
+    if (st == DS_STATUS_CANCELLED && res.iters < 0) {
+        /* stopped before iteration 0 was finished: no flows to write */
+        fprintf(stderr, "dillsue ue: %s before the first iteration was finished; nothing written\n",
+                cli_stop_word(cli_stop_signal()));
+        rc = ds_status_exit_code(st);
         goto done;
     }
     /* the final state, whether or not the throttle showed it */

@@ -127,6 +127,11 @@ typedef struct {
     int n_threads;
     sp_work *ws; /* [n_threads] */
     ds_pool *pool;
+    /* the solve's cancel flag (may be NULL), polled before every origin's
+     * tree: one loading takes seconds on a large network, a Ctrl-C should
+     * not wait for it; stopped (atomic) says a chunk gave up part-way */
+    volatile int *cancel;
+    int stopped;
 } aon_ctx;
 
 static void heap_up(heap_item *heap, int *pos, int i)
@@ -219,6 +224,10 @@ static void load_chunk(void *ctx, int worker, int c)
     int i0 = c * a->chunk, i1 = i0 + a->chunk;
     if (i1 > a->n_orig) i1 = a->n_orig;
     for (int i = i0; i < i1; i++) {
+        if (a->cancel && __atomic_load_n(a->cancel, __ATOMIC_ACQUIRE)) {
+            __atomic_store_n(&a->stopped, 1, __ATOMIC_RELAXED);
+            return; /* y is no loading now: aon_load discards it */
+        }
         int o = a->orig[i], nt = 0;
         for (int k = a->o_start[i]; k < a->o_start[i + 1]; k++)
             if (!is_target[a->o_dest[k]]) {
@@ -256,16 +265,22 @@ static void load_chunk(void *ctx, int worker, int c)
     a->clost[c] = lost;
 }
 
+/* Returned by aon_load when the cancel flag stopped it part-way. */
+#define AON_CANCELLED (-1)
+
 /* y = all-or-nothing loading at costs t of the OD pairs that have a path;
  * *sptt = sum q * SP over them, *lost = the demand of those that have none
  * (not assigned, as the SUE's loading map leaves it; which pairs they are
  * does not depend on the costs). Returns 0, or 1 + index into o_* of the
- * first OD pair with no path. */
+ * first OD pair with no path, or AON_CANCELLED (y, *sptt and *lost left
+ * as they were: a cancel set after the last origin's tree changes nothing). */
 static int aon_load(aon_ctx *a, const double *t, double *y, double *sptt, double *lost)
 {
     int n_links = a->net->n_links, first = -1;
     for (int k = 0; k < n_links; k++) a->csr_t[k] = t[a->csr_link[k]];
+    a->stopped = 0;
     ds_pool_run(a->pool, a->n_chunks, load_chunk, a);
+    if (__atomic_load_n(&a->stopped, __ATOMIC_RELAXED)) return AON_CANCELLED;
     double sp = 0.0, q = 0.0;
     memset(y, 0, sizeof(double) * (size_t)n_links);
     for (int c = 0; c < a->n_chunks; c++) {
@@ -528,6 +543,7 @@ typedef struct ue_state {
     aon_ctx A;
     ls_ctx L;
     double *t, *h, *y, *d, *s1, *s2, *s; /* costs, cost derivatives, AON target, direction, search points */
+    double *prev;                        /* the last iterate reported, kept while a cancel can come */
     int n_hist;                          /* search points kept for conjugation (0..2) */
     double tau_prev;
 } ue_state;
@@ -535,7 +551,7 @@ typedef struct ue_state {
 static void ue_free(ue_state *u)
 {
     aon_free(&u->A);
-    free(u->t), free(u->h), free(u->y), free(u->d), free(u->s1), free(u->s2), free(u->s);
+    free(u->t), free(u->h), free(u->y), free(u->d), free(u->s1), free(u->s2), free(u->s), free(u->prev);
     free(u->L.xa), free(u->L.ta), free(u->L.ha);
 }
 
@@ -550,7 +566,7 @@ static int ue_alloc(ue_state *u, const ds_network *net, const ds_ue_config *cfg,
     u->sz = sizeof(double) * (size_t)(u->n > 0 ? u->n : 1);
     u->L.net = net;
     u->L.cp = &cfg->cost;
-    double **bufs[] = {&u->t, &u->h, &u->y, &u->d, &u->s1, &u->s2, &u->s, &u->L.xa, &u->L.ta, &u->L.ha};
+    double **bufs[] = {&u->t, &u->h, &u->y, &u->d, &u->s1, &u->s2, &u->s, &u->prev, &u->L.xa, &u->L.ta, &u->L.ha};
     int ok = aon_init(&u->A, net, threads) == 0;
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) ok &= (*bufs[i] = malloc(u->sz)) != NULL;
     if (ok) return 0;
@@ -640,6 +656,22 @@ static void ue_step(ue_state *u, double *x)
     if (tau >= UE_RESTART_STEP || tau <= 0.0) u->n_hist = 0;
 }
 
+/* A cancel that stopped an all-or-nothing loading part-way at iteration
+ * iter: the flows go back to the last iterate reported (u->prev, iteration
+ * iter - 1, whose gap *gap still holds), the contract of a cancel between
+ * iterations; before iteration 0 was reported there is none (iters -1). */
+static void ue_cancelled_in_aon(ue_state *u, double *flows, int *iter, double *gap)
+{
+    if (*iter > 0) {
+        memcpy(flows, u->prev, u->sz);
+        (*iter)--;
+    } else {
+        memset(flows, 0, u->sz);
+        *iter = -1;
+        *gap = NAN;
+    }
+}
+
 ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *flows, ds_ue_result *res,
                       ds_ue_progress_fn progress, void *ctx, volatile int *cancel, ds_error *err)
 {
@@ -649,6 +681,7 @@ ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *fl
     int iter = 0, ar;
 
     if (ue_check(net, cfg, flows, err) || ue_alloc(&u, net, cfg, err)) return DS_STATUS_ERROR;
+    u.A.cancel = cancel;
     const ds_cost_params *cp = &cfg->cost;
     memset(flows, 0, u.sz);
     ds_costs_eval(net, cp, flows, u.t);
@@ -658,12 +691,14 @@ ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *fl
      * says how much demand that is); only where no demand has one is there
      * nothing to solve */
     demand = od_demand(&u.A);
-    if ((ar = aon_load(&u.A, u.t, flows, &sptt, &lost)) && !(lost < demand)) goto aon_failed;
+    if ((ar = aon_load(&u.A, u.t, flows, &sptt, &lost)) == AON_CANCELLED) goto aon_cancelled;
+    if (ar && !(lost < demand)) goto aon_failed;
 
     for (;;) {
         ds_costs_eval(net, cp, flows, u.t);
         if (costs_finite(net, cp, flows, u.t, err)) goto out;
-        if ((ar = aon_load(&u.A, u.t, u.y, &sptt, &lost)) && !(lost < demand)) goto aon_failed;
+        if ((ar = aon_load(&u.A, u.t, u.y, &sptt, &lost)) == AON_CANCELLED) goto aon_cancelled;
+        if (ar && !(lost < demand)) goto aon_failed;
         double tstt = dot(u.t, flows, u.n);
         if (!isfinite(tstt) || !isfinite(sptt)) {
             ds_error_set(err, net->net_path, 0,
@@ -686,15 +721,17 @@ ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *fl
             rc = DS_STATUS_CANCELLED;
             break;
         }
+        if (cancel) memcpy(u.prev, flows, u.sz);
         ue_step(&u, flows);
         iter++;
     }
+report:
     if (res) {
         res->iters = iter;
         res->rel_gap = gap;
-        res->beckmann = ds_ue_beckmann(net, cp, flows);
+        res->beckmann = iter >= 0 ? ds_ue_beckmann(net, cp, flows) : NAN;
         res->seconds = ds_clock_now() - t_start;
-        if (!isfinite(res->beckmann)) {
+        if (iter >= 0 && !isfinite(res->beckmann)) {
             ds_error_set(err, net->net_path, 0, "the Beckmann objective overflowed at the final flows (%g)",
                          res->beckmann);
             rc = DS_STATUS_ERROR;
@@ -702,6 +739,10 @@ ds_status ds_ue_solve(const ds_network *net, const ds_ue_config *cfg, double *fl
     }
     goto out;
 
+aon_cancelled:
+    ue_cancelled_in_aon(&u, flows, &iter, &gap);
+    rc = DS_STATUS_CANCELLED;
+    goto report;
 aon_failed:
     rc = fail_od(net, &u.A, ar - 1, err);
 out:
