@@ -409,13 +409,51 @@ int main(void)
         int have = 0;
         TC_CHECK(net != NULL, "no embedded network");
         if (net) {
-            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, &slot, &lock, &stop, &r, NULL, NULL, &have);
+            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, &slot, &lock, &stop, &r, NULL, NULL, &have, NULL);
             TC_CHECK(r.status == DS_STATUS_CANCELLED && r.iterations == 0, "stopped before its slot: %s after %d (%s)",
                      ds_status_name((ds_status)r.status), r.iterations, r.reason);
             TC_CHECK(slot == NULL, "the slot is left holding the run");
-            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, &slot, &lock, &go, &r, NULL, NULL, &have);
+            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, &slot, &lock, &go, &r, NULL, NULL, &have, NULL);
             TC_CHECK(r.status == DS_STATUS_MAX_ITER && r.iterations == 200, "not stopped: %s after %d",
                      ds_status_name((ds_status)r.status), r.iterations);
+            ds_network_free(net);
+        }
+    }
+    tc_end();
+
+    /* --mu: a cell reports tau = mu * cbar of its scenario; cbar (all-origin
+     * shortest paths at free flow, a second on Austin-SDB) is the same for
+     * every cell of the scenario, so the first cell leaves it in the memo and
+     * the next take it from there instead of computing it again */
+    tc_begin("sweep_cell_mu_cbar_memo");
+    {
+        ds_error err = {{0}, 0, {0}};
+        ds_network *net = ds_network_load_default(&err);
+        sweep_grid cg;
+        sweep_grid_defaults(&cg);
+        cg.scenarios = 1;
+        cg.use_mu = 1;
+        cg.n_disp = 1;
+        cg.disp[0] = 0.5;
+        cg.n_filter = 1;
+        cg.filter[0] = DS_FILTER_DSP;
+        cg.n_solver = 1;
+        cg.solver[0] = DS_SOLVER_MSA;
+        cg.max_iter = 3;
+        sweep_result r;
+        int have = 0;
+        TC_CHECK(net != NULL, "no embedded network");
+        if (net) {
+            ds_cost_params cp = {cg.cap, net->toll_factor, net->distance_factor};
+            double cbar = ds_network_cbar(net, &cp), memo = NAN;
+            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, NULL, NULL, NULL, &r, NULL, NULL, &have, &memo);
+            TC_CHECK(memcmp(&memo, &cbar, sizeof cbar) == 0, "memo %.17g, cbar %.17g", memo, cbar);
+            TC_CHECK(r.tau == 0.5 * cbar, "tau %.17g, mu cbar %.17g", r.tau, 0.5 * cbar);
+            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, NULL, NULL, NULL, &r, NULL, NULL, &have, NULL);
+            TC_CHECK(r.tau == 0.5 * cbar, "no memo: tau %.17g, mu cbar %.17g", r.tau, 0.5 * cbar);
+            memo = 2 * cbar; /* not computed again: the memo's value is the one used */
+            sweep_cell_solve(net, &cg, sweep_grid_cell(&cg, 0), 1, NULL, NULL, NULL, &r, NULL, NULL, &have, &memo);
+            TC_CHECK(r.tau == cbar && memo == 2 * cbar, "memo 2 cbar: tau %.17g, want %.17g", r.tau, cbar);
             ds_network_free(net);
         }
     }

@@ -316,6 +316,7 @@ struct sweep {
     sweep_job *jobs;
     long n_jobs, next_job, n_cells_todo, n_cells_now, n_failed_now;
     double **ue_flows; /* per scenario, NULL until known */
+    double *cbar;      /* per scenario with --mu: its cbar (tau = mu cbar in cells.csv), NaN until known */
     unsigned char *ue_tried;
     pending *waiting;        /* cells whose scenario's UE is not yet known */
     int journal_fd, conf_fd; /* conf_fd: DIR/sweep.conf, held for its lock */
@@ -551,8 +552,21 @@ void sweep_compute(sweep *sw, const sweep_job *job, int rank, int worker, ds_net
         return;
     }
     int slot = worker < MAX_WORKERS ? worker : MAX_WORKERS - 1;
+    /* a scenario's cbar is the same for all its cells: computed by its first
+     * (two workers that start the scenario together may both compute it) */
+    double cbar = NAN;
+    if (sw->cbar) {
+        pthread_mutex_lock(&sw->lock);
+        cbar = sw->cbar[k];
+        pthread_mutex_unlock(&sw->lock);
+    }
     sweep_cell_solve(*cache, &sw->g, sweep_grid_cell(&sw->g, job->index), sw->threads, &sw->running[slot], &sw->lock,
-                     &sw->stop, r, flows, costs, have_flows);
+                     &sw->stop, r, flows, costs, have_flows, sw->cbar ? &cbar : NULL);
+    if (sw->cbar && isfinite(cbar)) {
+        pthread_mutex_lock(&sw->lock);
+        sw->cbar[k] = cbar;
+        pthread_mutex_unlock(&sw->lock);
+    }
     /* a stop that came between taking the job and starting the run */
     if (atomic_load(&sw->stop) && r->status != DS_STATUS_CONVERGED) r->status = DS_STATUS_CANCELLED;
 }
@@ -1173,6 +1187,7 @@ static void sweep_free(sweep *sw)
     }
     free(sw->ue_flows);
     free(sw->ue_tried);
+    free(sw->cbar);
     free(sw->res);
     free(sw->done);
     free(sw->jobs);
@@ -1199,6 +1214,14 @@ static sweep *sweep_new(const sweep_opts *o, int rank0)
     sw->t_start = mono_s();
     sw->last_tick = -1e9;
     sw->last_line = sw->t_start;
+    if (o->g.use_mu) { /* every rank computes cells */
+        sw->cbar = malloc(sizeof(double) * (size_t)o->g.scenarios);
+        if (!sw->cbar) {
+            sweep_free(sw);
+            return NULL;
+        }
+        for (int k = 0; k < o->g.scenarios; k++) sw->cbar[k] = NAN;
+    }
     if (rank0) {
         sw->res = calloc((size_t)sw->total, sizeof *sw->res);
         sw->done = calloc((size_t)sw->total, 1);

@@ -90,7 +90,7 @@ static void lost_demand(const ds_network *net, ds_run *run, int *n_od, double *d
 
 void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id id, int threads,
                       ds_run *volatile *cancel_slot, pthread_mutex_t *lock, const atomic_int *stop, sweep_result *r,
-                      double *flows, double *costs, int *have_flows)
+                      double *flows, double *costs, int *have_flows, double *cbar_memo)
 {
     ds_config cfg;
     ds_error err = {{0}, 0, {0}};
@@ -140,7 +140,9 @@ void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id 
         /* a run given mu derives no cbar (ds_run_cbar is NaN): cells.csv
          * gives both tau and mu, mu = tau / cbar of the scenario */
         double cbar = ds_run_cbar(run);
+        if (!isfinite(cbar) && cbar_memo && isfinite(*cbar_memo)) cbar = *cbar_memo;
         if (!isfinite(cbar)) cbar = ds_network_cbar(net, &ds_run_config(run)->cost);
+        if (cbar_memo) *cbar_memo = cbar;
         r->tau = r->mu * cbar;
     }
     size_t n = ds_run_history_count(run);

@@ -92,10 +92,14 @@ void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_co
  * says whether it did. cancel_slot (may be NULL) holds the run while it runs
  * so that another thread can cancel it (under *lock); a stop flag set before
  * the run was in its slot (stop, may be NULL, read under *lock) cancels it at
- * once. */
+ * once. cbar_memo (may be NULL; the caller's, for this network and g->cap
+ * only): with --mu, the cbar that gives the cell's tau = mu * cbar is taken
+ * from it when finite, else computed (all-origin shortest paths at free flow,
+ * a second a cell on Austin-SDB) and left in it for the scenario's next cell:
+ * the same value either way. */
 void sweep_cell_solve(const ds_network *net, const sweep_grid *g, sweep_cell_id id, int threads,
                       ds_run *volatile *cancel_slot, pthread_mutex_t *lock, const atomic_int *stop, sweep_result *r,
-                      double *flows, double *costs, int *have_flows);
+                      double *flows, double *costs, int *have_flows, double *cbar_memo);
 /* The UE reference of a network (flows n_links). Returns ds_ue_solve's code;
  * *gap and *iters are what it reached. */
 int sweep_ue_solve(const ds_network *net, const sweep_grid *g, int threads, double *flows, double *gap, int *iters,
