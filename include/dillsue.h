@@ -233,6 +233,16 @@ int ds_costs_check(const ds_network *net, const ds_cost_params *cp, ds_error *er
  * paths. order (may be NULL) = nodes in the order settled (reachable first). */
 void ds_sp_to_dest(const ds_network *net, const double *t, int dest, double *dist, int *hops, int *order);
 
+/* The OD pairs with no path at all under the same centroid rule: no_path[k]
+ * (n_od, in the od_* order) = 1 where origin k cannot reach its destination,
+ * else 0. Which pairs have a path does not depend on the costs: reverse
+ * searches by reachability alone (no Dijkstra), 64 destinations at a time,
+ * over threads (<= 0: all cores); the flags are the same for any thread
+ * count. cancel (may be NULL) is polled before every 64 destinations.
+ * Returns 0; 1 when cancel stopped it (no_path then incomplete); -1 out of
+ * memory or a NULL argument. */
+int ds_od_no_path(const ds_network *net, int threads, volatile int *cancel, unsigned char *no_path);
+
 /* ----------------------------------------------------------------- config */
 
 typedef enum { DS_FILTER_FULL = 0, DS_FILTER_DSP, DS_FILTER_BFS, DS_FILTER_EDSP, DS_FILTER_N } ds_filter;

@@ -65,8 +65,7 @@ typedef void (*ds_ue_progress_fn)(int iter, double rel_gap, void *ctx);
  * OD pairs with no path (none may pass through a centroid) are not assigned,
  * as the SUE's loading map leaves them: their demand is in no flow and in no
  * shortest-path sum of the gap (the caller says how much, e.g. with
- * ds_sp_to_dest at free flow: which pairs have a path does not depend on the
- * costs).
+ * ds_od_no_path: which pairs have a path does not depend on the costs).
  * Returns DS_STATUS_CONVERGED, DS_STATUS_MAX_ITER, DS_STATUS_CANCELLED, or
  * DS_STATUS_ERROR with err filled (bad configuration, no OD pair with demand
  * that has a path: the first named, a cost that overflowed, no memory); never

@@ -431,12 +431,83 @@ static void test_cancel_from_thread(void)
     tc_end();
 }
 
+/* A random net of n nodes, z of them zones (centroids where thru), sparse
+ * one-way links, demand between every two zones: many OD pairs without a
+ * path, some only through a centroid. */
+static ds_network *random_net(unsigned seed, int n, int z, int thru)
+{
+    size_t cap = 64 * (size_t)n * 4 + 256, m = 0, len = 0;
+    char *net = malloc(cap), *body = malloc(cap), *trips = malloc(64 * (size_t)z * (size_t)z + 256);
+    for (int u = 1; u <= n; u++)
+        for (int k = 0; k < 2; k++) {
+            seed = seed * 1103515245u + 12345u;
+            int v = 1 + (int)((seed >> 8) % (unsigned)n);
+            if (v == u) continue;
+            len += (size_t)snprintf(body + len, cap - len, "%d %d 1 1 %u 0.15 4 0 0 1 ;\n", u, v, 1 + (seed >> 20) % 9);
+            m++;
+        }
+    snprintf(net, cap,
+             "<NUMBER OF ZONES> %d\n<NUMBER OF NODES> %d\n<FIRST THRU NODE> %d\n<NUMBER OF LINKS> %zu\n"
+             "<END OF METADATA>\n%s",
+             z, n, thru ? 1 : z + 1, m, body);
+    len = (size_t)sprintf(trips, "<NUMBER OF ZONES> %d\n<END OF METADATA>\n", z);
+    for (int o = 1; o <= z; o++) {
+        len += (size_t)sprintf(trips + len, "Origin %d\n", o);
+        for (int d = 1; d <= z; d++) len += (size_t)sprintf(trips + len, " %d : %d;", d, o + d);
+        trips[len++] = '\n';
+    }
+    trips[len] = '\0';
+    ds_network *r = parse(net, trips);
+    free(net), free(body), free(trips);
+    return r;
+}
+
+/* ds_od_no_path (reachability alone, 64 destinations at a time, over
+ * threads) says the same as a Dijkstra per destination at free flow, the
+ * centroid rule honoured, for any thread count: `dillsue ue` reports its
+ * OD pairs without a path from it. 150 zones: three blocks of 64, one
+ * partial. */
+static void test_od_no_path(void)
+{
+    tc_begin("ue_od_no_path_as_dijkstra");
+    for (int s = 0; s < 6; s++) {
+        ds_network *net = random_net(7u + (unsigned)s, 400, 150, s & 1);
+        TC_CHECK(net != NULL, "parse %d", s);
+        if (!net) break;
+        ds_cost_params cp = {100, 0, 0};
+        double *x = calloc((size_t)net->n_links, sizeof(double)), *t = malloc(sizeof(double) * net->n_links);
+        double *dist = malloc(sizeof(double) * net->n_nodes);
+        unsigned char *want = malloc((size_t)net->n_od), *got = malloc((size_t)net->n_od);
+        ds_costs_eval(net, &cp, x, t);
+        int lost = 0;
+        for (int d = 0; d < net->n_dest; d++) {
+            ds_sp_to_dest(net, t, net->dest_node[d], dist, NULL, NULL);
+            for (int k = net->dest_od_start[d]; k < net->dest_od_start[d + 1]; k++)
+                lost += want[k] = !(dist[net->od_orig[k]] < INFINITY);
+        }
+        TC_CHECK(lost > 0 && lost < net->n_od, "net %d: %d of %d pairs without a path (want some, not all)", s, lost,
+                 net->n_od);
+        for (int th = 1; th <= 3; th++) {
+            memset(got, 2, (size_t)net->n_od);
+            int rc = ds_od_no_path(net, th, NULL, got);
+            TC_CHECK(rc == 0 && memcmp(got, want, (size_t)net->n_od) == 0, "net %d, %d threads: rc %d, flags differ", s,
+                     th, rc);
+        }
+        volatile int stop = 1;
+        TC_CHECK(ds_od_no_path(net, 2, &stop, got) == 1, "net %d: a set cancel flag must stop it", s);
+        free(x), free(t), free(dist), free(want), free(got);
+        ds_network_free(net);
+    }
+    tc_end();
+}
+
 int main(void)
 {
     test_braess();
     test_cap();
     test_beckmann_matches_costs();
     test_centroids();
+    test_od_no_path();
     test_stops();
     test_bestknown("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 1e-6, DS_UE_BFW);
     test_bestknown("SiouxFalls", "SiouxFalls/SiouxFalls_net.tntp", 1e-5, DS_UE_CFW);

@@ -50,14 +50,16 @@ int cli_check_io(const char *cmd, const cli_file *files, int n);
 int cli_check_costs(const ds_network *net, const ds_cost_params *cp);
 /* After a failed ds_run_create: names the first OD pair with no path at all
  * (centroids honoured) and how many there are, if any. */
-void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp);
-/* The OD pairs with no path at all (centroids honoured): how many, their
- * demand, and the first (0-based nodes; -1 if none). 0, or -1 out of memory. */
+void cli_name_unreachable(const ds_network *net, int threads);
+/* The OD pairs with no path at all (centroids honoured; at any costs, so
+ * none are given): how many, their demand, and the first (0-based nodes; -1
+ * if none), by ds_od_no_path over threads (<= 0: all cores), the same for
+ * any count. 0, or -1 out of memory. */
 typedef struct cli_lost {
     int n_od, orig, dest;
     double demand, first;
 } cli_lost;
-int cli_unreachable(const ds_network *net, const ds_cost_params *cp, cli_lost *lost);
+int cli_unreachable(const ds_network *net, int threads, cli_lost *lost);
 /* v printed with fmt into buf, or the text `undefined` when v is not finite. */
 const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n);
 /* Prints s with control bytes as \xNN. */

@@ -410,10 +410,8 @@ static int solve(struct solve_opts o, ds_config cfg)
     ds_run *run = ds_run_create(net, &cfg, &err);
     free(warm);
     if (!run) {
-        ds_cost_params cp = {cfg.cost.cap, isnan(cfg.cost.toll_factor) ? net->toll_factor : cfg.cost.toll_factor,
-                             isnan(cfg.cost.distance_factor) ? net->distance_factor : cfg.cost.distance_factor};
         rc = cli_input_error(&err);
-        cli_name_unreachable(net, &cp);
+        cli_name_unreachable(net, cfg.threads);
         ds_network_free(net);
         return rc;
     }
@@ -442,9 +440,7 @@ static int solve(struct solve_opts o, ds_config cfg)
     int code = ds_status_exit_code(st);
     if (st == DS_STATUS_ERROR && nrec == 0) {
         /* set-up failed (e.g. no OD pair has a path, so no mu): name the first */
-        ds_cost_params cp = {cfg.cost.cap, isnan(cfg.cost.toll_factor) ? net->toll_factor : cfg.cost.toll_factor,
-                             isnan(cfg.cost.distance_factor) ? net->distance_factor : cfg.cost.distance_factor};
-        cli_name_unreachable(net, &cp);
+        cli_name_unreachable(net, cfg.threads);
     }
     int io_failed = 0;
     const char *out_ok = NULL, *hist_ok = NULL; /* the outputs written */

@@ -235,9 +235,9 @@ static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quie
 /* OD pairs with no path are not assigned, as solve leaves them (where some
  * demand has a path; none: the solve's error names the first): said once on
  * stderr, and on stdout as lost_od and lost_demand. */
-static void say_lost(const ds_network *net, const ds_cost_params *cp, int quiet, cli_lost *l)
+static void say_lost(const ds_network *net, int threads, int quiet, cli_lost *l)
 {
-    if (cli_unreachable(net, cp, l) != 0 || !l->n_od || quiet || !(l->demand < net->total_demand)) return;
+    if (cli_unreachable(net, threads, l) != 0 || !l->n_od || quiet || !(l->demand < net->total_demand)) return;
     fprintf(stderr,
             "dillsue: %d OD pairs (demand %.6g of %.6g) have no path%s and are not assigned; the first: zone %d to "
             "zone %d (demand %g)\n",
@@ -285,7 +285,7 @@ int cmd_ue(int argc, char **argv)
                 cfg.cost.cap, cfg.cost.toll_factor, cfg.cost.distance_factor);
 
     cli_lost lost;
-    say_lost(net, &cfg.cost, quiet, &lost);
+    say_lost(net, cfg.threads, quiet, &lost);
     ds_ue_result res;
     ue_progress ckpt = {0};
     char ck_out[4200];

@@ -397,34 +397,30 @@ out:
     return rc;
 }
 
-int cli_unreachable(const ds_network *net, const ds_cost_params *cp, cli_lost *lost)
+int cli_unreachable(const ds_network *net, int threads, cli_lost *lost)
 {
-    size_t L = (size_t)net->n_links + 1, N = (size_t)net->n_nodes + 1;
-    double *t = malloc(L * sizeof *t), *x = calloc(L, sizeof *x), *dist = malloc(N * sizeof *dist);
-    int rc = -1;
+    unsigned char *none = malloc((size_t)(net->n_od > 0 ? net->n_od : 1));
     memset(lost, 0, sizeof *lost);
     lost->orig = lost->dest = -1;
-    if (t && x && dist) {
-        ds_costs_eval(net, cp, x, t);
-        for (int d = 0; d < net->n_dest; d++) {
-            ds_sp_to_dest(net, t, net->dest_node[d], dist, NULL, NULL);
-            for (int k = net->dest_od_start[d]; k < net->dest_od_start[d + 1]; k++)
-                if (!(dist[net->od_orig[k]] < INFINITY)) {
-                    if (!lost->n_od++)
-                        lost->orig = net->od_orig[k], lost->dest = net->od_dest[k], lost->first = net->od_demand[k];
-                    lost->demand += net->od_demand[k];
-                }
-        }
-        rc = 0;
+    if (!none || ds_od_no_path(net, threads, NULL, none) != 0) {
+        free(none);
+        return -1;
     }
-    free(t), free(x), free(dist);
-    return rc;
+    /* summed in the od_* order whatever the thread count: the same digits */
+    for (int k = 0; k < net->n_od; k++)
+        if (none[k]) {
+            if (!lost->n_od++)
+                lost->orig = net->od_orig[k], lost->dest = net->od_dest[k], lost->first = net->od_demand[k];
+            lost->demand += net->od_demand[k];
+        }
+    free(none);
+    return 0;
 }
 
-void cli_name_unreachable(const ds_network *net, const ds_cost_params *cp)
+void cli_name_unreachable(const ds_network *net, int threads)
 {
     cli_lost l;
-    if (cli_unreachable(net, cp, &l) == 0 && l.n_od) {
+    if (cli_unreachable(net, threads, &l) == 0 && l.n_od) {
         fputs("dillsue: ", stderr);
         cli_fputs_escaped(net->net_path, stderr);
         fprintf(stderr, ": no path from zone %d to zone %d (demand %g)%s; %d OD pairs (demand %g) have none\n",

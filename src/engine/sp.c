@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "sp.h"
 
 int ds_node_is_centroid(const ds_network *net, int node) { return dsk_is_centroid(node, net->first_thru); }
@@ -205,4 +206,111 @@ void ds_sp_to_dest(const ds_network *net, const double *t, int dest, double *dis
     if (sp_work_init(&w, net->n_nodes) != 0) return;
     sp_dijkstra_to(net, t, dest, dist, hops, order, &w);
     sp_work_free(&w);
+}
+
+/* ds_od_no_path: which pairs have a path does not depend on the costs, so
+ * no Dijkstra: a reverse search by reachability alone, 64 destinations at a
+ * time, one bit each (reach[v] bit j: v reaches the block's destination j).
+ * A node passes on the bits of every destination if it may be passed
+ * through, a centroid only its own (as the destination); a worklist runs to
+ * the least fixed point, which does not depend on the order of the work.
+ * Blocks are dealt to the pool's workers; each writes only its own
+ * destinations' OD pairs, so the flags do not depend on the thread count.
+ * (One Dijkstra per destination took 30 s before the first iteration of
+ * `dillsue ue` on 40,000 nodes and 4,000 zones; one BFS per destination 4 s.) */
+#define OD_REACH_BLOCK 64
+
+typedef struct {
+    uint64_t *reach, *sent, *own; /* [n_nodes]: bits reached, passed on, own (a destination's) */
+    int *queue;                   /* [n_nodes] ring: a node is in it at most once */
+    unsigned char *queued;        /* [n_nodes] */
+} od_reach_work;
+
+typedef struct {
+    const ds_network *net;
+    unsigned char *no_path;
+    od_reach_work *w; /* [threads] */
+    volatile int *cancel;
+    int stopped;
+} od_reach_ctx;
+
+/* The worklist to the fixed point; the queue holds the n_start seeds. */
+static void od_reach_run(const ds_network *net, od_reach_work *w, int n_start)
+{
+    int n = net->n_nodes, qh = 0, len = n_start;
+    while (len > 0) {
+        int v = w->queue[qh];
+        qh = qh + 1 == n ? 0 : qh + 1;
+        len--;
+        w->queued[v] = 0;
+        uint64_t m = w->reach[v] & ~w->sent[v];
+        if (dsk_is_centroid(v, net->first_thru)) m &= w->own[v]; /* only to itself */
+        if (!m) continue;
+        w->sent[v] |= m;
+        for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
+            int u = net->tail[net->in_link[k]];
+            if (!(m & ~w->reach[u])) continue;
+            w->reach[u] |= m;
+            if (!w->queued[u]) {
+                w->queued[u] = 1;
+                int t = qh + len;
+                w->queue[t >= n ? t - n : t] = u;
+                len++;
+            }
+        }
+    }
+}
+
+static void od_reach_block(void *ctx, int worker, int b)
+{
+    od_reach_ctx *r = ctx;
+    const ds_network *net = r->net;
+    od_reach_work *w = &r->w[worker];
+    if (r->cancel && __atomic_load_n(r->cancel, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&r->stopped, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    int d0 = b * OD_REACH_BLOCK, d1 = d0 + OD_REACH_BLOCK;
+    if (d1 > net->n_dest) d1 = net->n_dest;
+    size_t words = sizeof(uint64_t) * (size_t)net->n_nodes;
+    memset(w->reach, 0, words), memset(w->sent, 0, words), memset(w->own, 0, words);
+    for (int d = d0; d < d1; d++) {
+        int v = net->dest_node[d];
+        w->reach[v] |= (uint64_t)1 << (d - d0);
+        w->own[v] |= (uint64_t)1 << (d - d0);
+        w->queue[d - d0] = v;
+        w->queued[v] = 1;
+    }
+    od_reach_run(net, w, d1 - d0);
+    for (int d = d0; d < d1; d++)
+        for (int k = net->dest_od_start[d]; k < net->dest_od_start[d + 1]; k++)
+            r->no_path[k] = !(w->reach[net->od_orig[k]] >> (d - d0) & 1);
+}
+
+int ds_od_no_path(const ds_network *net, int threads, volatile int *cancel, unsigned char *no_path)
+{
+    if (!net || !no_path) return -1;
+    int blocks = (net->n_dest + OD_REACH_BLOCK - 1) / OD_REACH_BLOCK, rc = -1;
+    if (threads <= 0) threads = ds_ncores();
+    if (threads > blocks) threads = blocks;
+    if (threads < 1) threads = 1;
+    size_t n = (size_t)(net->n_nodes > 0 ? net->n_nodes : 1);
+    od_reach_ctx r = {net, no_path, calloc((size_t)threads, sizeof(od_reach_work)), cancel, 0};
+    int ok = r.w != NULL;
+    for (int i = 0; ok && i < threads; i++) {
+        od_reach_work *w = &r.w[i];
+        w->reach = malloc(n * sizeof(uint64_t)), w->sent = malloc(n * sizeof(uint64_t));
+        w->own = malloc(n * sizeof(uint64_t)), w->queue = malloc(n * sizeof(int)), w->queued = calloc(n, 1);
+        ok = w->reach && w->sent && w->own && w->queue && w->queued;
+    }
+    ds_pool *pool = ok ? ds_pool_create(threads) : NULL;
+    if (pool) {
+        ds_pool_run(pool, blocks, od_reach_block, &r);
+        ds_pool_free(pool);
+        rc = __atomic_load_n(&r.stopped, __ATOMIC_RELAXED) ? 1 : 0;
+    }
+    for (int i = 0; r.w && i < threads; i++)
+        free(r.w[i].reach), free(r.w[i].sent), free(r.w[i].own), free(r.w[i].queue), free(r.w[i].queued);
+    free(r.w);
+    return rc;
 }
