@@ -235,12 +235,13 @@ void ds_sp_to_dest(const ds_network *net, const double *t, int dest, double *dis
 
 /* The OD pairs with no path at all under the same centroid rule: no_path[k]
  * (n_od, in the od_* order) = 1 where origin k cannot reach its destination,
- * else 0. Which pairs have a path does not depend on the costs: reverse
- * searches by reachability alone (no Dijkstra), 64 destinations at a time,
- * over threads (<= 0: all cores); the flags are the same for any thread
- * count. cancel (may be NULL) is polled before every 64 destinations.
- * Returns 0; 1 when cancel stopped it (no_path then incomplete); -1 out of
- * memory or a NULL argument. */
+ * else 0. Which pairs have a path does not depend on the costs: no shortest
+ * paths, but the strongly connected components of the nodes a route may pass
+ * through, once, then a pass over them per 64 destinations, over threads
+ * (<= 0: all cores); the flags are the same for any thread count. cancel
+ * (may be NULL) is polled before every 64 destinations. Returns 0; 1 when
+ * cancel stopped it (no_path then incomplete); -1 out of memory or a NULL
+ * argument. Memory: about 16 threads + 32 bytes a node. */
 int ds_od_no_path(const ds_network *net, int threads, volatile int *cancel, unsigned char *no_path);
 
 /* ----------------------------------------------------------------- config */

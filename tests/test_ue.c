@@ -431,15 +431,16 @@ static void test_cancel_from_thread(void)
     tc_end();
 }
 
-/* A random net of n nodes, z of them zones (centroids where thru), sparse
- * one-way links, demand between every two zones: many OD pairs without a
- * path, some only through a centroid. */
-static ds_network *random_net(unsigned seed, int n, int z, int thru)
+/* A random net of n nodes, z of them zones (centroids unless thru), about
+ * per_node one-way links out of each node, demand between every two zones:
+ * many OD pairs without a path, some only through a centroid; with one link
+ * a node, many small components in a chain (a DAG of them). */
+static ds_network *random_net(unsigned seed, int n, int z, int thru, int per_node)
 {
     size_t cap = 64 * (size_t)n * 4 + 256, m = 0, len = 0;
     char *net = malloc(cap), *body = malloc(cap), *trips = malloc(64 * (size_t)z * (size_t)z + 256);
     for (int u = 1; u <= n; u++)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < per_node; k++) {
             seed = seed * 1103515245u + 12345u;
             int v = 1 + (int)((seed >> 8) % (unsigned)n);
             if (v == u) continue;
@@ -470,8 +471,8 @@ static ds_network *random_net(unsigned seed, int n, int z, int thru)
 static void test_od_no_path(void)
 {
     tc_begin("ue_od_no_path_as_dijkstra");
-    for (int s = 0; s < 6; s++) {
-        ds_network *net = random_net(7u + (unsigned)s, 400, 150, s & 1);
+    for (int s = 0; s < 12; s++) {
+        ds_network *net = random_net(7u + (unsigned)s, 400, 150, s & 1, 1 + s / 4);
         TC_CHECK(net != NULL, "parse %d", s);
         if (!net) break;
         ds_cost_params cp = {100, 0, 0};
