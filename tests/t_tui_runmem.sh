@@ -36,7 +36,7 @@ done
 check tui_runmem_runs $ok "run #$k did not end at max-iter"
 [ $ok -eq 0 ] || exit 0
 echo "    RSS after run 2: $r2 kB, 8: $r8 kB, 16: $r16 kB"
-if grep -q __asan_init "$PROG"; then # AddressSanitizer quarantines freed memory: RSS says nothing
+if grep -q -e __asan_init -e __tsan_init "$PROG"; then # the sanitizers keep freed memory (quarantine) and shadow it: RSS says nothing
     echo "SKIP tui_runmem_rss: a sanitizer build"
 else
     [ $((r8 - r2)) -le $((6 * 400)) ]
