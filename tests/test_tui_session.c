@@ -234,6 +234,73 @@ static void test_networks(void)
     rmdir(dir);
 }
 
+/* A run's costs at export are the engine's: a NaN toll or distance factor in
+ * the run's settings means the network's (ds_config), which the session takes
+ * from the engine at the start, not from a rule of its own. */
+static void test_costs_resolved_factors(void)
+{
+    tui_session t;
+    ds_error err = {0};
+    char dir[512], net[600], trips[600];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(dir, sizeof dir, "%s/dillsue-toll-XXXXXX", tmp);
+    tc_begin("tui_session_costs_use_the_networks_factors");
+    if (!mkdtemp(dir)) {
+        TC_CHECK(0, "mkdtemp %s", dir);
+        tc_end();
+        return;
+    }
+    snprintf(net, sizeof net, "%s/toll.net.tntp", dir);
+    snprintf(trips, sizeof trips, "%s/toll.trips.tntp", dir);
+    FILE *f = fopen(net, "w");
+    TC_CHECK(f &&
+                 fputs("<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 3\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 4\n"
+                       "<TOLL FACTOR> 0.5\n<DISTANCE FACTOR> 0.25\n<END OF METADATA>\n"
+                       "~ init term capacity length fft b power speed toll type ;\n"
+                       "1 3 100 2 1 0.15 4 0 3 1 ;\n3 2 100 2 1 0.15 4 0 1 1 ;\n"
+                       "1 2 100 5 3 0.15 4 0 0 1 ;\n2 1 100 5 3 0.15 4 0 0 1 ;\n",
+                       f) >= 0 &&
+                 fclose(f) == 0,
+             "write %s", net);
+    f = fopen(trips, "w");
+    TC_CHECK(f &&
+                 fputs("<NUMBER OF ZONES> 2\n<TOTAL OD FLOW> 70\n<END OF METADATA>\n"
+                       "Origin 1\n 2 : 50;\nOrigin 2\n 1 : 20;\n",
+                       f) >= 0 &&
+                 fclose(f) == 0,
+             "write %s", trips);
+    TC_CHECK(session_init(&t, &err) == 0, "init: %s", err.msg);
+    TC_CHECK(session_open(&t, net, trips, &err) == 0, "open: %s", err.msg);
+    for (int given = 0; given < 2 && t.net; given++) {
+        /* NaN factors (the network's), then factors given in the settings */
+        t.next.cost.toll_factor = given ? 2.0 : NAN;
+        t.next.cost.distance_factor = given ? 0.125 : NAN;
+        tui_run *r = session_start(&t, &err);
+        TC_CHECK(r != NULL, "start: %s", err.msg);
+        if (!r) break;
+        finish(&t);
+        size_t nb = sizeof(double) * (size_t)t.net->n_links;
+        double *c = malloc(nb), *want = malloc(nb), *plain = malloc(nb);
+        ds_cost_params cp = t.next.cost;
+        cp.toll_factor = given ? 2.0 : 0.5;
+        cp.distance_factor = given ? 0.125 : 0.25;
+        if (c && want && plain) {
+            ds_costs_eval(t.net, &cp, r->flows, want);
+            cp.toll_factor = cp.distance_factor = 0;
+            ds_costs_eval(t.net, &cp, r->flows, plain);
+            TC_CHECK(session_run_costs(r, c) == 0 && !memcmp(c, want, nb) && memcmp(c, plain, nb) != 0,
+                     "%s factors: link 0 cost %.17g, want %.17g (without toll and distance %.17g)",
+                     given ? "given" : "the network's", c[0], want[0], plain[0]);
+        }
+        free(c), free(want), free(plain);
+    }
+    tc_end();
+    session_free(&t);
+    remove(net);
+    remove(trips);
+    rmdir(dir);
+}
+
 int main(void)
 {
     tui_session s;
@@ -242,6 +309,7 @@ int main(void)
     engine_view eng = {0};
 
     test_networks();
+    test_costs_resolved_factors();
 
     tc_begin("tui_session_open_default");
     TC_CHECK(session_init(&s, &err) == 0, "init: %s", err.msg);

@@ -435,6 +435,7 @@ tui_run *session_start(tui_session *s, ds_error *err)
     r->s = s;
     r->cfg = cfg;
     r->cfg.warm = NULL;
+    r->cost = ds_run_config(r->run)->cost; /* kept: the run is freed at its join */
     r->warm = warm != NULL || cfg.warm != NULL;
     r->warm_from = warm ? warm->id : cfg.warm ? -1 : 0;
     if (r->warm_from < 0) snprintf(r->warm_path, sizeof r->warm_path, "%s", s->warm_file_path);
@@ -510,22 +511,11 @@ void session_retire(tui_run *r)
     r->retired = 1;
 }
 
-/* The cost settings the run used: its config's, where a NaN toll or
- * distance factor means the network's (ds_config). */
-static ds_cost_params run_cost_params(const tui_run *r)
-{
-    ds_cost_params cp = r->cfg.cost;
-    if (isnan(cp.toll_factor)) cp.toll_factor = r->net->toll_factor;
-    if (isnan(cp.distance_factor)) cp.distance_factor = r->net->distance_factor;
-    return cp;
-}
-
 int session_run_costs(const tui_run *r, double *out)
 {
     if (!r->flows) return -1;
     /* what the engine's finish() does: ds_costs_eval of the final x */
-    ds_cost_params cp = run_cost_params(r);
-    ds_costs_eval(r->net, &cp, r->flows, out);
+    ds_costs_eval(r->net, &r->cost, r->flows, out);
     return 0;
 }
 
@@ -538,8 +528,7 @@ int session_run_last(const tui_run *r, double *x, double *fx, double *cost)
     if (x) memcpy(x, lx, nb);
     if (fx) memcpy(fx, r->last_fx, nb);
     if (cost) { /* (as ds_run_snapshot computes it) */
-        ds_cost_params cp = run_cost_params(r);
-        ds_costs_eval(r->net, &cp, lx, cost);
+        ds_costs_eval(r->net, &r->cost, lx, cost);
     }
     return r->last_iter;
 }

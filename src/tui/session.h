@@ -55,6 +55,7 @@ typedef struct tui_run {
     struct tui_session *s; /* owner (the monitor's context) */
     ds_run *run;           /* the engine run until its thread is joined, then NULL */
     ds_config cfg;         /* as started (cfg.warm cleared: the run copied it) */
+    ds_cost_params cost;   /* the costs the engine used (ds_run_config: NaN factors resolved) */
     int warm;              /* 1 if started from an earlier run's flows or a flow file */
     int warm_from;         /* id of that run; -1 = the flow file warm_path */
     char warm_path[256];
