@@ -124,6 +124,21 @@ static int used_by_a_run(const tui_session *s, const ds_network *net)
     return 0;
 }
 
+/* A fresh directory under $TMPDIR (or /tmp) and the paths NAME.net.tntp and
+ * NAME.trips.tntp in it; 0, or -1 (a failed check) where it cannot be made. */
+static int temp_net_dir(char *dir, size_t nd, char *net, size_t nn, char *trips, size_t nt, const char *name)
+{
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(dir, nd, "%s/dillsue-%s-XXXXXX", tmp, name);
+    if (!mkdtemp(dir)) {
+        TC_CHECK(0, "mkdtemp %s", dir);
+        return -1;
+    }
+    snprintf(net, nn, "%s/%s.net.tntp", dir, name);
+    snprintf(trips, nt, "%s/%s.trips.tntp", dir, name);
+    return 0;
+}
+
 /* The session's networks: an unchanged file opened again is the copy already
  * loaded, a changed one is read again; session_collect frees what no run,
  * next-run state or app holder uses; runs over many reopenings of a few
@@ -133,16 +148,11 @@ static void test_networks(void)
     tui_session t;
     ds_error err = {0};
     char dir[512], net[600], trips[600];
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(dir, sizeof dir, "%s/dillsue-nets-XXXXXX", tmp);
     tc_begin("tui_session_reopen_unchanged_reuses");
-    if (!mkdtemp(dir)) {
-        TC_CHECK(0, "mkdtemp %s", dir);
+    if (temp_net_dir(dir, sizeof dir, net, sizeof net, trips, sizeof trips, "ring") != 0) {
         tc_end();
         return;
     }
-    snprintf(net, sizeof net, "%s/ring.net.tntp", dir);
-    snprintf(trips, sizeof trips, "%s/ring.trips.tntp", dir);
     TC_CHECK(copy_file("data/ringcity.net.tntp", net) == 0 && copy_file("data/ringcity.trips.tntp", trips) == 0,
              "copy ringcity to %s", dir);
     TC_CHECK(session_init(&t, &err) == 0, "init: %s", err.msg);
@@ -242,16 +252,11 @@ static void test_costs_resolved_factors(void)
     tui_session t;
     ds_error err = {0};
     char dir[512], net[600], trips[600];
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(dir, sizeof dir, "%s/dillsue-toll-XXXXXX", tmp);
     tc_begin("tui_session_costs_use_the_networks_factors");
-    if (!mkdtemp(dir)) {
-        TC_CHECK(0, "mkdtemp %s", dir);
+    if (temp_net_dir(dir, sizeof dir, net, sizeof net, trips, sizeof trips, "toll") != 0) {
         tc_end();
         return;
     }
-    snprintf(net, sizeof net, "%s/toll.net.tntp", dir);
-    snprintf(trips, sizeof trips, "%s/toll.trips.tntp", dir);
     FILE *f = fopen(net, "w");
     TC_CHECK(f &&
                  fputs("<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 3\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 4\n"
