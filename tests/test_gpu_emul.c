@@ -212,8 +212,8 @@ static void divergence_case(const ds_network *net)
 }
 
 /* Anaheim, full graph, tau 10, x = 2 x capacity (where solve starts: f
- * exists, spectral radius ~ 0.95 there). Jacobi passes capped at 5 do not
- * converge: eval reports "unconverged" with the pass count and the residual
+ * exists, spectral radius ~ 0.95 there). Jacobi passes capped at 5 (plus
+ * the trees' depth) do not converge: eval reports "unconverged" with the pass count and the residual
  * (never a divergence verdict), returns no flows and refuses J v. The exact
  * solver (batched BiCGSTAB) at the same point gives the CPU sparse LU's flows
  * and J v, and its statistics say how many iterations to what residual. */
@@ -245,9 +245,12 @@ static void unconverged_case(const ds_network *net)
                st.contraction);
         TC_CHECK(st.unconverged == 1 && st.diverged_dest >= 0 && st.diverged_dest < net->n_dest,
                  "must be reported as unconverged (unconverged %d, destination %d)", st.unconverged, st.diverged_dest);
-        TC_CHECK(st.bellman_passes >= 5 && st.bellman_passes <= 6 && st.bellman_resid > 1e-10 && st.contraction > 0 &&
-                     st.contraction < 1,
-                 "pass count %d, residual %.3g, contraction %.3g", st.bellman_passes, st.bellman_resid, st.contraction);
+        /* the limit: 5 plus the free-flow trees' depth (Jacobi carries a change a link a pass) */
+        int lim = ds_gpu_loader_pass_limit(g);
+        TC_CHECK(lim > 5 && st.bellman_passes >= lim && st.bellman_passes <= lim + 1 && st.bellman_resid > 1e-10 &&
+                     st.contraction > 0 && st.contraction < 1,
+                 "pass count %d (limit %d), residual %.3g, contraction %.3g", st.bellman_passes, lim, st.bellman_resid,
+                 st.contraction);
         TC_CHECK(ds_gpu_loader_jv(g, x, x, jg, NULL) == -1, "J v after an unconverged eval must fail");
         /* the exact solver, same loader, same point */
         ds_gpu_loader_set_inner(g, DS_INNER_DIRECT);

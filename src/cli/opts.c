@@ -97,7 +97,8 @@ const cli_opt cli_opts[OPT_N] = {
                           "full graph inner solver: direct (exact sparse LU per destination) or passes "
                           "(warm-started Bellman passes, the paper's L_val)")},
     [OPT_INNER_MAX] = {NUM("inner-max", CLI_SOLVE | CLI_LOAD | CLI_SWEEP, "inner_max", "N", 0,
-                           "at most N Bellman passes per evaluation with --inner passes, on either backend")},
+                           "at most N Bellman passes per evaluation with --inner passes, on either backend "
+                           "(the GPU's Jacobi passes: N plus the free-flow trees' depth in links)")},
     [OPT_EDSP_REFRESH] = {NUM("edsp-refresh", CLI_SOLVE | CLI_SWEEP, "edsp_refresh", "N", 0,
                               "eDSP: at most N mask refreshes solved (one more rebuild only looks ahead)")},
     [OPT_EDSP_DAMPING] = {NUM("edsp-damping", CLI_SOLVE | CLI_SWEEP, "edsp_damping", "D", 0,

@@ -54,10 +54,15 @@ void ds_gpu_loader_arrivals(const ds_gpu_loader *g, double *loaded, double *arri
  * by batched BiCGSTAB; DS_INNER_PASSES: up to inner_max Jacobi Bellman passes
  * (the paper's L_val). Filtered variants are exact either way. Returns 0. */
 int ds_gpu_loader_set_inner(ds_gpu_loader *g, ds_inner mode);
-/* The Jacobi pass caps (copied from the CPU loader at creation): Bellman
- * passes per evaluation (J v takes 4 x as many) and absorption passes; for
- * tests that need passes to run out. */
+/* The Jacobi pass caps (copied from the CPU loader at creation, each then
+ * raised by the trees' depth, ds_gpu_loader_pass_limit): Bellman passes per
+ * evaluation (J v takes 4 x as many) and absorption passes, set here exactly
+ * (no depth added); for tests that need passes to run out. */
 void ds_gpu_loader_set_passes(ds_gpu_loader *g, int inner_max, int absorb_max);
+/* The Bellman passes an evaluation may take with --inner passes: inner_max
+ * plus the free-flow trees' depth in links (Jacobi carries a change one link
+ * a pass); the reasons that name the limit say this number. */
+int ds_gpu_loader_pass_limit(const ds_gpu_loader *g);
 /* The inner solver in words, for messages. */
 const char *ds_gpu_loader_inner(const ds_gpu_loader *g);
 

@@ -735,13 +735,25 @@ static int check_ill_posed(ds_run *run, int phase)
 /* "The inner solve ran out", in the words of the solver that ran out: the
  * Jacobi passes (--inner passes, either backend) or the GPU's exact inner
  * solve (BiCGSTAB, full graph); and what to try instead. */
+static void pass_limit_words(const ds_run *run, char *buf, size_t n)
+{
+    int lim = run->gpu ? ds_gpu_loader_pass_limit(run->gpu) : run->cfg.inner_max;
+    if (lim != run->cfg.inner_max)
+        snprintf(buf, n, "%d passes (--inner-max %d + %d, the free-flow trees' depth: the GPU's passes are Jacobi's)",
+                 lim, run->cfg.inner_max, lim - run->cfg.inner_max);
+    else
+        snprintf(buf, n, "%d passes", lim);
+}
+
 static void unconverged_words(const ds_run *run, char *buf, size_t n)
 {
+    char lim[160];
+    pass_limit_words(run, lim, sizeof lim);
     if (run->gpu && run->cfg.inner == DS_INNER_DIRECT)
         snprintf(buf, n, "the GPU's exact inner solve (BiCGSTAB) did not reach its tolerance within %d iterations",
                  DS_GPU_KRYLOV_MAX);
     else
-        snprintf(buf, n, "the inner values did not converge within %d passes", run->cfg.inner_max);
+        snprintf(buf, n, "the inner values did not converge within %s", lim);
 }
 
 static const char *unconverged_advice(const ds_run *run)
@@ -776,7 +788,7 @@ static int capacity_search(ds_run *run, const double *base, const char *why)
         if (s >= top) break;
     }
     if (run->last_unconverged) {
-        char w[160];
+        char w[256];
         unconverged_words(run, w, sizeof w);
         snprintf(run->reason, sizeof run->reason,
                  "no start point found: %s at any loaded start up to x = %g x capacity (contraction %.4f per "
@@ -1194,7 +1206,7 @@ static void undefined_why(ds_run *run, const double *x, const char *where, char 
     if (run->last_unconverged) {
         double lb, est;
         int d;
-        char w[160];
+        char w[256];
         ds_costs_eval(run->net, &run->cfg.cost, x, run->tcost);
         ds_loader_rho(run->ld, run->tcost, &lb, &est, &d);
         if (lb >= 1.0) {
@@ -1686,7 +1698,7 @@ static ds_status run_iterate(ds_run *run, edsp_state *es, const solver_ops *ops,
                          "no trial point of iteration %d was accepted: %s; a cap on x/c (--cap) bounds the costs",
                          run->iter + 1, w);
             } else if (!run->reason[0] && run->last_unconverged) {
-                char w[160];
+                char w[256];
                 unconverged_words(run, w, sizeof w);
                 snprintf(run->reason, sizeof run->reason,
                          "%s at any trial point of iteration %d (which says nothing about whether f exists there): %s",
@@ -1806,9 +1818,11 @@ ds_status ds_run_execute(ds_run *run)
         if (run->cur.inner_resid > 1e-8 && run->cfg.filter == DS_FILTER_FULL && run->cfg.inner == DS_INNER_PASSES &&
             st == DS_STATUS_CONVERGED) {
             size_t l = strlen(run->reason);
+            char lim[160];
+            pass_limit_words(run, lim, sizeof lim);
             snprintf(run->reason + l, sizeof run->reason - l,
-                     "; note: Bellman values not converged within %d passes (max |dV| %.2g): raise --inner-max",
-                     run->cfg.inner_max, run->cur.inner_resid);
+                     "; note: Bellman values not converged within %s (max |dV| %.2g): raise --inner-max", lim,
+                     run->cur.inner_resid);
         }
         if (run->start_desc[0] && strcmp(run->start_desc, "x = 0") != 0) {
             size_t l = strlen(run->reason);
