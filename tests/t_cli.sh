@@ -379,6 +379,15 @@ run "$D" info --net "$tmp/u_net.tntp"
 if [ $rc -eq 0 ] && grep -q '^free-flow time: *0.75 on every link (free-flow shortest paths are the fewest links' "$tmp/out"; then
     pass cli_info_free_flow_uniform
 else fail cli_info_free_flow_uniform "rc $rc: $(grep free-flow "$tmp/out") $(cat "$tmp/err")"; fi
+# nodes that no link touches (declared by <NUMBER OF NODES>) are counted
+{
+    printf '<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 6\n<FIRST THRU NODE> 3\n<NUMBER OF LINKS> 6\n<END OF METADATA>\n'
+    for l in "1 3" "3 1" "2 4" "4 2" "3 4" "4 3"; do printf '\t%s\t900\t1\t1\t0.15\t4\t50\t0\t1\t;\n' "$l"; done
+} >"$tmp/lone_net.tntp"
+run "$D" info --net "$tmp/lone_net.tntp" --trips "$tmp/u_trips.tntp"
+if [ $rc -eq 0 ] && grep -q '^nodes: *6 (2 of them touch no link: no route starts, ends or passes there)$' "$tmp/out"; then
+    pass cli_info_nodes_without_links
+else fail cli_info_nodes_without_links "rc $rc: $(grep '^nodes' "$tmp/out") $(cat "$tmp/err")"; fi
 run "$D" info --net "$SF" --scenario 3 --seed 7
 if [ $rc -eq 0 ] && grep -q '^scenario: *3 seed 7' "$tmp/out"; then pass cli_info_scenario
 else fail cli_info_scenario "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi

@@ -160,6 +160,13 @@ int cmd_info(int argc, char **argv)
                ds_node_id(net, net->node_by_id[0]), ds_node_id(net, net->node_by_id[net->n_nodes - 1]));
     else if (net->declared_nodes && net->declared_nodes != net->n_nodes)
         printf(" (<NUMBER OF NODES> says %ld)", net->declared_nodes);
+    {
+        /* nodes declared (or numbered below the largest) that no link touches */
+        int lone = 0;
+        for (int i = 0; i < net->n_nodes; i++)
+            lone += net->out_start[i + 1] == net->out_start[i] && net->in_start[i + 1] == net->in_start[i];
+        if (lone) printf(" (%d of them touch no link: no route starts, ends or passes there)", lone);
+    }
     printf("\n");
     printf("links:              %d", net->n_links);
     if (net->n_loops) printf(" (%d self-loop rows dropped: flow 0)", net->n_loops);
