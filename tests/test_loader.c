@@ -700,7 +700,7 @@ static void check_settle_order(const char *name, ds_network *net)
     double *t = malloc(sizeof(double) * m), *dist = malloc(sizeof(double) * n), *rd = malloc(sizeof(double) * n);
     int *hops = malloc(sizeof(int) * n), *rh = malloc(sizeof(int) * n), *order = malloc(sizeof(int) * n);
     sp_work w;
-    TC_CHECK(sp_work_init(&w, n) == 0, "workspace");
+    TC_CHECK(sp_work_init(&w, net) == 0, "workspace");
     for (int pass = 0; pass < 2; pass++) {
         for (int e = 0; e < m; e++) t[e] = pass == 0 ? (double)((e * 7919) % 3) : net->t0[e];
         for (int di = 0; di < net->n_dest && bad < 5; di++) {

@@ -726,10 +726,11 @@ int ds_loader_eval_costs(ds_loader *ld, const double *t, double *f)
 
 /* ------------------------------------------------------------- lifecycle */
 
-static int scratch_init(ld_scratch *s, int n, int m)
+static int scratch_init(ld_scratch *s, const ds_network *net)
 {
+    int n = net->n_nodes, m = net->n_links;
     memset(s, 0, sizeof *s);
-    if (sp_work_init(&s->sp, n) != 0) return -1;
+    if (sp_work_init(&s->sp, net) != 0) return -1;
     s->dist = malloc(sizeof(double) * (size_t)n);
     s->z = malloc(sizeof(double) * (size_t)n);
     s->r = malloc(sizeof(double) * (size_t)n);
@@ -954,7 +955,7 @@ ds_loader *ld_create_cancellable(const ds_network *net, const ds_cost_params *cp
     ld->scr = calloc((size_t)ds_pool_threads(ld->pool), sizeof(ld_scratch));
     if (!ld->scr) goto oom;
     for (int w = 0; w < ds_pool_threads(ld->pool); w++)
-        if (scratch_init(&ld->scr[w], n, m) != 0) goto oom;
+        if (scratch_init(&ld->scr[w], net) != 0) goto oom;
     ld->partial = malloc(sizeof(double) * (size_t)ld->n_blocks * (size_t)m);
     ld->tbuf = malloc(sizeof(double) * (size_t)(m + 1));
     ld->tff = malloc(sizeof(double) * (size_t)(m + 1));

@@ -82,7 +82,7 @@ static ds_pool *stats_pool(const ds_network *net, int threads, struct stats_work
         wk[i].hops = malloc(sizeof(int) * (size_t)(n + 1));
         wk[i].queue = malloc(sizeof(int) * (size_t)(n + 1));
         wk[i].stop = calloc((size_t)n + 1, 1);
-        ok = sp_work_init(&wk[i].w, n) == 0 && wk[i].dist && wk[i].hops && wk[i].queue && wk[i].stop;
+        ok = sp_work_init(&wk[i].w, net) == 0 && wk[i].dist && wk[i].hops && wk[i].queue && wk[i].stop;
     }
     if (!ok) {
         workers_free(wk, W);

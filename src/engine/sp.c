@@ -9,18 +9,23 @@
 
 int ds_node_is_centroid(const ds_network *net, int node) { return dsk_is_centroid(node, net->first_thru); }
 
-int sp_work_init(sp_work *w, int n)
+int sp_work_init(sp_work *w, const ds_network *net)
 {
+    int n = net->n_nodes, m = net->n_links;
     w->n = n;
-    w->heap = malloc(sizeof(sp_heap_item) * (size_t)(n > 0 ? n : 1));
-    w->pos = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    w->item = malloc(sizeof(sp_heap_item) * (size_t)(m + 1));
+    w->next = malloc(sizeof(int) * (size_t)(m + 1));
+    w->done = malloc((size_t)(n > 0 ? n : 1));
+    w->adj = malloc(sizeof(sp_in_link) * (size_t)(m > 0 ? m : 1));
     w->cand_first = w->cand_next = NULL;
     w->record = 0;
     w->stop = NULL;
     w->stop_left = 0;
-    if (w->heap && w->pos) return 0;
-    free(w->heap), free(w->pos);
-    w->heap = NULL, w->pos = NULL;
+    if (w->item && w->next && w->done && w->adj) {
+        for (int k = 0; k < m; k++) w->adj[k] = (sp_in_link){net->tail[net->in_link[k]], net->in_link[k]};
+        return 0;
+    }
+    sp_work_free(w);
     return -1;
 }
 
@@ -37,12 +42,16 @@ int sp_work_candidates(sp_work *w, int m)
 
 void sp_work_free(sp_work *w)
 {
-    free(w->heap);
-    free(w->pos);
+    free(w->item);
+    free(w->next);
+    free(w->done);
+    free(w->adj);
     free(w->cand_first);
     free(w->cand_next);
-    w->heap = NULL;
-    w->pos = NULL;
+    w->item = NULL;
+    w->next = NULL;
+    w->done = NULL;
+    w->adj = NULL;
     w->cand_first = w->cand_next = NULL;
 }
 
@@ -50,11 +59,10 @@ void sp_work_free(sp_work *w)
  * order is a strict total order: the DSP filter relies on it being a
  * topological order even with zero-cost links. Being a total order, any
  * correct priority queue settles the nodes in the same order. */
-/* The comparison without branches (a heap's comparisons are coin flips to
- * the branch predictor: they were most of a search's time). A distance is
- * >= 0 and not NaN, so its bits order as its value; hops and node (both >= 0)
- * sit in the next 8 bytes as hops << 32 | node on a little-endian machine,
- * which orders as (hops, node). The same order as comparing field by field. */
+/* A key as two words, compared without branches. A distance is >= 0 and not
+ * NaN, so its bits order as its value; hops and node (both >= 0) sit in the
+ * next 8 bytes as hops << 32 | node on a little-endian machine, which orders
+ * as (hops, node). The same order as comparing field by field. */
 static inline uint64_t key_hi(const sp_heap_item *a)
 {
     uint64_t k;
@@ -77,44 +85,99 @@ static inline int key_less(const sp_heap_item *a, const sp_heap_item *b)
     return (ah < bh) | ((ah == bh) & (key_lo(a) < key_lo(b)));
 }
 
-static void heap_up(sp_heap_item *heap, int *pos, int i)
+/* The queue: a radix heap on the 128-bit key (hi, lo) above. Dijkstra's keys
+ * only grow: a node is queued with a key above the one just settled (a
+ * longer distance, or the same with one hop more), so an item sits in bucket
+ * b = 1 + the highest bit in which its key differs from the last key taken
+ * (0: equal), and b only falls as the last key grows. Taking the least: from
+ * bucket 0 if it holds one, else the lowest non-empty bucket is scanned for
+ * its least key, which becomes the last, and its items go down to lower
+ * buckets. Lazy: a node whose key improves is queued again, and the stale
+ * item is skipped when taken; each link queues at most once (when its head
+ * settles), so m + 1 items. (It replaced a 4-ary heap with decrease-key:
+ * the DSP set-up's searches on Berlin-Center took 0.44 s, now 0.32 s.) */
+typedef struct {
+    sp_heap_item *item; /* [m+1] items in the order queued */
+    int *next;          /* [m+1] the next item in the same bucket, -1 none */
+    int head[129];      /* first item of each bucket, -1 none */
+    uint64_t full[3];   /* bit b: bucket b holds an item */
+    uint64_t hi, lo;    /* the last key taken */
+    int used;
+} radix_heap;
+
+static inline int rh_bucket(const radix_heap *h, const sp_heap_item *a)
 {
-    sp_heap_item x = heap[i];
-    while (i > 0) {
-        int p = (i - 1) / 4;
-        if (!key_less(&x, &heap[p])) break;
-        heap[i] = heap[p];
-        pos[heap[i].node] = i;
-        i = p;
-    }
-    heap[i] = x;
-    pos[x.node] = i;
+    uint64_t x = key_hi(a) ^ h->hi;
+    if (x) return 128 - __builtin_clzll(x);
+    x = key_lo(a) ^ h->lo;
+    return x ? 64 - __builtin_clzll(x) : 0;
 }
 
-static void heap_down(sp_heap_item *heap, int *pos, int n, int i)
+static inline void rh_put(radix_heap *h, int i)
 {
-    sp_heap_item x = heap[i];
-    for (;;) {
-        int c = 4 * i + 1, best = c;
-        if (c >= n) break;
-        int end = c + 4 < n ? c + 4 : n;
-        for (int k = c + 1; k < end; k++)
-            if (key_less(&heap[k], &heap[best])) best = k;
-        if (!key_less(&heap[best], &x)) break;
-        heap[i] = heap[best];
-        pos[heap[i].node] = i;
-        i = best;
+    int b = rh_bucket(h, &h->item[i]);
+    h->next[i] = h->head[b];
+    h->head[b] = i;
+    h->full[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+static void rh_init(radix_heap *h, sp_work *w, sp_heap_item first)
+{
+    h->item = w->item;
+    h->next = w->next;
+    for (int b = 0; b < 129; b++) h->head[b] = -1;
+    h->full[0] = h->full[1] = h->full[2] = 0;
+    h->hi = key_hi(&first);
+    h->lo = key_lo(&first);
+    h->item[0] = first;
+    h->used = 1;
+    rh_put(h, 0);
+}
+
+/* The least item, taken out; -1 if none. */
+static int rh_pop(radix_heap *h)
+{
+    int i = h->head[0];
+    if (i >= 0) { /* (keys are distinct: bucket 0 holds one at most) */
+        h->head[0] = -1;
+        h->full[0] &= ~(uint64_t)1;
+        return i;
     }
-    heap[i] = x;
-    pos[x.node] = i;
+    int q = h->full[0] ? 0 : h->full[1] ? 1 : h->full[2] ? 2 : -1;
+    if (q < 0) return -1;
+    int b = 64 * q + __builtin_ctzll(h->full[q]), list = h->head[b], best = list;
+    h->head[b] = -1;
+    h->full[q] &= h->full[q] - 1;
+    for (int k = h->next[list]; k >= 0; k = h->next[k])
+        if (key_less(&h->item[k], &h->item[best])) best = k;
+    h->hi = key_hi(&h->item[best]);
+    h->lo = key_lo(&h->item[best]);
+    for (int k = list; k >= 0;) {
+        int nx = h->next[k];
+        if (k != best) rh_put(h, k); /* (to a bucket below b) */
+        k = nx;
+    }
+    return best;
+}
+
+static void search_reset(int n, double *dist, int *hops, unsigned char *done, int *cf)
+{
+    for (int i = 0; i < n; i++) {
+        dist[i] = INFINITY;
+        hops[i] = -1;
+    }
+    if (n > 0) memset(done, 0, (size_t)n);
+    if (cf)
+        for (int i = 0; i < n; i++) cf[i] = -1;
 }
 
 int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dist, int *hops_out, int *order,
                    sp_work *w)
 {
-    int n = net->n_nodes, nh = 0, settled = 0;
-    sp_heap_item *heap = w->heap;
-    int *pos = w->pos;
+    int n = net->n_nodes, settled = 0, i;
+    unsigned char *done = w->done;
+    const sp_in_link *adj = w->adj;
+    const int *in_start = net->in_start;
     int *hops = hops_out, *own = NULL;
     if (!hops_out) {
         own = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
@@ -122,41 +185,31 @@ int sp_dijkstra_to(const ds_network *net, const double *t, int dest, double *dis
         hops = own;
     }
     int *cf = w->record ? w->cand_first : NULL, *cn = w->cand_next;
-    for (int i = 0; i < n; i++) {
-        dist[i] = INFINITY;
-        hops[i] = -1;
-        pos[i] = -1;
-    }
-    if (cf)
-        for (int i = 0; i < n; i++) cf[i] = -1;
+    search_reset(n, dist, hops, done, cf);
     dist[dest] = 0;
     hops[dest] = 0;
-    heap[nh++] = (sp_heap_item){0.0, dest, 0};
-    pos[dest] = 0;
-    while (nh > 0) {
-        int v = heap[0].node;
-        pos[v] = -2; /* settled */
-        if (--nh > 0) {
-            heap[0] = heap[nh];
-            pos[heap[0].node] = 0;
-            heap_down(heap, pos, nh, 0);
-        }
+    radix_heap h;
+    rh_init(&h, w, (sp_heap_item){0.0, dest, 0});
+    while ((i = rh_pop(&h)) >= 0) {
+        int v = h.item[i].node;
+        if (done[v]) continue; /* stale: v was queued again with a lower key */
+        done[v] = 1;
         if (order) order[settled] = v;
         settled++;
         if (w->stop && w->stop[v] && --w->stop_left == 0) break;
         if (!dsk_node_passable(v, dest, net->first_thru)) continue; /* no passing through */
-        for (int k = net->in_start[v]; k < net->in_start[v + 1]; k++) {
-            int e = net->in_link[k], u = net->tail[e];
-            if (u == dest || pos[u] == -2) continue;
+        double dv = dist[v];
+        int nhps = hops[v] + 1;
+        for (int k = in_start[v]; k < in_start[v + 1]; k++) {
+            int u = adj[k].tail, e = adj[k].link;
+            if (done[u]) continue;
             if (cf) cn[e] = cf[u], cf[u] = e;
-            double nd = dist[v] + t[e];
-            int nhps = hops[v] + 1;
+            double nd = dv + t[e];
             if (nd < dist[u] || (nd == dist[u] && nhps < hops[u])) {
                 dist[u] = nd;
                 hops[u] = nhps;
-                if (pos[u] == -1) pos[u] = nh++;
-                heap[pos[u]] = (sp_heap_item){nd, u, nhps};
-                heap_up(heap, pos, pos[u]);
+                h.item[h.used] = (sp_heap_item){nd, u, nhps};
+                rh_put(&h, h.used++);
             }
         }
     }
@@ -203,7 +256,7 @@ void ds_sp_to_dest(const ds_network *net, const double *t, int dest, double *dis
         }
         return;
     }
-    if (sp_work_init(&w, net->n_nodes) != 0) return;
+    if (sp_work_init(&w, net) != 0) return;
     sp_dijkstra_to(net, t, dest, dist, hops, order, &w);
     sp_work_free(&w);
 }

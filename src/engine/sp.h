@@ -4,16 +4,25 @@
 #include "dillsue.h"
 #include "kernels.h"
 
-/* Reusable heap workspace for one thread. */
+/* A queued node with its key (see key_less in sp.c). */
 typedef struct sp_heap_item {
     double dist;
     int node, hops; /* (this order: see key_less in sp.c) */
 } sp_heap_item;
 
+/* An in-link of a node: its tail and its id, side by side (the search's
+ * inner loop reads both; one load instead of two dependent ones). */
+typedef struct sp_in_link {
+    int tail, link;
+} sp_in_link;
+
+/* Reusable search workspace for one thread and one network. */
 typedef struct sp_work {
     int n;
-    sp_heap_item *heap; /* 4-ary heap with the keys inline (no indirect loads to compare) */
-    int *pos;           /* position in heap, -1 never queued, -2 settled */
+    sp_heap_item *item;  /* [m+1] the queue's items (a radix heap, see sp.c) */
+    int *next;           /* [m+1] its bucket lists */
+    unsigned char *done; /* [n] settled */
+    sp_in_link *adj;     /* [m] the network's in-links in in_link order, with their tails */
     /* with sp_work_candidates: for each node u, the links (u, v) into nodes v
      * settled before u (the only links a DAG in settle order can hold), as
      * a list cand_first[u] -> cand_next[e] -> ..., -1 ending it, latest first */
@@ -26,7 +35,8 @@ typedef struct sp_work {
     int stop_left;
 } sp_work;
 
-int sp_work_init(sp_work *w, int n);
+/* For searches on net (its links and adjacency as they are now); 0 or -1. */
+int sp_work_init(sp_work *w, const ds_network *net);
 void sp_work_free(sp_work *w);
 /* Room for the candidate lists (m links); 0 or -1. A search fills them
  * where w->record is set. */
