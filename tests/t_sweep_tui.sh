@@ -29,7 +29,8 @@ case "$SF" in /*) ;; *) SF="$PWD/$SF" ;; esac
 
 T="tmux -u -L dillsue-sweep-$$ -f /dev/null"
 $T kill-server 2> /dev/null # a live server of that name (an aborted run under a reused pid) would answer with its screens
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+. tests/tmux_end.sh # (the scripts run from the repository root)
+trap 'tmux_end "$T"; rm -rf "$tmp"' EXIT
 PANE=main
 screen() { $T capture-pane -p -t $PANE 2>/dev/null; }
 wait_for() { # wait_for REGEX SECONDS

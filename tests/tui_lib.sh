@@ -28,7 +28,11 @@ SOCK="dillsue-test-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 $T kill-server 2>/dev/null # a live server of that name (an aborted run under a reused pid) would answer with its screens
 TMP=$(mktemp -d)
-cleanup() { $T kill-server 2>/dev/null; rm -rf "$TMP"; }
+. tests/tmux_end.sh # (the scripts run from the repository root)
+cleanup() {
+    tmux_end "$T"
+    rm -rf "$TMP"
+}
 # also when killed, or when a reader of the output (| head) goes away
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM HUP PIPE
