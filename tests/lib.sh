@@ -6,6 +6,7 @@
 # && sh ~/dillsue/tests/t_cli.sh` could not find this file), as tests/run.sh
 # does; BUILD and DILLSUE_TNTP_DIR, where relative, are relative to that root.
 cd "$(dirname "$0")/.." || exit 2
+. tests/tmux_end.sh # (tmux_end, for the scripts that drive a tmux server)
 BUILD=${BUILD:-build}
 # Numbers in the scripts (awk, printf) are read and written with a "."
 # whatever the user's locale: under LANG=de_DE.UTF-8 mawk read the program's

@@ -29,7 +29,6 @@ case "$SF" in /*) ;; *) SF="$PWD/$SF" ;; esac
 
 T="tmux -u -L dillsue-sweep-$$ -f /dev/null"
 $T kill-server 2> /dev/null # a live server of that name (an aborted run under a reused pid) would answer with its screens
-. tests/tmux_end.sh # (the scripts run from the repository root)
 trap 'tmux_end "$T"; rm -rf "$tmp"' EXIT
 PANE=main
 screen() { $T capture-pane -p -t $PANE 2>/dev/null; }
