@@ -600,15 +600,21 @@ static int upload_network(ds_gpu_loader *g)
             !(lk = malloc(sizeof(int) * (size_t)(m + 1))) || !(hops = malloc(sizeof(int) * (size_t)(n + 1))))
             goto oom;
         g->depth = 0;
+        sp_work sw; /* one search workspace for every destination (ds_sp_to_dest builds one a call) */
+        if (sp_work_init(&sw, net) != 0) goto oom;
         for (int di = 0; di < nd; di++) {
             double *row = g->v_cold + (size_t)di * (size_t)n;
-            ds_sp_to_dest(net, cpu->tff, net->dest_node[di], row, hops, order);
-            if (pc_dag_build(net, net->dest_node[di], row, order, lk, &pc_dag[di]) != 0) goto oom;
+            sp_dijkstra_to(net, cpu->tff, net->dest_node[di], row, hops, order, &sw);
+            if (pc_dag_build(net, net->dest_node[di], row, order, lk, &pc_dag[di]) != 0) {
+                sp_work_free(&sw);
+                goto oom;
+            }
             for (int i = 0; i < n; i++) {
                 if (hops[i] > g->depth) g->depth = hops[i];
                 row[i] = row[i] < INFINITY ? -g->mu * row[i] : -INFINITY;
             }
         }
+        sp_work_free(&sw);
         if (!(k->usable = dup_dev(g, usable, (size_t)nd * (size_t)m)) || !(g->V[1] = dalloc(g, bnd)) ||
             !(g->dV[1] = dalloc(g, bnd)) || !(g->R[0] = dalloc(g, bnd)) || !(g->R[1] = dalloc(g, bnd)) ||
             !(k->delta = dalloc(g, bnd)) || !(k->A = dalloc(g, bdm)) || !(k->P = dalloc(g, bdm)) ||
