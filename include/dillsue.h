@@ -146,6 +146,12 @@ ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_pa
  * X.<kind>.tntp (kind "trips", "node", "flow"). 0 if the name follows neither
  * convention (or out is too small), 1 with out filled otherwise. */
 int ds_tntp_sibling(const char *net_path, const char *kind, char *out, size_t n);
+/* Where path names a directory (the TransportationNetworks layout, X/X_net.tntp):
+ * its one net file (a name ending in _net.tntp or .net.tntp) as path/NAME in out,
+ * returns 1. 0 where path is not a directory (out untouched); -1 with err where
+ * the directory holds no net file or several (it names them), or out is too
+ * small. ds_network_load and ds_network_load_net_trips read a directory so. */
+int ds_tntp_net_in_dir(const char *path, char *out, size_t n, ds_error *err);
 /* The small network compiled into the binary (data/ringcity). */
 ds_network *ds_network_load_default(ds_error *err);
 /* Parse from memory (used by the embedded default and by tests). name_* are

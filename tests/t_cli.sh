@@ -388,6 +388,31 @@ run "$D" info --net "$tmp/lone_net.tntp" --trips "$tmp/u_trips.tntp"
 if [ $rc -eq 0 ] && grep -q '^nodes: *6 (2 of them touch no link: no route starts, ends or passes there)$' "$tmp/out"; then
     pass cli_info_nodes_without_links
 else fail cli_info_nodes_without_links "rc $rc: $(grep '^nodes' "$tmp/out") $(cat "$tmp/err")"; fi
+# a network's directory (the TransportationNetworks layout) names its one net
+# file, for the reader and for the command line's own uses of the path (the
+# trips sibling, solve's clash checks); none or several is an error naming it
+mkdir -p "$tmp/rcdir/Ring" "$tmp/rcdir/none" "$tmp/rcdir/two"
+cp data/ringcity.net.tntp data/ringcity.trips.tntp "$tmp/rcdir/Ring/"
+cp data/ringcity.net.tntp "$tmp/rcdir/two/a_net.tntp"
+cp data/ringcity.net.tntp "$tmp/rcdir/two/b.net.tntp"
+run "$D" solve --net "$tmp/rcdir/Ring/ringcity.net.tntp" --quiet --out "$tmp/rc_file.csv"
+run "$D" solve --net "$tmp/rcdir/Ring" --quiet --out "$tmp/rc_dir.csv"
+rc_dir=$rc
+run "$D" info --net "$tmp/rcdir/Ring/"
+if [ $rc_dir -eq 0 ] && cmp -s "$tmp/rc_file.csv" "$tmp/rc_dir.csv" && [ $rc -eq 0 ] &&
+    grep -q "^network: *ringcity ($tmp/rcdir/Ring/ringcity.net.tntp)" "$tmp/out"; then
+    pass cli_net_directory
+else fail cli_net_directory "solve rc $rc_dir, info rc $rc: $(head -1 "$tmp/out") $(cat "$tmp/err")"; fi
+run "$D" solve --net "$tmp/rcdir/Ring" --quiet --out "$tmp/rcdir/Ring/ringcity.trips.tntp"
+st_clash=$rc
+run "$D" info --net "$tmp/rcdir/none"
+st_none=$rc
+grep -q "rcdir/none: a directory with no network file in it" "$tmp/err" && msg_none=1 || msg_none=0
+run "$D" solve --net "$tmp/rcdir/two" --max-iter 1
+if [ $st_clash -eq 2 ] && cmp -s data/ringcity.trips.tntp "$tmp/rcdir/Ring/ringcity.trips.tntp" && [ $st_none -eq 2 ] &&
+    [ $msg_none -eq 1 ] && [ $rc -eq 2 ] && grep -q "rcdir/two: a directory with 2 network files (a_net.tntp, b.net.tntp)" "$tmp/err"; then
+    pass cli_net_directory_refused
+else fail cli_net_directory_refused "clash rc $st_clash, none rc $st_none ($msg_none), two rc $rc: $(cat "$tmp/err")"; fi
 run "$D" info --net "$SF" --scenario 3 --seed 7
 if [ $rc -eq 0 ] && grep -q '^scenario: *3 seed 7' "$tmp/out"; then pass cli_info_scenario
 else fail cli_info_scenario "rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi

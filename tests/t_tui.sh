@@ -44,6 +44,10 @@ wait_for main 'cannot open network \(unchanged\)' 5
 r1=$?
 screen main | grep -q '^dillsue SiouxFalls'
 check tui_missing_network $((r1 + $?)) "a missing network file was not reported or changed the network"
+# its directory names the same file: the copy loaded is kept (the key is the file's)
+typed n "$(dirname "$NET")"
+wait_for main 'network SiouxFalls: 24 nodes.*\(the copy already loaded' 5
+check tui_network_directory $? "n with the network's directory did not reopen the loaded copy: $(screen main | tail -n 2)"
 
 # steer: tau 3 typed, solver sra -> anderson -> newton -> msa, 2000 iterations at most
 typed t "3"

@@ -336,6 +336,34 @@ static void test_siblings_and_flows(void)
     ds_network_free(n);
     tc_end();
 
+    tc_begin("tntp a directory names its one net file (siblings from it), none or several is an error");
+    n = ds_network_load(dir, NULL, NULL, NULL, &e);
+    ds_error_format(&e, buf, sizeof buf);
+    TC_CHECK(n != NULL, "load of the directory failed: %s", buf);
+    if (n) {
+        TC_CHECK(!strcmp(n->net_path, p[0]), "net_path '%s', want '%s'", n->net_path, p[0]);
+        TC_CHECK(n->node_x && n->ref_flow && n->n_od == 6, "the siblings of the net file were read");
+    }
+    ds_network_free(n);
+    {
+        char sub[700], two[700], out[8];
+        snprintf(sub, sizeof sub, "%s/empty", dir);
+        snprintf(two, sizeof two, "%s/two.net.tntp", dir);
+        TC_CHECK(mkdir(sub, 0700) == 0, "mkdir %s", sub);
+        n = ds_network_load_net_trips(sub, NULL, &e);
+        TC_CHECK(n == NULL && !strcmp(e.file, sub) && strstr(e.msg, "no network file"), "empty: %s", e.msg);
+        ds_network_free(n);
+        TC_CHECK(ds_tntp_net_in_dir(dir, out, sizeof out, &e) < 0 && strstr(e.msg, "too long"), "small out: %s", e.msg);
+        TC_CHECK(ds_tntp_net_in_dir(p[0], out, sizeof out, &e) == 0, "a file is not a directory");
+        write_text(two, net_text);
+        n = ds_network_load_net_trips(dir, NULL, &e);
+        TC_CHECK(n == NULL && strstr(e.msg, "2 network files (Mini_net.tntp, two.net.tntp)"), "two: %s", e.msg);
+        ds_network_free(n);
+        remove(two);
+        remove(sub);
+    }
+    tc_end();
+
     tc_begin("tntp flow file errors and parallel links");
     snprintf(p[5], sizeof p[5], "%s/par.net.tntp", dir);
     write_text(p[5], "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 4\n<END OF METADATA>\n"

@@ -29,6 +29,8 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     ;
 /* Print "dillsue: file:line: msg" on stderr; returns 2. */
 int cli_input_error(const ds_error *err);
+/* The same with prefix before the file (control bytes escaped). */
+void cli_say_error(const char *prefix, const ds_error *err);
 /* Load NET (NULL = the embedded default) with TRIPS (NULL = sibling). */
 /* with_reference: also the node and flow files beside NET (only `ue` reports
  * against the reference flows; other commands read what they use). */

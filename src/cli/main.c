@@ -225,15 +225,6 @@ void cli_setup_end(void)
 }
 
 /* "dillsue: PREFIX" and the error, control bytes escaped, on stderr. */
-static void say_error(const char *prefix, const ds_error *err)
-{
-    char buf[1200];
-    ds_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "dillsue: %s", prefix);
-    cli_fputs_escaped(buf, stderr);
-    fputc('\n', stderr);
-}
-
 double cli_checkpoint_next(double started, double ended, double every)
 {
     double spacing = 10 * (ended - started);
@@ -266,13 +257,7 @@ void cli_checkpoint_stale(const char *ck)
 
 void cli_checkpoint_failed(const ds_error *err)
 {
-    say_error("checkpoint not written, and not tried again (the outputs are still written at the end): ", err);
-}
-
-int cli_input_error(const ds_error *err)
-{
-    say_error("", err);
-    return 2;
+    cli_say_error("checkpoint not written, and not tried again (the outputs are still written at the end): ", err);
 }
 
 ds_network *cli_load_network(const char *net_path, const char *trips_path, int with_reference, ds_error *err)

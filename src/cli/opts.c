@@ -32,6 +32,21 @@ void cli_fputs_escaped(const char *s, FILE *fp)
     }
 }
 
+void cli_say_error(const char *prefix, const ds_error *err)
+{
+    char buf[1200];
+    ds_error_format(err, buf, sizeof buf);
+    fprintf(stderr, "dillsue: %s", prefix);
+    cli_fputs_escaped(buf, stderr);
+    fputc('\n', stderr);
+}
+
+int cli_input_error(const ds_error *err)
+{
+    cli_say_error("", err);
+    return 2;
+}
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     char msg[2048];
@@ -68,7 +83,7 @@ NAMES(ue_method, int, 2)
     name, CLI_CHOICE, cmds, NULL, ds_##kind##_parse, kind##_name_i, meta, lists, help
 
 const cli_opt cli_opts[OPT_N] = {
-    [OPT_NET] = {PATH("net", ALL, "NET", "TNTP _net.tntp file")},
+    [OPT_NET] = {PATH("net", ALL, "NET", "TNTP _net.tntp file, or a directory holding one")},
     [OPT_TRIPS] = {PATH("trips", CLI_SOLVE | CLI_UE | CLI_INFO | CLI_LOAD | CLI_TUI | CLI_SWEEP, "TRIPS",
                         "trips file (default: NET's sibling _trips.tntp; needs --net)")},
     [OPT_TAU] = {NUM("tau", CLI_SOLVE | CLI_LOAD | CLI_TUI | CLI_SWEEP, "tau", "T", CLI_SWEEP,
@@ -320,6 +335,16 @@ static int set_value(const char *cmd, unsigned bit, int id, const char *arg, cli
     case CLI_FLAG: v->num[id] = 1; return 0;
     case CLI_PATH:
         if (!*arg) return cli_usage(cmd, "--%s needs a file name", o->name);
+        if (id == OPT_NET) {
+            /* a network's directory names its one net file, for every use of
+             * the path (its siblings, the outputs' clash checks, a sweep's
+             * record), as the reader would take it (ds_tntp_net_in_dir) */
+            static char in_dir[4096]; /* (one --net a process; the values outlive v) */
+            ds_error err = {{0}, 0, {0}};
+            int r = ds_tntp_net_in_dir(arg, in_dir, sizeof in_dir, &err);
+            if (r < 0) return cli_input_error(&err);
+            if (r) arg = in_dir;
+        }
         v->str[id] = arg;
         return 0;
     case CLI_NUM:

@@ -10,6 +10,7 @@
 #include "infile.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -1726,9 +1727,60 @@ static long looks_tn2(const char *s, size_t n)
     return n - i >= 6 && !memcmp(s + i, "NODES:", 6) ? line : 0;
 }
 
+static int net_file_name(const char *name)
+{
+    size_t len = strlen(name), sl = strlen("_net.tntp");
+    return len > sl && (!strcmp(name + len - sl, "_net.tntp") || !strcmp(name + len - sl, ".net.tntp"));
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The TransportationNetworks collection keeps a network in a directory of its
+ * own (X/X_net.tntp, X/X_trips.tntp, ...), and a directory is what a user
+ * names first. Its one net file is read; where there are several, which one
+ * is meant is not guessed. */
+int ds_tntp_net_in_dir(const char *path, char *out, size_t n, ds_error *err)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+    DIR *dp = opendir(path);
+    if (!dp) return ds_error_set(err, path, 0, "cannot read the directory: %s", strerror(errno));
+    char **names = NULL;
+    int cnt = 0, cap = 0, rc = -1;
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        if (!net_file_name(de->d_name)) continue;
+        char **g = cnt < cap ? names : realloc(names, sizeof(char *) * (size_t)(cap = cap ? 2 * cap : 8));
+        if (!g || !(g[cnt] = strdup(de->d_name))) {
+            names = g ? g : names;
+            ds_error_set(err, path, 0, "out of memory");
+            goto done;
+        }
+        names = g;
+        cnt++;
+    }
+    if (cnt > 1) qsort(names, (size_t)cnt, sizeof(char *), cmp_str);
+    size_t len = strlen(path);
+    const char *sep = len > 0 && path[len - 1] == '/' ? "" : "/";
+    if (cnt == 0)
+        ds_error_set(err, path, 0, "a directory with no network file in it (a name ending in _net.tntp or .net.tntp)");
+    else if (cnt > 1)
+        ds_error_set(err, path, 0, "a directory with %d network files (%s, %s%s): name the one to read", cnt, names[0],
+                     names[1], cnt > 2 ? ", ..." : "");
+    else if ((size_t)snprintf(out, n, "%s%s%s", path, sep, names[0]) >= n)
+        ds_error_set(err, path, 0, "the path of its network file %s is too long", names[0]);
+    else
+        rc = 1;
+done:
+    for (int i = 0; i < cnt; i++) free(names[i]);
+    free(names);
+    closedir(dp);
+    return rc;
+}
+
 ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_path, ds_error *err)
 {
-    char sib[1024];
+    char sib[1024], in_dir[4096];
     char *net_text = NULL, *trips_text = NULL;
     size_t net_len = 0, trips_len = 0;
     ds_network *net = NULL;
@@ -1737,6 +1789,9 @@ ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_pa
         ds_error_set(err, "", 0, "no network file given");
         return NULL;
     }
+    int dir = ds_tntp_net_in_dir(net_path, in_dir, sizeof in_dir, err);
+    if (dir < 0) return NULL;
+    if (dir) net_path = in_dir;
     /* the network file first: a directory or an unreadable file is what to
      * say, not that its name gives no trips file */
     net_text = read_file(net_path, "network file", &net_len, NULL, err);
@@ -1771,9 +1826,10 @@ ds_network *ds_network_load_net_trips(const char *net_path, const char *trips_pa
 ds_network *ds_network_load(const char *net_path, const char *trips_path, const char *node_path, const char *flow_path,
                             ds_error *err)
 {
-    char sib[1024];
+    char sib[1024], in_dir[4096];
     ds_network *net = ds_network_load_net_trips(net_path, trips_path, err);
     if (!net) return NULL;
+    if (ds_tntp_net_in_dir(net_path, in_dir, sizeof in_dir, err) == 1) net_path = in_dir; /* its siblings */
     if (node_path) {
         if (load_optional(net, node_path, "node file", 1, parse_nodes, err)) goto fail;
     } else if (ds_tntp_sibling(net_path, "node", sib, sizeof sib)) {

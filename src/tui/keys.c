@@ -30,7 +30,7 @@ const tui_key tui_keys[] = {
     {ACT_MAXITER, "max_iter", {'i'}, "type the maximum number of outer iterations", NULL},
     {ACT_WARM, "warm", {'w'}, "warm start on/off (from the run W chose, else the latest)", "warm"},
     {ACT_WARM_FROM, "warm_from", {'W'}, "warm start from run # (0 = latest) or a flow CSV (solve --warm)", NULL},
-    {ACT_NET, "network", {'n'}, "open another network (path to a TNTP _net.tntp file)", NULL},
+    {ACT_NET, "network", {'n'}, "open another network (a TNTP _net.tntp file, or a directory holding one)", NULL},
     {ACT_SCENARIO, "scenario", {'N'}, "scenario K SEED of this network (solve --scenario --seed)", NULL},
     {ACT_EXPORT, "export", {'x'}, "export flows and history of the selected run; write the run log", "export"},
     {ACT_SETTINGS, "settings", {'s'}, "settings of the next run: every solve option (Enter edits)", "set"},

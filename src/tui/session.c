@@ -112,7 +112,12 @@ static int find_key(const tui_session *s, const char *key)
 
 int session_open(tui_session *s, const char *path, const char *trips, ds_error *err)
 {
-    char key[2600];
+    char key[2600], in_dir[4096];
+    /* a directory's net file, so that the key is that file's (a directory's
+     * identity does not change when a file in it is edited) */
+    int dir = path ? ds_tntp_net_in_dir(path, in_dir, sizeof in_dir, err) : 0;
+    if (dir < 0) return -1;
+    if (dir) path = in_dir;
     net_key(path, trips, key, sizeof key); /* before reading: a change while it reads is a change */
     int have = find_key(s, key);
     if (have >= 0) {
