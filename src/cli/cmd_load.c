@@ -43,7 +43,7 @@ static int usage(void)
            "\n");
     int rc = cli_help_options(CMD, help_sections, help_note, stdout);
     printf("\n"
-           "Prints gap_rel = ||f - x|| / ||x|| (undefined at x = 0) and mu on stdout.\n"
+           "Prints gap_rel = ||f - x|| / ||x|| (undefined at x = 0), mu and cbar on stdout.\n"
            "Exit 0, 2 on usage or input errors or inner passes that do not converge within\n"
            "--inner-max, 3 if f(x) does not exist at x (the Bellman values diverge),\n"
            "4 stopped by Ctrl-C, SIGTERM or a hang-up (at once, saying what it was doing;\n"
