@@ -391,7 +391,7 @@ static void config_write(FILE *f, const tui_config *c)
             "version=%d\n\n",
             DS_VERSION, TUI_CONFIG_VERSION);
     fprintf(f, "# --- the next run (the runs panel's next: line) ---\n");
-    fprintf(f, "# tau: dispersion, a number > 0 (mu = tau / mean free-flow link cost)\ntau=%s\n",
+    fprintf(f, "# tau: dispersion, a number > 0 (mu = tau / cbar, the mean free-flow cost of a trip)\ntau=%s\n",
             fmt_num(c->tau, num, sizeof num));
     fprintf(f, "# filter: %s\nfilter=%s\n", choices(filter_name, DS_FILTER_N, list, sizeof list),
             ds_filter_name((ds_filter)c->filter));
