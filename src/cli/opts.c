@@ -195,7 +195,7 @@ const cli_opt cli_opts[OPT_N] = {
     [OPT_MERGE] = {FLAG("merge", CLI_SWEEP,
                         "write DIR/cells.csv and DIR/summary.csv from what DIR holds (shards, partial runs) "
                         "without solving anything")},
-    /* read by the sweep viewer (src/tui/sweep_view.c) before this parser */
+    /* tui --sweep DIR: the sweep viewer (src/tui/sweep_view.c), with the options tui_main.c lets beside it */
     [OPT_SWEEP_VIEW] = {PATH("sweep", CLI_TUI, "DIR", "watch a sweep directory fill (docs/sweep.md)")},
 };
 #undef FLAG
