@@ -163,6 +163,8 @@ int main(void)
         {"nf.csv", "init_node,term_node,flow,cost\n1,2,1,1\n2,3,1\n3,1,1,1\n", "found 3", 3},
         {"node.csv", "init_node,term_node,flow,cost\n1,2,1,1\n-2,3,1,1\n3,1,1,1\n", "init_node", 3},
         {"quote.csv", "init_node,term_node,flow,cost\n1,2,1,1\n2,3,\"1\"x,1\n3,1,1,1\n", "malformed", 3},
+        /* a quote never closed: the line its row starts on, not the file's last */
+        {"openquote.csv", "init_node,term_node,flow,cost\n1,2,1,1\n\n2,3,\"1,1\n3,1,1,1\n\n", "never closed", 4},
         {"empty.csv", "", "empty", 0},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

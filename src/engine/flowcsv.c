@@ -398,9 +398,10 @@ struct reader {
     const ds_network *net;
     ds_error *err;
     int failed;
-    long line;    /* physical line being fed to the parser */
-    int nf;       /* fields seen in the current row */
-    int nonempty; /* the current row has a non-blank field */
+    long line;     /* physical line being fed to the parser */
+    long row_from; /* the line the row being parsed starts on (0: between rows) */
+    int nf;        /* fields seen in the current row */
+    int nonempty;  /* the current row has a non-blank field */
     char field[NFIELD][128];
     int header_done;
     int loop;   /* dropped self-loops of net passed so far */
@@ -455,6 +456,7 @@ static void on_row(int c, void *data)
     int nf = r->nf, nonempty = r->nonempty;
     r->nf = 0;
     r->nonempty = 0;
+    r->row_from = 0;
     if (r->failed || !nonempty) return; /* blank lines are allowed */
     if (!r->header_done) {
         static const char *want[NFIELD] = {"init_node", "term_node", "flow", "cost"};
@@ -566,6 +568,7 @@ static int flows_read(const char *path, const ds_network *net, int nonneg, int *
         }
         const char *s = buf;
         if (r.line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3, len -= 3;
+        if (!r.row_from && strspn(s, " \t\r\n") < (size_t)len) r.row_from = r.line;
         if (csv_parse(&p, s, (size_t)len, on_field, on_row, &r) != (size_t)len && !r.failed) {
             rd_fail(&r, r.line, "malformed CSV (%s)", csv_strerror(csv_error(&p)));
         }
@@ -574,7 +577,14 @@ static int flows_read(const char *path, const ds_network *net, int nonneg, int *
     free(buf);
     fclose(fp);
     if (!r.failed && read_err) rd_fail(&r, r.line, "read error: %s", strerror(errno));
-    if (!r.failed && csv_fini(&p, on_field, on_row, &r) != 0) rd_fail(&r, r.line, "malformed CSV");
+    /* a quote never closed swallows the rest of the file: name the line its
+     * row starts on (the last line named no culprit) */
+    if (!r.failed && csv_fini(&p, on_field, on_row, &r) != 0) {
+        if (r.row_from)
+            rd_fail(&r, r.row_from, "malformed CSV: a quoted field in the row that starts here is never closed");
+        else
+            rd_fail(&r, r.line, "malformed CSV");
+    }
     if (!r.failed && csv_error(&p) != CSV_SUCCESS)
         rd_fail(&r, r.line, "malformed CSV (%s)", csv_strerror(csv_error(&p)));
     csv_free(&p);
