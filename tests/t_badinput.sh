@@ -65,9 +65,9 @@ while IFS="$tab" read -r name expected; do
     fi
 done <"$DIR/ACCEPTED"
 
-# Columns read past or named otherwise change nothing: the same flows, bit for bit, as the base file.
+# Columns read past or named otherwise, and other line ends, change nothing: the same flows, bit for bit, as the base file.
 "$D" solve --net "$DIR/valid.net.tntp" --quiet --out "$tmp/valid.csv" >/dev/null 2>&1
-for name in extra_named_column extra_named_columns_spaces columns_named_otherwise; do
+for name in extra_named_column extra_named_columns_spaces columns_named_otherwise crlf_line_ends cr_line_ends; do
     if [ -s "$tmp/valid.csv" ] && cmp -s "$tmp/valid.csv" "$tmp/$name.csv"; then echo "PASS realfile_${name}_same_flows"
     else echo "FAIL realfile_${name}_same_flows: $(cmp "$tmp/valid.csv" "$tmp/$name.csv" 2>&1 | head -c 300)"; fi
 done

@@ -135,7 +135,7 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
         i = 0;
     for (; i < len; i++) {
         unsigned c = s[i];
-        if (c == '\n') {
+        if (c == '\n' || (c == '\r' && nl == 0)) { /* (CR alone: below) */
             line++;
         } else if (c == 0) {
             return ds_error_set(err, name, line, "binary data: NUL byte at offset %zu; not a TNTP text file", i);
@@ -154,10 +154,20 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
         }
     }
     if (!any) return ds_error_set(err, name, 0, "file is empty");
+    /* Lines that end in CR alone (classic Mac OS) read as one line whose
+     * "value" held the whole file ("<NUMBER OF ZONES> must be a positive
+     * integer, got '24\x0d<NUMBER OF NODES>..."): a file without any LF has
+     * its CRs taken as line ends. (A CR within a file of LF lines stays
+     * whitespace, as in CRLF.) */
+    int cr_lines = nl == 0 && memchr(data, '\r', len) != NULL;
     t->buf = malloc(len + 1);
     if (!t->buf) return ds_error_set(err, name, 0, "out of memory reading %zu bytes", len);
     memcpy(t->buf, data, len);
     t->buf[len] = '\0';
+    if (cr_lines) {
+        line = 1;
+        for (char *c = t->buf; (c = memchr(c, '\r', (size_t)(t->buf + len - c))); c++) *c = '\n', line++;
+    }
     t->p = t->buf;
     t->end = t->buf + len;
     t->n_lines = line;

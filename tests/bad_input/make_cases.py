@@ -245,6 +245,10 @@ ACCEPTED["sparse_ids"] = (text([NET_META[0], NET_META[1], NET_META[3], NET_META[
                                + [sparse_row(l) for l in LINKS]), sparse_trips(), "")
 ACCEPTED["bom"] = ("\ufeff" + BASE_NET, "\ufeff" + BASE_TRIPS, "")
 ACCEPTED["total_printed_g"] = (BASE_NET, trips_summing("1e+05", "99480.4"), "")
+# Line ends: CRLF (Windows), and CR alone (classic Mac OS: it read as one line,
+# "<NUMBER OF ZONES> must be a positive integer, got '3\x0d<NUMBER OF NODES>...'").
+ACCEPTED["crlf_line_ends"] = (BASE_NET.replace("\n", "\r\n"), BASE_TRIPS.replace("\n", "\r\n"), "")
+ACCEPTED["cr_line_ends"] = (BASE_NET.replace("\n", "\r"), BASE_TRIPS.replace("\n", "\r"), "")
 # Columns after the tenth, read past where the column-name line names them
 # after the ten standard ones (a public Nguyen-Dupuis file adds
 # saturation_flow); the rows may also stop at ten.
