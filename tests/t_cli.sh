@@ -252,6 +252,14 @@ run "$D" load --net "$SF" --distance-factor -1 --out "$tmp/l0.csv"
 if [ $r1 -eq 2 ] && [ $r2 -eq 0 ] && [ $rc -eq 2 ] && grep -q "cbar, the demand-weighted cheapest" "$tmp/err"; then
     pass cli_cbar_zero_said
 else fail cli_cbar_zero_said "solve rc $r1, load rc $rc: $(cat "$tmp/err")"; fi
+# the run's error is said on stderr, where a script that keeps only stderr
+# looks: it said "no flows written to c0.csv: the run ended error before its
+# first iterate", the reason on stdout only
+run "$D" solve --net "$SF" --distance-factor -1 --quiet --out "$tmp/c0.csv"
+if [ $rc -eq 2 ] && [ ! -e "$tmp/c0.csv" ] &&
+    grep -q "no flows written to .*c0.csv: the run ended with an error before its first iterate: cannot derive mu from tau 10: cbar, the demand-weighted cheapest free-flow route cost, is 0" "$tmp/err"; then
+    pass cli_error_reason_on_stderr
+else fail cli_error_reason_on_stderr "rc $rc: $(cat "$tmp/err")"; fi
 
 # nothing to assign (no OD pair has a path: Braess without the links into node
 # 2) is an error with --mu too, not "converged" with all the demand lost

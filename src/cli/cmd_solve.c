@@ -452,6 +452,12 @@ static int solve(struct solve_opts o, ds_config cfg)
     int results_usable =
         nrec > 0 && (st == DS_STATUS_CONVERGED || st == DS_STATUS_MAX_ITER || st == DS_STATUS_CANCELLED);
     const char *before = nrec == 0 ? " before its first iterate" : "";
+    /* "the run ended error": the status as a phrase, and an error's reason
+     * (cbar 0, say), which the summary line gives on stdout only, on stderr
+     * beside it as every other input error */
+    const char *ended = st == DS_STATUS_ERROR ? "with an error" : ds_status_name(st);
+    char err_why[1024] = "";
+    if (st == DS_STATUS_ERROR) ds_run_reason(run, err_why, sizeof err_why);
     if (o.out) {
         if (results_usable && flows && costs) {
             if (ds_flows_write(o.out, net, flows, costs, &err) != 0)
@@ -459,7 +465,8 @@ static int solve(struct solve_opts o, ds_config cfg)
             else
                 out_ok = o.out;
         } else {
-            fprintf(stderr, "dillsue: no flows written to %s: the run ended %s%s\n", o.out, ds_status_name(st), before);
+            fprintf(stderr, "dillsue: no flows written to %s: the run ended %s%s%s%s\n", o.out, ended, before,
+                    err_why[0] ? ": " : "", err_why);
         }
     }
     /* A history without its flows would look like a complete result; one
@@ -468,7 +475,7 @@ static int solve(struct solve_opts o, ds_config cfg)
         fprintf(stderr, "dillsue: %s not written either: the flows could not be written\n", o.hist);
     else if (o.hist && nrec == 0)
         fprintf(stderr, "dillsue: no history written to %s: the run ended %s%s (the summary line says why)\n", o.hist,
-                ds_status_name(st), before);
+                ended, before);
     else if (o.hist && ds_history_write_final(o.hist, recs, nrec, st, &err) != 0)
         io_failed = cli_input_error(&err);
     else if (o.hist)
