@@ -133,6 +133,21 @@ if grep -q '^cbar: *undefined (no OD pair with demand has a path' "$tmp/out" && 
     echo "PASS info_cbar_undefined_said"
 else echo "FAIL info_cbar_undefined_said: $(grep -E 'cbar|mu at' "$tmp/out" | head -c 300)"; fi
 
+# Some OD pairs without a path (a zone that no link touches: a node renumbered
+# in the links but not in the trips file): info says how many and the first,
+# as solve, load and ue do; it said nothing
+printf '<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 4\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 4\n<END OF METADATA>\n\n1 2 1 100 1 0.15 4 0 0 1 ;\n2 1 1 100 1 0.15 4 0 0 1 ;\n1 4 1 100 1 0.15 4 0 0 1 ;\n4 2 1 100 1 0.15 4 0 0 1 ;\n' >"$tmp/lone_net.tntp"
+printf '<NUMBER OF ZONES> 3\n<TOTAL OD FLOW> 7.0\n<END OF METADATA>\n\nOrigin 1\n    2 : 5.0;\nOrigin 3\n    1 : 2.0;\n' >"$tmp/lone_trips.tntp"
+"$D" info --net "$tmp/lone_net.tntp" >"$tmp/out" 2>&1; rc=$?
+cp "$tmp/unreach_net.tntp" "$tmp/unr_net.tntp"
+cp "$tmp/unreach_trips.tntp" "$tmp/unr_trips.tntp"
+"$D" info --net "$DIR/valid.net.tntp" >"$tmp/out2" 2>&1
+"$D" info --net "$tmp/unr_net.tntp" >"$tmp/out3" 2>&1
+if [ $rc -eq 0 ] && grep -q '^no path: *1 OD pairs, demand 2 of 7 (the first: zone 3 to zone 1, demand 2): not assigned' "$tmp/out" &&
+    ! grep -q '^no path' "$tmp/out2" && grep -q '^no path: *1 OD pairs, demand 6 of 6 ' "$tmp/out3"; then
+    echo "PASS info_od_pairs_without_path_said"
+else echo "FAIL info_od_pairs_without_path_said: rc $rc: $(grep -E '^(no path|OD)' "$tmp/out" "$tmp/out2" "$tmp/out3" | head -c 400)"; fi
+
 # A demand whose squares leave the doubles is refused as such; it "proved" the
 # model ill-posed (exit 3, "no positive solution ... spectral radius 0").
 cp "$tmp/unreach_net.tntp" "$tmp/huge_net.tntp"

@@ -41,9 +41,10 @@ static const char *help_note(int id, char *buf, size_t n)
 static int print_help(void)
 {
     printf("Usage: dillsue info [--net NET] [OPTIONS]\n"
-           "Describe a network: nodes, links, zones, demand, cbar and mu at tau = 1, hop\n"
-           "diameter, links whose cost does not depend on flow, zero free-flow-time links,\n"
-           "the spread of free-flow times, parallel links, and the GPU available.\n"
+           "Describe a network: nodes, links, zones, demand, OD pairs without a path, cbar\n"
+           "and mu at tau = 1, hop diameter, links whose cost does not depend on flow, zero\n"
+           "free-flow-time links, the spread of free-flow times, parallel links, and the\n"
+           "GPU available.\n"
            "\n");
     return cli_help_options(CMD, help_sections, help_note, stdout) ? 2 : 0;
 }
@@ -206,6 +207,17 @@ int cmd_info(int argc, char **argv)
             "trip uses no link)\n",
             net->intrazonal_demand, net->n_intrazonal);
     printf("destinations:       %d\n", net->n_dest);
+    {
+        /* a zone that no link touches, or a FIRST THRU NODE that walls it in:
+         * solve, load and ue said so, info (which describes the network
+         * before those) said nothing */
+        cli_lost l;
+        if (net->n_od > 0 && cli_unreachable(net, threads, &l) == 0 && l.n_od > 0)
+            printf("no path:            %d OD pairs%s, demand %.10g of %.10g (the first: zone %d to zone %d, demand "
+                   "%.10g): not assigned by solve, load, ue or sweep\n",
+                   l.n_od, net->first_thru > 1 ? " (none without passing through a centroid)" : "", l.demand,
+                   net->total_demand, ds_node_id(net, l.orig), ds_node_id(net, l.dest), l.first);
+    }
     if (isfinite(cbar))
         printf("cbar:               %.10g (demand-weighted free-flow shortest-path cost, cap %g, toll factor %g, "
                "distance factor %g)\n",
