@@ -241,11 +241,12 @@ static const char *snippet(const char *s, char *buf, size_t n)
 /* A row ends at ';'. Text after it would be silently lost, so it is an error. */
 static int cut_semicolon(text *t, char *s, ds_error *err)
 {
-    char *semi = strchr(s, ';');
+    char *semi = strchr(s, ';'), sn[64];
     if (!semi) return 0;
     *semi = '\0';
-    if (*trim(semi + 1))
-        return ds_error_set(err, t->name, t->line, "unexpected text after ';': '%.40s'", trim(semi + 1));
+    if (*trim(semi + 1)) /* (tabs as spaces: snippet) */
+        return ds_error_set(err, t->name, t->line, "unexpected text after ';': '%s'",
+                            snippet(trim(semi + 1), sn, sizeof sn));
     return 0;
 }
 

@@ -121,6 +121,10 @@ case("links_too_many_columns", net_with(3, "\t2\t5\t1000\t1.0\t1.0\t0.15\t4\t60\
      "links_too_many_columns.net.tntp:10: too many columns: 11, expected 10")
 case("links_text_after_semicolon", net_with(2, "\t4\t1\t1000\t1.0\t1.0\t0.15\t4\t60\t0\t1\t; 4 2"), None,
      "links_text_after_semicolon.net.tntp:9: unexpected text after ';': '4 2'")
+# a row with a ';' too early (here at its start): the rest said as text, tabs as
+# spaces (it printed '1\x094\x091\x09...')
+case("links_semicolon_first", net_with(2, ";\t4\t1\t1000\t1.0\t1.0\t0.15\t4\t60\t0\t1\t;"), None,
+     "links_semicolon_first.net.tntp:9: unexpected text after ';': '4 1 1000 1.0 1.0 0.15 4 60 0 1 ;'")
 case("node_out_of_range", net_with(4, "\t5\t7\t1000\t1.0\t1.0\t0.15\t4\t60\t0\t1\t;"), None,
      "node_out_of_range.net.tntp:11: term node 7 out of range 1..5")
 case("node_zero", net_with(1, "\t0\t4\t1000\t1.0\t1.0\t0.15\t4\t60\t0\t1\t;"), None,
