@@ -272,6 +272,23 @@ static void test_quirks(void)
     tc_end();
     ds_network_free(n);
 
+    {
+        /* a Latin-1 byte (not UTF-8) in a comment is accepted; in a value it is not */
+        static const char l1[] = "~ compiled by Jos\xe9 Garc\xed"
+                                 "a\n<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 2\n"
+                                 "<NUMBER OF LINKS> 1\n<END OF METADATA>\n1 2 100 1 1 0.15 4 0 0 1 ; ~ \xe9\n";
+        static const char l1_bad[] = "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 2\xe9\n<NUMBER OF LINKS> 1\n"
+                                     "<END OF METADATA>\n1 2 100 1 1 0.15 4 0 0 1 ;\n";
+        tc_begin("tntp a byte that is not UTF-8 is accepted in a comment only");
+        n = ds_network_parse(l1, sizeof l1 - 1, "l1.net.tntp", NULL, 0, NULL, &e);
+        TC_CHECK(n && n->n_links == 1, "Latin-1 in comments refused: %s", n ? "" : e.msg);
+        ds_network_free(n);
+        n = ds_network_parse(l1_bad, sizeof l1_bad - 1, "l1.net.tntp", NULL, 0, NULL, &e);
+        TC_CHECK(!n && e.line == 2 && strstr(e.msg, "invalid byte 0xe9"), "outside a comment: %ld %s", e.line, e.msg);
+        ds_network_free(n);
+        tc_end();
+    }
+
     n = ds_network_parse(net, sizeof net - 1, "quirks.net.tntp", NULL, 0, NULL, &e);
     tc_begin("tntp parse without trips: no demand");
     TC_CHECK(n && n->n_od == 0 && n->n_dest == 0 && n->total_demand == 0, "expected an empty OD list");

@@ -133,10 +133,15 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
         i = len;
     } else
         i = 0;
+    /* Within a comment (from '~' to the line's end) a byte that is not UTF-8
+     * is accepted: files written in Latin-1 or Windows-1252 carry accented
+     * names there, and a comment is never read for a value. */
+    int comment = 0;
     for (; i < len; i++) {
         unsigned c = s[i];
         if (c == '\n' || (c == '\r' && nl == 0)) { /* (CR alone: below) */
             line++;
+            comment = 0;
         } else if (c == 0) {
             return ds_error_set(err, name, line, "binary data: NUL byte at offset %zu; not a TNTP text file", i);
         } else if (c < 0x20 && !is_ws((int)c)) {
@@ -144,6 +149,7 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
                                 c, i);
         } else if (c >= 0x80) {
             size_t n = utf8_len(s + i, len - i);
+            if (!n && comment) n = 1;
             if (!n)
                 return ds_error_set(err, name, line, "binary data: invalid byte 0x%02x at offset %zu (not UTF-8 text)",
                                     c, i);
@@ -151,6 +157,7 @@ static int text_open(text *t, const char *data, size_t len, const char *name, ds
             any = 1;
         } else if (!is_ws((int)c)) {
             any = 1;
+            comment |= c == '~';
         }
     }
     if (!any) return ds_error_set(err, name, 0, "file is empty");
