@@ -143,7 +143,7 @@ cp "$tmp/unreach_net.tntp" "$tmp/unr_net.tntp"
 cp "$tmp/unreach_trips.tntp" "$tmp/unr_trips.tntp"
 "$D" info --net "$DIR/valid.net.tntp" >"$tmp/out2" 2>&1
 "$D" info --net "$tmp/unr_net.tntp" >"$tmp/out3" 2>&1
-if [ $rc -eq 0 ] && grep -q '^no path: *1 OD pairs, demand 2 of 7 (the first: zone 3 to zone 1, demand 2): not assigned' "$tmp/out" &&
+if [ $rc -eq 0 ] && grep -q '^no path: *1 OD pairs, demand 2 of 7 (the first: zone 3 to zone 1, demand 2; no link leaves zone 3): not assigned' "$tmp/out" &&
     ! grep -q '^no path' "$tmp/out2" && grep -q '^no path: *1 OD pairs, demand 6 of 6 ' "$tmp/out3"; then
     echo "PASS info_od_pairs_without_path_said"
 else echo "FAIL info_od_pairs_without_path_said: rc $rc: $(grep -E '^(no path|OD)' "$tmp/out" "$tmp/out2" "$tmp/out3" | head -c 400)"; fi

@@ -195,6 +195,18 @@ if [ $cen -eq 0 ] && [ $rc1 -eq 2 ] && [ $said1 -eq 0 ] && [ $rc -eq 2 ] && grep
     ! grep -q centroid "$tmp/err"; then pass od_without_path_no_centroid_named
 else fail od_without_path_no_centroid_named "centroid said at FTN 4: $cen; solve rc $rc1 ($said1), ue rc $rc: $(cat "$tmp/err")"; fi
 
+# a zone that no link leaves is named as the cause, not the centroid rule
+# (the network has centroids: FIRST THRU NODE 4, zone 3 touches no link)
+printf '<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 5\n<FIRST THRU NODE> 4\n<NUMBER OF LINKS> 4\n<END OF METADATA>\n1 4 1000 1 1 0.15 4 0 0 1 ;\n4 1 1000 1 1 0.15 4 0 0 1 ;\n2 4 1000 1 1 0.15 4 0 0 1 ;\n4 2 1000 1 1 0.15 4 0 0 1 ;\n' >"$tmp/iso.net.tntp"
+printf '<NUMBER OF ZONES> 3\n<END OF METADATA>\nOrigin 1\n  2 : 100.0;\nOrigin 3\n  1 : 20.0;\n' >"$tmp/iso.trips.tntp"
+run "$D" solve --net "$tmp/iso.net.tntp" --max-iter 1
+grep -q "^lost demand\|lost demand 20 of 120" "$tmp/out"
+lost=$?
+run "$D" ue --net "$tmp/iso.net.tntp" --max-iter 1
+if [ $lost -eq 0 ] && grep -q "have no path and are not assigned; the first: zone 3 to zone 1 (demand 20; no link leaves zone 3)$" "$tmp/err" &&
+    ! grep -q centroid "$tmp/err"; then pass od_without_path_isolated_zone_named
+else fail od_without_path_isolated_zone_named "lost $lost: $(cat "$tmp/err")"; fi
+
 # ------------------------------------------------------------ runs without an iterate write nothing
 # An ill-posed run: neither flows nor a history (it wrote a history of a header
 # only, with no row to carry final_status).

@@ -228,7 +228,7 @@ if [ -f "$CH" ]; then
          { print }' "$CH" >"$tmp/chcut.tntp"
     links=$(awk '/<END OF METADATA>/ { b = 1 } b && $1 ~ /^[0-9]+$/ { n++ } END { print n }' "$tmp/chcut.tntp")
     sed -i "s/<NUMBER OF LINKS>.*/<NUMBER OF LINKS> $links/" "$tmp/chcut.tntp"
-    said='^dillsue: 1643 OD pairs (demand 30534.8 of 1.13749e+06) have no path and are not assigned; the first: zone 3 to zone 1 (demand 344.35)$'
+    said='^dillsue: 1643 OD pairs (demand 30534.8 of 1.13749e+06) have no path and are not assigned; the first: zone 3 to zone 1 (demand 344.35; no link leaves zone 3)$'
     ok=1
     for th in 1 3; do
         run "$D" ue --net "$tmp/chcut.tntp" --trips "${CH%_net.tntp}_trips.tntp" --max-iter 0 --threads $th

@@ -62,6 +62,11 @@ typedef struct cli_lost {
     double demand, first;
 } cli_lost;
 int cli_unreachable(const ds_network *net, int threads, cli_lost *lost);
+/* Why the first of them has no path: buf gets "; no link leaves zone a" or
+ * "; no link enters zone b" (to follow its demand), else "". Returns 1 where
+ * the cause to name is the centroid rule instead (the network has centroids
+ * and both zones have links). */
+int cli_no_path_cause(const ds_network *net, const cli_lost *l, char *buf, size_t n);
 /* v printed with fmt into buf, or the text `undefined` when v is not finite. */
 const char *cli_num(double v, const char *fmt, const char *undefined, char *buf, size_t n);
 /* Prints s with control bytes as \xNN. */

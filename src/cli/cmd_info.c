@@ -212,11 +212,14 @@ int cmd_info(int argc, char **argv)
          * solve, load and ue said so, info (which describes the network
          * before those) said nothing */
         cli_lost l;
-        if (net->n_od > 0 && cli_unreachable(net, threads, &l) == 0 && l.n_od > 0)
+        char why[96];
+        if (net->n_od > 0 && cli_unreachable(net, threads, &l) == 0 && l.n_od > 0) {
+            int centroid = cli_no_path_cause(net, &l, why, sizeof why);
             printf("no path:            %d OD pairs%s, demand %.10g of %.10g (the first: zone %d to zone %d, demand "
-                   "%.10g): not assigned by solve, load, ue or sweep\n",
-                   l.n_od, net->first_thru > 1 ? " (none without passing through a centroid)" : "", l.demand,
-                   net->total_demand, ds_node_id(net, l.orig), ds_node_id(net, l.dest), l.first);
+                   "%.10g%s): not assigned by solve, load, ue or sweep\n",
+                   l.n_od, centroid ? " (none without passing through a centroid)" : "", l.demand, net->total_demand,
+                   ds_node_id(net, l.orig), ds_node_id(net, l.dest), l.first, why);
+        }
     }
     if (isfinite(cbar))
         printf("cbar:               %.10g (demand-weighted free-flow shortest-path cost, cap %g, toll factor %g, "

@@ -237,12 +237,14 @@ static ds_status ue_run(const ds_network *net, const ds_ue_config *cfg, int quie
  * stderr, and on stdout as lost_od and lost_demand. */
 static void say_lost(const ds_network *net, int threads, int quiet, cli_lost *l)
 {
+    char why[96];
     if (cli_unreachable(net, threads, l) != 0 || !l->n_od || quiet || !(l->demand < net->total_demand)) return;
+    int centroid = cli_no_path_cause(net, l, why, sizeof why);
     fprintf(stderr,
             "dillsue: %d OD pairs (demand %.6g of %.6g) have no path%s and are not assigned; the first: zone %d to "
-            "zone %d (demand %g)\n",
-            l->n_od, l->demand, net->total_demand, net->first_thru > 1 ? " without passing through a centroid" : "",
-            ds_node_id(net, l->orig), ds_node_id(net, l->dest), l->first);
+            "zone %d (demand %g%s)\n",
+            l->n_od, l->demand, net->total_demand, centroid ? " without passing through a centroid" : "",
+            ds_node_id(net, l->orig), ds_node_id(net, l->dest), l->first, why);
 }
 
 int cmd_ue(int argc, char **argv)

@@ -402,15 +402,30 @@ int cli_unreachable(const ds_network *net, int threads, cli_lost *lost)
     return 0;
 }
 
+int cli_no_path_cause(const ds_network *net, const cli_lost *l, char *buf, size_t n)
+{
+    int o = l->orig, d = l->dest;
+    /* a zone that no link leaves or enters has no path at all: blaming the
+     * centroid rule there sent a user looking for the wrong fault */
+    buf[0] = 0;
+    if (o >= 0 && net->out_start[o + 1] == net->out_start[o])
+        snprintf(buf, n, "; no link leaves zone %d", ds_node_id(net, o));
+    else if (d >= 0 && net->in_start[d + 1] == net->in_start[d])
+        snprintf(buf, n, "; no link enters zone %d", ds_node_id(net, d));
+    return !buf[0] && net->first_thru > 1;
+}
+
 void cli_name_unreachable(const ds_network *net, int threads)
 {
     cli_lost l;
+    char why[96];
     if (cli_unreachable(net, threads, &l) == 0 && l.n_od) {
         fputs("dillsue: ", stderr);
         cli_fputs_escaped(net->net_path, stderr);
-        fprintf(stderr, ": no path from zone %d to zone %d (demand %g)%s; %d OD pairs (demand %g) have none\n",
-                ds_node_id(net, l.orig), ds_node_id(net, l.dest), l.first,
-                net->first_thru > 1 ? " without passing through a centroid" : "", l.n_od, l.demand);
+        int centroid = cli_no_path_cause(net, &l, why, sizeof why);
+        fprintf(stderr, ": no path from zone %d to zone %d (demand %g%s)%s; %d OD pairs (demand %g) have none\n",
+                ds_node_id(net, l.orig), ds_node_id(net, l.dest), l.first, why,
+                centroid ? " without passing through a centroid" : "", l.n_od, l.demand);
     }
 }
 
