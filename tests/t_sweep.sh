@@ -366,6 +366,14 @@ if [ $rc1 -eq 0 ] && [ $rc -eq 0 ] && [ "$(($(wc -l <"$tmp/long/cells.csv") - 1)
     pass sweep_long_list_reads_back
 else fail sweep_long_list_reads_back "rc $rc1/$rc, last tau '$last' want '${L##*,}': $(head -c 300 "$tmp/err")"; fi
 
+# --- the printed table names tau as summary.csv does (it printed 3.0001 and
+# 3.00012 both as "3", and 123456.7 as 1.235e+05)
+run "$D" sweep --net "$BR" --scenarios 1 --seed 1 --tau 3.0001,3.00012,123456.7 --filter dsp --solver msa --max-iter 2 \
+    --out "$tmp/tlab" --quiet
+if [ $rc -eq 0 ] && [ "$(sed -n '2,4p' "$tmp/out" | awk '{ print $1 }')" = "$(tail -n +2 "$tmp/tlab/summary.csv" | cut -d, -f1)" ]; then
+    pass sweep_table_tau_as_summary
+else fail sweep_table_tau_as_summary "rc $rc: $(cat "$tmp/out")"; fi
+
 # --- --mu: cells.csv gives tau too (mu x the scenario's cbar, as `solve --tau` prints it)
 run "$D" sweep --net "$SF" --scenarios 1 --seed 1 --mu 0.5 --filter dsp --solver newton --out "$tmp/mu" --quiet
 tau_mu=$(sed -n 2p "$tmp/mu/cells.csv" | cut -d, -f4)

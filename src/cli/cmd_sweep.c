@@ -835,8 +835,17 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
                            "%s,filter,solver,cells,converged,ill_posed,failed,iter_p10,iter_median,iter_p90,"
                            "evals_p10,evals_median,evals_p90,time_p10_s,time_median_s,time_p90_s,mape_ue_median\n",
                            g->use_mu ? "mu" : "tau");
+    /* tau (or mu) as summary.csv and the flow files name it (%.10g): the
+     * table's %.4g showed 3.0001 and 3.00012 both as "3" and 123456.7 as
+     * 1.235e+05, out of its column */
+    int dw = 7;
+    for (int d = 0; d < g->n_disp; d++) {
+        char lab[32];
+        int l = snprintf(lab, sizeof lab, "%.10g", g->disp[d]);
+        if (l > dw) dw = l;
+    }
     if (print_table) {
-        printf("%-7s %-5s %-8s %5s %5s %4s %4s  %21s  %21s  %27s%s\n", g->use_mu ? "mu" : "tau", "filter", "solver",
+        printf("%-*s %-5s %-8s %5s %5s %4s %4s  %21s  %21s  %27s%s\n", dw, g->use_mu ? "mu" : "tau", "filter", "solver",
                "cells", "conv", "ill", "fail", "iterations p10/med/p90", "evaluations p10/med/p90",
                "time s p10/med/p90", g->ue ? "  MAPE% vs UE" : "");
     }
@@ -871,7 +880,7 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
                     ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]), gs.n,
                     gs.conv, gs.ill, gs.failed, cf[0], cf[1], cf[2], cf[3], cf[4], cf[5], cf[6], cf[7], cf[8], m);
                 if (print_table)
-                    printf("%-7.4g %-5s %-8s %5d %5d %4d %4d  %s %s %s  %s %s %s  %s %s %s%s%s\n", g->disp[d],
+                    printf("%-*.10g %-5s %-8s %5d %5d %4d %4d  %s %s %s  %s %s %s  %s %s %s%s%s\n", dw, g->disp[d],
                            ds_filter_name((ds_filter)g->filter[f]), ds_solver_name((ds_solver_kind)g->solver[s]), gs.n,
                            gs.conv, gs.ill, gs.failed, tf[0], tf[1], tf[2], tf[3], tf[4], tf[5], tf[6], tf[7], tf[8],
                            g->ue ? "  " : "", g->ue ? (m[0] ? m : "-") : "");
