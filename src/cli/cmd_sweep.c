@@ -994,7 +994,6 @@ static int setup_conf_try(sweep_opts *o, int last)
          * files is not the grid's (continue_flows) */
         sweep_grid was, cmp = o->g;
         int had = sweep_grid_parse(old, path, &was, &err) == 0 && was.flows;
-        if (o->resume || o->shard_m) continue_flows(o, had);
         cmp.flows = had;
         sweep_grid_format(&cmp, text, sizeof text);
         int same = !strcmp(old, text);
@@ -1016,6 +1015,8 @@ static int setup_conf_try(sweep_opts *o, int last)
                              o->out, path, diff, o->out);
         if (!o->resume && !o->shard_m)
             return cli_usage(CMD, "%s already holds a sweep: --resume finishes it, --merge summarises it", o->out);
+        /* (once the grid matches: a refused run said "so does this run" first) */
+        continue_flows(o, had);
         return 0;
     }
     /* a directory without sweep.conf that holds what a sweep writes is
