@@ -368,6 +368,19 @@ if [ $rc1 -eq 0 ] && [ $rc -eq 0 ] && [ "$(($(wc -l <"$tmp/long/cells.csv") - 1)
     pass sweep_long_list_reads_back
 else fail sweep_long_list_reads_back "rc $rc1/$rc, last tau '$last' want '${L##*,}': $(head -c 300 "$tmp/err")"; fi
 
+# --- the --resume a message suggests is a command a shell runs as such, DIR
+# one word whatever it holds (a space split it in two)
+sp="$tmp/it's a dir"
+run "$D" sweep --net "$BR" --scenarios 2 --seed 1 --tau 10 --filter dsp --solver newton --shard 1/2 --out "$sp" --quiet
+run "$D" sweep --merge --out "$sp"
+cmd=$(sed -n 's/.* missing shards or //p' "$tmp/err")
+if (eval "set -- $cmd") 2>/dev/null; then
+    eval "set -- $cmd"
+    run "$D" sweep "$@" --quiet
+else rc=99; fi
+if [ -n "$cmd" ] && [ $rc -eq 0 ] && [ "$(wc -l < "$sp/cells.csv")" -eq 3 ]; then pass sweep_suggested_resume_is_shell_words
+else fail sweep_suggested_resume_is_shell_words "'$cmd': rc $rc: $(cat "$tmp/err")"; fi
+
 # --- the printed table names tau as summary.csv does (it printed 3.0001 and
 # 3.00012 both as "3", and 123456.7 as 1.235e+05)
 run "$D" sweep --net "$BR" --scenarios 1 --seed 1 --tau 3.0001,3.00012,123456.7 --filter dsp --solver msa --max-iter 2 \

@@ -296,6 +296,15 @@ static void flows_name(const sweep_grid *g, long cell, char *buf, size_t n)
              ds_filter_name((ds_filter)g->filter[id.f]), ds_solver_name((ds_solver_kind)g->solver[id.s]));
 }
 
+/* DIR as a shell word, for the commands the messages suggest (a DIR with a
+ * space gave a command that named two words). Main thread only: one buffer. */
+static const char *dir_word(const char *dir)
+{
+    static char buf[4 * PATH_MAX + 8];
+    sweep_shell_word(dir, buf, sizeof buf);
+    return buf;
+}
+
 /* ================================================================ the sweep */
 
 typedef struct pending {
@@ -1012,7 +1021,7 @@ static int setup_conf_try(sweep_opts *o, int last)
             return cli_usage(CMD,
                              "%s holds a sweep of another grid (%s differs from these options%s); "
                              "use --resume --out %s alone to finish it, or another --out",
-                             o->out, path, diff, o->out);
+                             o->out, path, diff, dir_word(o->out));
         if (!o->resume && !o->shard_m)
             return cli_usage(CMD, "%s already holds a sweep: --resume finishes it, --merge summarises it", o->out);
         /* (once the grid matches: a refused run said "so does this run" first) */
@@ -1111,7 +1120,7 @@ static int lock_fd(int fd, int how, const char *path, const sweep_opts *o)
     fprintf(stderr,
             "dillsue sweep: another sweep%s is writing %s (it holds the lock of %s): wait for it to end, or stop "
             "it, then run this again or: dillsue sweep --resume --out %s\n",
-            who, o->out, path, o->out);
+            who, o->out, path, dir_word(o->out));
     return -1;
 }
 
@@ -1272,7 +1281,7 @@ static int merge_only(const sweep_opts *o)
         fprintf(stderr, "dillsue sweep: %ld journal lines were incomplete or of another grid and were skipped\n", bad);
     if (!rc && n >= 0 && n < total)
         fprintf(stderr, "dillsue sweep: %ld of %ld cells missing: run the missing shards or --resume --out %s\n",
-                total - n, total, o->out);
+                total - n, total, dir_word(o->out));
     free(res);
     free(done);
     if (rc) return rc;
@@ -1439,15 +1448,15 @@ static int finish(sweep *sw, const sweep_opts *o)
     if (!o->shard_m || stopped) out_rc = write_outputs(sw->dir, &sw->g, sw->res, sw->done, !o->shard_m);
     if (o->shard_m && !stopped && !o->quiet)
         fprintf(stderr, "sweep: shard %d/%d done; when every shard is, run: dillsue sweep --merge --out %s\n",
-                o->shard_k, o->shard_m, sw->dir);
+                o->shard_k, o->shard_m, dir_word(sw->dir));
     if (stopped && !sw->io_error)
         fprintf(stderr, "dillsue sweep: stopped with %ld of %ld cells done: dillsue sweep --resume --out %s\n",
-                sw->n_done_total, sw->total, sw->dir);
+                sw->n_done_total, sw->total, dir_word(sw->dir));
     else if (sw->io_error) /* (the journal holds what was written before the error) */
         fprintf(stderr,
                 "dillsue sweep: stopped by the output error above with %ld of %ld cells done; once %s can be written "
                 "again: dillsue sweep --resume --out %s\n",
-                sw->n_done_total, sw->total, sw->dir, sw->dir);
+                sw->n_done_total, sw->total, sw->dir, dir_word(sw->dir));
     return sw->io_error || out_rc ? 2 : stopped ? 4 : 0;
 }
 
@@ -1465,10 +1474,10 @@ static int run_sweep(const sweep_opts *o, const ranks *r, int installed)
     }
     sw->mode = r->use_mpi ? "mpi" : "local";
     cli_stop_saved old;
-    char after[PATH_MAX + 80];
+    char after[4 * PATH_MAX + 96];
     if (!installed) cli_stop_signals_install(&old);
     if (!r->use_mpi) {
-        snprintf(after, sizeof after, "no cell was run: dillsue sweep --resume --out %s runs them", sw->dir);
+        snprintf(after, sizeof after, "no cell was run: dillsue sweep --resume --out %s runs them", dir_word(sw->dir));
         cli_setup_begin(CMD, NULL);
         cli_setup_step("reading", sw->g.net, after);
     }

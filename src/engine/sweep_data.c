@@ -143,7 +143,7 @@ void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
 
 /* A path as one shell word: as it is where it holds only characters no
  * shell treats specially, else in single quotes (a quote as '\''). */
-static size_t shell_word(const char *s, char *buf, size_t n)
+size_t sweep_shell_word(const char *s, char *buf, size_t n)
 {
     size_t u = 0;
     int plain = *s != 0;
@@ -184,10 +184,10 @@ size_t sweep_cell_command(const sweep_grid *g, sweep_cell_id id, char *buf, size
     size_t u = 0;
     char w[2200], a[32], b[32];
 #define PUT(...) (u += (size_t)snprintf(buf + (u < n ? u : n), u < n ? n - u : 0, __VA_ARGS__))
-    shell_word(g->net, w, sizeof w);
+    sweep_shell_word(g->net, w, sizeof w);
     PUT("dillsue solve --net %s", w);
     if (g->trips[0]) {
-        shell_word(g->trips, w, sizeof w);
+        sweep_shell_word(g->trips, w, sizeof w);
         PUT(" --trips %s", w);
     }
     PUT(" --scenario %d --seed %llu --%s %s --filter %s --solver %s --tol %s --max-iter %d", id.k, g->seed,

@@ -83,6 +83,10 @@ ds_network *sweep_scenario_network(const ds_network *base, int k, unsigned long 
  * paths quoted for a shell where needed), into buf (n bytes, cut there).
  * Returns the length it needed. */
 size_t sweep_cell_command(const sweep_grid *g, sweep_cell_id id, char *buf, size_t n);
+/* s as one shell word: as it is where it holds only characters no shell
+ * treats specially, else in single quotes (a quote as '\''), into buf (n
+ * bytes, cut there). Returns the length it needed. */
+size_t sweep_shell_word(const char *s, char *buf, size_t n);
 /* The run configuration of a cell, exactly as `dillsue solve` builds it from
  * --tau/--mu, --filter, --solver, --tol, --max-iter, --threads, --cap. */
 void sweep_cell_config(const sweep_grid *g, sweep_cell_id id, int threads, ds_config *cfg);
