@@ -506,6 +506,13 @@ if [ $r1 -eq 1 ] && echo "$o1" | grep -q "UE references: 1 of 2 scenarios" && [ 
     grep -q "UE references: 1 of 2 scenarios, relative gap <= [0-9.e-]* (target" "$tmp/out"; then
     pass sweep_dir_numbers_refused
 else fail sweep_dir_numbers_refused "merge rc $r1: $o1 / resume rc $rc: $(cat "$tmp/out" "$tmp/err")"; fi
+# no reference in ue/ (a sweep stopped while solving them): none is said to
+# be exact ("relative gap <= 0")
+cp -r "$tmp/ue" "$tmp/ue0" && rm -f "$tmp/ue0"/ue/*
+run "$D" sweep --merge --out "$tmp/ue0"
+if grep -q "UE references: 0 of 2 scenarios (target 1e-06)" "$tmp/out" && ! grep -q "gap <= 0 " "$tmp/out"; then
+    pass sweep_no_ue_reference_no_gap
+else fail sweep_no_ue_reference_no_gap "rc $rc: $(cat "$tmp/out")"; fi
 # sweep.conf names the network by an absolute path: --resume (and the TUI's
 # replay) find it from any directory; a directory written before that (the
 # path as typed) is still resumed with the same options

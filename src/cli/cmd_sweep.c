@@ -904,8 +904,11 @@ static int write_outputs(const char *dir, const sweep_grid *g, const sweep_resul
         if (g->ue) {
             double worst;
             int nmax, n = ue_gaps(dir, g, &worst, &nmax);
-            printf("; UE references: %d of %d scenarios, relative gap <= %.3g (target %.3g%s)", n, g->scenarios, worst,
-                   g->ue_gap, nmax ? ", some stopped at --ue-max-iter" : "");
+            /* (no reference has a gap: "relative gap <= 0" said they were exact) */
+            char gap[48] = "";
+            if (n) snprintf(gap, sizeof gap, ", relative gap <= %.3g", worst);
+            printf("; UE references: %d of %d scenarios%s (target %.3g%s)", n, g->scenarios, gap, g->ue_gap,
+                   nmax ? ", some stopped at --ue-max-iter" : "");
         }
         printf("\n");
         fflush(stdout);
