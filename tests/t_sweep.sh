@@ -513,6 +513,10 @@ run "$D" sweep --merge --out "$tmp/ue0"
 if grep -q "UE references: 0 of 2 scenarios (target 1e-06)" "$tmp/out" && ! grep -q "gap <= 0 " "$tmp/out"; then
     pass sweep_no_ue_reference_no_gap
 else fail sweep_no_ue_reference_no_gap "rc $rc: $(cat "$tmp/out")"; fi
+# (its --resume has nothing to do, nor references to solve: it said "0 to do (and the UE references they need)")
+run "$D" sweep --resume --out "$tmp/ue0"
+if [ $rc -eq 0 ] && grep -q "4 done before, 0 to do$" "$tmp/err"; then pass sweep_nothing_to_do_said
+else fail sweep_nothing_to_do_said "rc $rc: $(cat "$tmp/err")"; fi
 # sweep.conf names the network by an absolute path: --resume (and the TUI's
 # replay) find it from any directory; a directory written before that (the
 # path as typed) is still resumed with the same options

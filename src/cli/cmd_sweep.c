@@ -1325,7 +1325,7 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
     if (!o->quiet)
         fprintf(stderr, "sweep: %ld cells in the grid, %ld done before, %ld to do%s%s\n", sw->total, sw->n_done_total,
                 sw->n_cells_todo, o->shard_m ? " in this shard" : "",
-                sw->g.ue ? " (and the UE references they need)" : "");
+                sw->g.ue && sw->n_cells_todo ? " (and the UE references they need)" : "");
     return 0;
 }
 
