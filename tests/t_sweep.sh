@@ -216,6 +216,11 @@ else
     # a 3-rank sweep deals cells to more than one rank
     ranks=$(tail -n +2 "$tmp/mpi3/cells.csv" | awk -F, '{ print $(NF-1) }' | sort -u | wc -l)
     if [ "$ranks" -ge 2 ]; then pass sweep_mpi_dealt; else fail sweep_mpi_dealt "only $ranks rank(s) solved cells"; fi
+    # --merge under mpirun (a job script's last line): rank 0 merges, once
+    # (each rank merged: R tables, R writers of cells.csv at once)
+    run $MPIRUN -np 3 "$D" sweep --merge --out "$tmp/mpi2"
+    if [ $rc -eq 0 ] && [ "$(grep -c 'cells done' "$tmp/out")" -eq 1 ] && same "$tmp/mpi2"; then pass sweep_mpi_merge_once
+    else fail sweep_mpi_merge_once "rc $rc: $(cat "$tmp/out" "$tmp/err" | tail -4)"; fi
     # Open MPI is in the module (libdillsue_mpi.so), not in the program: a
     # local sweep never loads it, and a sweep under mpirun that cannot open the
     # module stops with exit 2 and says why

@@ -1329,6 +1329,16 @@ static int prepare_dir(sweep *sw, const sweep_opts *o)
     return 0;
 }
 
+/* The rank an MPI launcher gave this process (mpirun, srun), from the
+ * environment, before or without MPI's start; 0 where none says. */
+static int launcher_rank(void)
+{
+    const char *rk = getenv("OMPI_COMM_WORLD_RANK");
+    if (!rk) rk = getenv("PMIX_RANK");
+    if (!rk) rk = getenv("PMI_RANK");
+    return rk ? atoi(rk) : 0;
+}
+
 /* This process's MPI rank, when mpirun started it, and the module's table. */
 typedef struct ranks {
     int rank, size, use_mpi;
@@ -1362,10 +1372,7 @@ static int start_ranks(sweep_opts *o, ranks *r)
         /* each rank computes one cell at a time, so --workers would be
          * ignored (srun sets PMIX_RANK too: a job-array shard under srun ran
          * on one core); every rank refuses, before MPI starts */
-        const char *rk = getenv("OMPI_COMM_WORLD_RANK");
-        if (!rk) rk = getenv("PMIX_RANK");
-        if (!rk) rk = getenv("PMI_RANK");
-        if (!rk || atoi(rk) == 0)
+        if (launcher_rank() == 0)
             fprintf(stderr,
                     "dillsue sweep: --workers is for a sweep without mpirun, but this one was started by an MPI "
                     "launcher (mpirun, or srun: %s is set), where each rank computes one cell at a time: start more "
@@ -1506,6 +1513,10 @@ int cmd_sweep(int argc, char **argv)
     if (rc) return rc;
     cli_keep_on_closed_pipe();
     if (o.merge) { /* never under MPI: one process reads what DIR holds */
+        /* `mpirun -np R dillsue sweep --merge` (the last line of a job
+         * script) merged R times, printing the table R times and writing
+         * cells.csv and summary.csv R times at once: rank 0 alone does */
+        if (sweep_mpi_launched() && launcher_rank() != 0) return 0;
         rc = setup_conf(&o);
         return rc ? rc : merge_only(&o);
     }
