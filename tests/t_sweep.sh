@@ -539,6 +539,32 @@ run "$D" sweep --net "$SF" --scenarios 2 --seed 5 --tau 10 --filter dsp --solver
 if [ $rc -eq 0 ] && [ "$(wc -l < "$tmp/typed/cells.csv")" -eq 3 ] && grep -q "^net=$SF$" "$tmp/typed/sweep.conf"; then
     pass sweep_conf_typed_path_resumed
 else fail sweep_conf_typed_path_resumed "rc $rc: $(cat "$tmp/err")"; fi
+# a network file edited in place since the sweep began is refused by --resume
+# (with and without the grid's options) and by another shard, naming the file;
+# a directory made before sweep.conf held the checksums resumes as before
+mkdir -p "$tmp/edit"
+cp "$SF" "$tmp/edit/SF_net.tntp"
+cp "${SF%_net.tntp}_trips.tntp" "$tmp/edit/SF_trips.tntp"
+EG="--net $tmp/edit/SF_net.tntp --scenarios 2 --seed 5 --tau 10 --filter dsp --solver newton"
+run "$D" sweep $EG --shard 1/2 --out "$tmp/ed" --quiet
+rc1=$rc
+cp -r "$tmp/ed" "$tmp/ed_old"
+sed -i '/^inputs=/d' "$tmp/ed_old/sweep.conf"
+awk 'done != 1 && $1 == "1" && $2 == "2" { $3 = $3 / 2; done = 1 } { print }' "$tmp/edit/SF_net.tntp" > "$tmp/edit/x" &&
+    mv "$tmp/edit/x" "$tmp/edit/SF_net.tntp"
+run "$D" sweep --resume --out "$tmp/ed" --quiet
+rc2=$rc
+grep -q "ed: the network file changed since the sweep began (sweep.conf's inputs=" "$tmp/err"
+said=$?
+run "$D" sweep $EG --resume --out "$tmp/ed" --quiet
+rc3=$rc
+run "$D" sweep $EG --shard 2/2 --out "$tmp/ed" --quiet
+rc4=$rc
+run "$D" sweep --resume --out "$tmp/ed_old" --quiet
+if [ $rc1 -eq 0 ] && grep -q '^inputs=[0-9a-f]\{16\}:[0-9a-f]\{16\}$' "$tmp/ed/sweep.conf" && [ $rc2 -eq 2 ] && [ $said -eq 0 ] &&
+    [ $rc3 -eq 2 ] && [ $rc4 -eq 2 ] && [ "$(wc -l < "$tmp/ed/journal-1-of-2.csv")" -eq 2 ] && [ $rc -eq 0 ]; then
+    pass sweep_inputs_changed_refused
+else fail sweep_inputs_changed_refused "rc $rc1 $rc2 ($said) $rc3 $rc4, old dir $rc: $(cat "$tmp/err")"; fi
 # the same with 3 ranks (cells may finish before their scenario's reference and wait for it)
 if command -v mpirun > /dev/null 2>&1 && "$D" sweep --help | grep -q "This build: with MPI"; then
     run $MPIRUN -np 3 "$D" sweep $UEGRID --out "$tmp/ue3" --quiet

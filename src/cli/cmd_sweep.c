@@ -966,6 +966,26 @@ static void first_difference(const char *a, const char *b, char *out, size_t n)
     }
 }
 
+/* A sweep goes on with the files it began with: the net or trips file edited
+ * in place mixed cells of two networks in one sweep, silently. recorded ""
+ * (a directory from before the key, or files unreadable when it began):
+ * nothing to compare. 0, or 2 (printed). */
+static int inputs_unchanged(const sweep_opts *o, const char *recorded)
+{
+    char now[40];
+    if (!recorded[0] || sweep_inputs_sum(&o->g, now, sizeof now) != 0 || !strcmp(now, recorded)) return 0;
+    int net = strncmp(now, recorded, 16) != 0, trips = strcmp(now + 17, recorded + 17) != 0;
+    fprintf(stderr,
+            "dillsue sweep: %s: %s changed since the sweep began (sweep.conf's inputs=%s, %s now): its cells "
+            "were computed on the old %s; restore %s, or give another --out\n",
+            o->out,
+            net && trips ? "the network and trips files"
+            : net        ? "the network file"
+                         : "the trips file",
+            recorded, now, net && trips ? "files" : "one", net && trips ? "them" : "it");
+    return 2;
+}
+
 /* DIR/sweep.conf: written by a new sweep, compared by --resume, read when the
  * grid is not given. Returns 0 or 2 (printed), or -1 where another sweep
  * wrote sweep.conf after this one looked (not last: look again). */
@@ -994,6 +1014,7 @@ static int setup_conf_try(sweep_opts *o, int last)
         int rc = sweep_grid_parse(old, path, &o->g, &err);
         free(old);
         if (rc) return cli_input_error(&err);
+        if (o->resume && (rc = inputs_unchanged(o, o->g.inputs))) return rc;
         if (o->resume) continue_flows(o, o->g.flows);
         return 0;
     }
@@ -1005,8 +1026,11 @@ static int setup_conf_try(sweep_opts *o, int last)
         /* the grid must be the one the directory holds; whether it writes flow
          * files is not the grid's (continue_flows) */
         sweep_grid was, cmp = o->g;
-        int had = sweep_grid_parse(old, path, &was, &err) == 0 && was.flows;
+        int parsed = sweep_grid_parse(old, path, &was, &err) == 0, had = parsed && was.flows;
         cmp.flows = had;
+        /* the files' checksums are compared on their own (below), and not
+         * at all with a directory made before they were recorded */
+        if (parsed) snprintf(cmp.inputs, sizeof cmp.inputs, "%s", was.inputs);
         sweep_grid_format(&cmp, text, sizeof text);
         int same = !strcmp(old, text);
         if (!same) { /* a directory written before paths were made absolute names them as typed */
@@ -1027,6 +1051,9 @@ static int setup_conf_try(sweep_opts *o, int last)
                              o->out, path, diff, dir_word(o->out));
         if (!o->resume && !o->shard_m)
             return cli_usage(CMD, "%s already holds a sweep: --resume finishes it, --merge summarises it", o->out);
+        int rc = inputs_unchanged(o, was.inputs);
+        if (rc) return rc;
+        snprintf(o->g.inputs, sizeof o->g.inputs, "%s", was.inputs); /* (checked) */
         /* (once the grid matches: a refused run said "so does this run" first) */
         continue_flows(o, had);
         return 0;
@@ -1047,6 +1074,7 @@ static int setup_conf_try(sweep_opts *o, int last)
         return cli_usage(
             CMD, "the grid has %ld cells, whose records need %.3g GiB, more than this machine's memory (%.3g GiB)",
             total, need / 1073741824.0, (double)pages * (double)psz / 1073741824.0);
+    sweep_inputs_sum(&o->g, o->g.inputs, sizeof o->g.inputs); /* ("" where unreadable: the read says why) */
     sweep_grid_format(&o->g, text, sizeof text);
     if (make_dir(o->out) != 0) return cli_usage(CMD, "cannot create %s: %s", o->out, strerror(errno));
     if (write_file(path, text, strlen(text), 0) != 0) {

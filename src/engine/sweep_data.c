@@ -116,6 +116,7 @@ void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
 #define PUT(...) (u += (size_t)snprintf(buf + (u < n ? u : n), u < n ? n - u : 0, __VA_ARGS__))
     PUT("# dillsue sweep grid (written by dillsue sweep; --resume and --merge read it)\n");
     PUT("version=1\nnet=%s\ntrips=%s\nscenarios=%d\nseed=%llu\n", g->net, g->trips, g->scenarios, g->seed);
+    if (g->inputs[0]) PUT("inputs=%s\n", g->inputs); /* (only when known: older directories read the same) */
     PUT("%s=", g->use_mu ? "mu" : "tau");
     for (int i = 0; i < g->n_disp; i++) PUT("%s%.17g", i ? "," : "", g->disp[i]);
     PUT("\nfilter=");
@@ -139,6 +140,35 @@ void sweep_grid_format(const sweep_grid *g, char *buf, size_t n)
             PUT("%s=%.17g\n", k->key, x);
     }
 #undef PUT
+}
+
+/* A regular file's checksum only: a FIFO's bytes are the network's, read
+ * once (and opening one without a writer would block). */
+static int fnv_file(const char *path, uint64_t *h)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    FILE *f = fopen(path, "rb");
+    unsigned char buf[65536];
+    size_t got;
+    if (!f) return -1;
+    *h = 1469598103934665603ULL;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < got; i++) *h = (*h ^ buf[i]) * 1099511628211ULL;
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
+int sweep_inputs_sum(const sweep_grid *g, char *out, size_t n)
+{
+    char sib[1100];
+    const char *trips = g->trips[0] ? g->trips : ds_tntp_sibling(g->net, "trips", sib, sizeof sib) ? sib : NULL;
+    uint64_t a, b;
+    if (n) out[0] = 0;
+    if (!trips || fnv_file(g->net, &a) != 0 || fnv_file(trips, &b) != 0) return -1;
+    snprintf(out, n, "%016llx:%016llx", (unsigned long long)a, (unsigned long long)b);
+    return 0;
 }
 
 /* A path as one shell word: as it is where it holds only characters no
@@ -327,6 +357,12 @@ int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error
                 return ds_error_set(err, path, lineno, "%s path of %zu bytes, longer than the %zu a sweep holds", k, lv,
                                     sizeof g->net - 1);
             memcpy(k[0] == 'n' ? g->net : g->trips, v, lv + 1);
+        } else if (!strcmp(k, "inputs")) {
+            size_t lv = strlen(v);
+            bad = lv != 33 || v[16] != ':' || strspn(v, "0123456789abcdef") != 16 ||
+                  strspn(v + 17, "0123456789abcdef") != 16;
+            if (bad) snprintf(why, sizeof why, "two checksums of 16 hex digits joined by ':'");
+            if (!bad) memcpy(g->inputs, v, lv + 1);
         } else if (!strcmp(k, "scenarios"))
             bad = setting("scenarios", v, &x, why, sizeof why), g->scenarios = (int)x;
         else if (!strcmp(k, "seed")) {

@@ -32,6 +32,10 @@ typedef struct sweep_grid {
     double ue_gap;
     int ue_max_iter;
     int flows; /* the sweep writes every cell's flow file (--flows): --resume goes on writing them */
+    /* FNV-1a 64 of the net file's and the trips file's bytes as "NET:TRIPS"
+     * in hex ("" in a directory made before it existed): a file edited in
+     * place would mix cells of two networks in one sweep (sweep_inputs_sum) */
+    char inputs[40];
     /* every cell's solver beyond the lists: solve's options of the same
      * names (sweep.conf holds those that differ from the defaults) */
     int inner, inner_max, globalise, start, newton_warm, edsp_refresh;
@@ -57,6 +61,10 @@ sweep_cell_id sweep_grid_cell(const sweep_grid *g, long index);
  * command line reads it. */
 void sweep_grid_format(const sweep_grid *g, char *buf, size_t n);
 int sweep_grid_parse(const char *text, const char *path, sweep_grid *g, ds_error *err);
+/* g's inputs key from the files g names now (the trips file: g->trips, or
+ * the net file's sibling): 0, or -1 where one is not a regular file or
+ * cannot be read (out "") */
+int sweep_inputs_sum(const sweep_grid *g, char *out, size_t n);
 
 /* The outcome of one cell: a fixed-size record (MPI sends it as bytes). */
 typedef struct sweep_result {
