@@ -143,6 +143,13 @@ wait_for '^SiouxFalls_net.tntp  3 scenarios x 2 tau x 2 filters x 3 solvers = 36
 r1=$?
 wait_for '^finished \| .* session \| ETA \? \| [0-9]+/1 workers$' 5
 check sweep_tui_80_columns $((r1 + $?)) "the grid or progress line is cut at 80 columns"
+# the solvers' percentile lines are whole at 80 columns (the time line ran past the
+# edge, its p90 "0.0498 s" cut to "0"), and a failure's reason cut at the edge ends
+# in '>' (it ended mid-word, read as the whole reason)
+r1=0
+screen | grep '^  time ' | grep -Eqv ' s$|no cell converged\)$' && r1=1
+screen | awk '/^cell [0-9]+: / && length($0) >= 80 && substr($0, 80, 1) != ">" { bad = 1 } END { exit bad }'
+check sweep_tui_80_columns_whole $((r1 + $?)) "a percentile line or a failure's reason is cut at 80 columns without '>'"
 # a signal quits with 128 + its number, as the main TUI (the viewer said 0)
 pp=$($T display-message -p -t narrow '#{pane_pid}')
 pkill -TERM -P "$pp" dillsue

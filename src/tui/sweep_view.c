@@ -269,7 +269,10 @@ static double recent_rate(const view *v, double now)
 
 /* ------------------------------------------------------------ drawing */
 
-/* printf at (y, x), cut at the right edge (never wraps onto the next line) */
+/* printf at (y, x), cut at the right edge (never wraps onto the next line);
+ * a cut line ends in '>' as the runs screen's (draw_text): "0.0644 / 0" was
+ * read as a p90 of 0 where "0.0644 / 0.129 s" was cut at 80 columns.
+ * Columns, not bytes, are counted (the histogram bars are UTF-8). */
 static void put(int y, int x, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -283,7 +286,15 @@ static void put(int y, int x, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    mvaddnstr(y, x, buf, COLS - x);
+    int room = COLS - x;
+    if (draw_cols(buf) > room && room >= 2) {
+        buf[draw_skip_cols(buf, room - 1) - buf] = '\0';
+        mvaddstr(y, x, buf);
+        addch('>');
+    } else if (draw_cols(buf) <= room)
+        mvaddstr(y, x, buf);
+    else
+        mvaddnstr(y, x, buf, room);
 }
 
 #define NBINS 12 /* two per decade: iterations 1..1e6, time 1e-4..1e2 s */
@@ -329,13 +340,26 @@ static void draw_solver(view *v, int y, int s, int w)
         snprintf(pi, sizeof pi, "%.0f / %.0f / %.0f", i10, i50, i90);
         snprintf(pt, sizeof pt, "%.3g / %.3g / %.3g s", t10, t50, t90);
     }
-    if (w < 80) { /* no room for the histograms: the numbers only */
-        put(y + 1, 2, "iterations p10/med/p90 %s", pi);
-        put(y + 2, 2, "time       p10/med/p90 %s", pt);
-        return;
+    /* histograms with their ranges where the lines fit (from 90 columns, so
+     * that every solver's lines take the same form), else without the ranges
+     * (80 columns: the time line ran 6 past the edge and its p90 was cut to
+     * "0"), else the numbers only; the percentiles always whole */
+    char l1[320], l2[320];
+    for (int form = w >= 90 ? 0 : 1; form < 3; form++) {
+        if (form == 0) {
+            snprintf(l1, sizeof l1, "iterations |%s| 1..1e6       p10/med/p90 %s", hi, pi);
+            snprintf(l2, sizeof l2, "time       |%s| 1e-4..1e2 s  p10/med/p90 %s", ht, pt);
+        } else if (form == 1) {
+            snprintf(l1, sizeof l1, "iterations |%s| p10/med/p90 %s", hi, pi);
+            snprintf(l2, sizeof l2, "time       |%s| p10/med/p90 %s", ht, pt);
+        } else {
+            snprintf(l1, sizeof l1, "iterations p10/med/p90 %s", pi);
+            snprintf(l2, sizeof l2, "time       p10/med/p90 %s", pt);
+        }
+        if (2 + draw_cols(l1) <= w && 2 + draw_cols(l2) <= w) break;
     }
-    put(y + 1, 2, "iterations |%s| 1..1e6       p10/med/p90 %s", hi, pi);
-    put(y + 2, 2, "time       |%s| 1e-4..1e2 s  p10/med/p90 %s", ht, pt);
+    put(y + 1, 2, "%s", l1);
+    put(y + 2, 2, "%s", l2);
 }
 
 /* a number of a cell, or n/a where it is not one (a cell that failed early) */
