@@ -13,7 +13,9 @@
 #   1.000e-07";
 # - the run list's tol column (%.1e) showed tol 1.25e-07 as 1.3e-07;
 # - the links panel said "no stall (2x better in 50 it)" for a converged run
-#   of 10 iterations, which never had the 50-iteration test.
+#   of 10 iterations, which never had the 50-iteration test;
+# - at 80x24 a run's time of 8 characters ("858.5 ms") stood out of its
+#   column, and a network name cut to the column had no '>'.
 TESTNAME=tui_numbers
 . "$(dirname "$0")/tui_lib.sh"
 
@@ -39,6 +41,28 @@ screen tol | grep -Eq '^.>  1  SiouxFalls msa +full +10 cpu +1\.25e-07 +3 '
 check tui_numbers_tol_column $? "the run list does not show tol 1.25e-07 as typed"
 keys q
 wait_for tol 'EXIT=0' 5
+
+# --- the run list at 80x24: the time column under its header, a cut name says so --
+# (a time of 8 characters, "858.5 ms", stood one column right of the others
+# and of "time"; a network name was cut to 13 characters with nothing to say
+# so: "SiouxFalls~k2" for the scenario ~k2/1)
+LONG="$TMP/SiouxFallsDowntownAndSuburbs"
+cp "$NET" "${LONG}_net.tntp" && cp "${NET%_net.tntp}_trips.tntp" "${LONG}_trips.tntp"
+start cols 80x24 --net "'${LONG}_net.tntp'" --solver msa --ascii --no-runlog --no-config
+typed i 3000
+keys r
+wait_for cols 'run #1 max-iterations' 20
+check tui_numbers_cols_run $? "run #1 (msa, 3000 iterations) did not end at max-iter"
+hdr=$(screen cols | grep -m1 '   # network ')
+row=$(screen cols | grep -m1 '^.>  1 ')
+he=$(printf '%s\n' "$hdr" | awk '{ print index($0, "time") + 3 }')
+re=$(printf '%s\n' "$row" | awk '{ if (match($0, /[0-9] (us|ms|min|s)/)) print RSTART + RLENGTH - 1 }')
+[ -n "$re" ] && [ "$he" = "$re" ]
+check tui_numbers_cols_time_aligned $? "the time ends at column $re, its header at $he"
+printf '%s\n' "$row" | grep -Eq '^.>  1 SiouxFallsDo> msa '
+check tui_numbers_cols_name_cut $? "the cut network name does not end in '>'"
+keys q
+wait_for cols 'EXIT=0' 5
 
 # --- gap_rel on the right side of the tolerance ---------------------------------
 CFG="$TMP/msa.conf"

@@ -71,23 +71,46 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     }
     draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%s", line);
     int wide = in.w >= 100; /* the tolerance and warm columns only where they fit */
-    /* network names in full: the column is as wide as the longest name, up to what fits */
-    for (int i = 0; i < s->n_runs; i++) {
-        int l = (int)strlen(s->runs[i]->net->name);
-        if (l > nw) nw = l;
-    }
-    if (nw > (wide ? 24 : 13)) nw = wide ? 24 : 13;
     /* the run number's column as wide as the largest number (run 10 and on
      * must not run into the network name) */
     int idw = wide ? 2 : 1;
     for (int id = s->n_runs ? s->runs[s->n_runs - 1]->id : 0, dg = 1; id >= 10; id /= 10)
         if (++dg > idw) idw = dg;
+    /* iterations and gap as wide as their widest value (a million MSA
+     * iterations, "9.9997e-08" beside tol 1e-07) and the time as wide as
+     * fmt_secs writes ("252.3 ms": the 7 columns of 80x24 pushed it out of
+     * line), so every row's columns line up under the header */
+    int iw = wide ? 7 : 5, gw = wide ? 9 : 8, tw = 8;
+    for (int i = 0; i < s->n_runs; i++) {
+        char g[32], e[32];
+        int it, l;
+        run_summary(s->runs[i], g, sizeof g, e, sizeof e, &it);
+        l = snprintf(NULL, 0, "%d", it);
+        if (l > iw) iw = l;
+        if ((int)strlen(g) > gw) gw = (int)strlen(g);
+    }
+    /* network names in full: the column is as wide as the longest name, up to
+     * 13 characters at 80 columns and 24 from 100, and never so wide that the
+     * time column leaves the screen; a name cut to the column ends in '>' */
+    for (int i = 0; i < s->n_runs; i++) {
+        int l = (int)strlen(s->runs[i]->net->name);
+        if (l > nw) nw = l;
+    }
+    {
+        int fixed = wide ? 3 + idw + 1 + 1 + 8 + 1 + 4 + 1 + 6 + 1 + 4 + 1 + 8 + 1 + iw + 1 + gw + 1 + 10 + 1 + 9
+                         : 3 + idw + 1 + 1 + 8 + 1 + 4 + 1 + 5 + 1 + 4 + 1 + iw + 1 + gw + 1 + 9 + 1 + tw;
+        int cap = wide ? 24 : 13;
+        if (wide) fixed += 3; /* the start column follows: at least "  >" of it */
+        if (cap > in.w - fixed) cap = in.w - fixed;
+        if (cap < 4) cap = 4;
+        if (nw > cap) nw = cap;
+    }
     if (wide)
-        draw_text(in, y++, 0, A_DIM, "   %-*s %-*s %-8s %-4s %6s %-4s %8s %7s %-9s %-10s %9s  %s", idw, "#", nw,
-                  "network", "solver", "filt", "tau", "be", "tol", "iters", "gap", "status", "time", "start");
+        draw_text(in, y++, 0, A_DIM, "   %-*s %-*s %-8s %-4s %6s %-4s %8s %*s %-*s %-10s %9s  %s", idw, "#", nw,
+                  "network", "solver", "filt", "tau", "be", "tol", iw, "iters", gw, "gap", "status", "time", "start");
     else
-        draw_text(in, y++, 0, A_DIM, "   %-*s %-*s %-8s %-4s %5s %-4s %6s %-8s %-9s %7s", idw, "#", nw, "network",
-                  "solver", "filt", "tau", "be", "iters", "gap", "status", "time");
+        draw_text(in, y++, 0, A_DIM, "   %-*s %-*s %-8s %-4s %5s %-4s %*s %-*s %-9s %*s", idw, "#", nw, "network",
+                  "solver", "filt", "tau", "be", iw, "iters", gw, "gap", "status", tw, "time");
     rows = in.h - y;
     app->runs_rows = rows;
     if (rows <= 0) return;
@@ -96,7 +119,7 @@ void panel_runs_draw(tui_app *app, tui_rect r)
     app->runs_first = first;
     for (int i = first; i < s->n_runs && y < in.h; i++, y++) {
         tui_run *run = s->runs[i];
-        char gap[32], el[32], mark[4] = "   ", start[32], rd[32];
+        char gap[32], el[32], mark[4] = "   ", start[32], rd[32], name[128];
         int iters;
         run_summary(run, gap, sizeof gap, el, sizeof el, &iters);
         mark[0] = i == app->sel ? '>' : ' ';
@@ -105,16 +128,18 @@ void panel_runs_draw(tui_app *app, tui_rect r)
         attr_t a = i == app->sel ? term_attr(app, ROLE_SELECT) : A_NORMAL;
         if (i != app->sel && run->joined && run->status != DS_STATUS_CONVERGED) a = term_attr(app, ROLE_REJECT);
         runinfo_start(run, start, sizeof start);
+        snprintf(name, sizeof name, "%s", run->net->name);
+        if ((int)strlen(name) > nw) snprintf(name + nw - 1, 2, ">"); /* "SiouxFalls~k2" hid the seed of ~k2/1 */
         if (wide)
-            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %6s %-4s %8.3g %7d %-9s %-10s %9s  %s", mark, idw, run->id,
-                      nw, nw, run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
-                      runinfo_disp(&run->cfg, 6, rd, sizeof rd), ds_backend_name(run->cfg.backend), run->cfg.tol, iters,
-                      gap, state(run), el, start);
+            draw_text(in, y, 0, a, "%s%-*d %-*s %-8s %-4s %6s %-4s %8.3g %*d %-*s %-10s %9s  %s", mark, idw, run->id,
+                      nw, name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
+                      runinfo_disp(&run->cfg, 6, rd, sizeof rd), ds_backend_name(run->cfg.backend), run->cfg.tol, iw,
+                      iters, gw, gap, state(run), el, start);
         else
-            draw_text(in, y, 0, a, "%s%-*d %-*.*s %-8s %-4s %5s %-4s %6d %-8s %-9.9s %7s", mark, idw, run->id, nw, nw,
-                      run->net->name, ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
-                      runinfo_disp(&run->cfg, 5, rd, sizeof rd), ds_backend_name(run->cfg.backend), iters, gap,
-                      state(run), el);
+            draw_text(in, y, 0, a, "%s%-*d %-*s %-8s %-4s %5s %-4s %*d %-*s %-9.9s %*s", mark, idw, run->id, nw, name,
+                      ds_solver_name(run->cfg.solver), ds_filter_name(run->cfg.filter),
+                      runinfo_disp(&run->cfg, 5, rd, sizeof rd), ds_backend_name(run->cfg.backend), iw, iters, gw, gap,
+                      state(run), tw, el);
     }
     if (!s->n_runs) {
         char key[32];
