@@ -4,7 +4,8 @@
 # bind.warm_from, bind.filter); the legend keeps "+N more" beside
 # "(thinned)"; a retired (thinned) run's safeguards "last20" column is still
 # over its last 20 records; an ill-posed full-graph run's details say what to
-# do (the acyclic filters), as `dillsue solve` does.
+# do (the acyclic filters), as `dillsue solve` does, and its side panels say
+# it ended before its first iterate (not "no step yet").
 TESTNAME=tui_hints
 . "$(dirname "$0")/tui_lib.sh"
 
@@ -83,6 +84,18 @@ if [ -r "$CHI" ]; then
     keys r
     wait_for chi '^#1 ill-posed' 60
     r1=$?
+    # the side panels of a run that ended before its first iterate say so (they
+    # read "no step yet", "stall test after 50 it", "no iterate published yet"),
+    # and the mask panel's text is wrapped, not cut ("the mask is fixe>")
+    wait_for chi 'ended ill-posed before its' 3 && ! screen chi | grep -q 'no step yet'
+    r2=$?
+    keys Tab Tab
+    wait_for chi 'filter full: the mask is +(│|x)$' 3 && wait_for chi 'fixed\. +(│|x)$' 1
+    r3=$?
+    keys Tab
+    wait_for chi 'links .*#1' 3 && wait_for chi 'ended ill-posed before its' 3 &&
+        ! screen chi | grep -Eq 'no iterate published yet|stall test after'
+    check tui_hints_illposed_panels $((r1 + r2 + r3 + $?)) "the side panels of an ill-posed run without an iterate do not say it ended"
     keys v
     wait_for chi 'what to do: the acyclic filters \(dsp, bfs, edsp: f\)' 5
     check tui_hints_illposed_remedy $((r1 + $?)) "an ill-posed full-graph run's details do not say what to do"

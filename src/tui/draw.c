@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tui.h"
 #include "../cli/cli.h"
@@ -47,6 +48,32 @@ void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
     else
         mvaddnstr(r.y + row, r.x + col, buf, room);
     attroff(attr);
+}
+
+int draw_wrap(tui_rect r, int row, attr_t attr, const char *text, int max_lines)
+{
+    /* words onto lines of r.w; a word longer than a line is cut by draw_text (>) */
+    int lines = 0;
+    const char *s = text;
+    while (*s && row + lines < r.h && lines < max_lines) {
+        while (*s == ' ') s++;
+        const char *end = s, *brk = NULL;
+        int cols = 0;
+        while (*end && cols < r.w) {
+            if (*end == ' ') brk = end;
+            end = draw_skip_cols(end, 1);
+            cols++;
+        }
+        int last = lines + 1 == max_lines || row + lines + 1 == r.h;
+        if (*end && last)
+            end = s + strlen(s); /* the last line: draw_text marks the cut */
+        else if (*end && *end != ' ' && brk)
+            end = brk; /* break at the last space */
+        draw_text(r, row + lines, 0, attr, "%.*s", (int)(end - s), s);
+        lines++;
+        s = end;
+    }
+    return lines;
 }
 
 void draw_fill(tui_rect r, attr_t attr)

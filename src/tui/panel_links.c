@@ -90,6 +90,12 @@ void panel_links_draw(tui_app *app, tui_rect r)
         draw_text(in, y + 1, 0, A_DIM, "runs keep their last iterate here");
         return;
     }
+    if (runinfo_noiter(app, run, hbuf, sizeof hbuf)) {
+        /* (it read "stall test after 50 it" and "no iterate published yet"
+         * under an ill-posed run that never would have one) */
+        draw_wrap(in, y, term_attr(app, ROLE_WARN), hbuf, in.h);
+        return;
+    }
     int st = panel_links_stalled(run);
     int conv = run->joined && run->status == DS_STATUS_CONVERGED;
     if (conv) {

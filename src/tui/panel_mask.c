@@ -12,11 +12,13 @@ void panel_mask_draw(tui_app *app, tui_rect r)
     draw_box(app, r, title);
     if (!run) return;
     if (run->cfg.filter != DS_FILTER_EDSP) {
-        draw_text(in, 0, 0, A_NORMAL, "filter %s: the mask is fixed.", ds_filter_name(run->cfg.filter));
-        draw_text(in, 1, 0, A_DIM, "Mask refreshes happen with edsp");
-        char fk[32];
-        draw_text(in, 2, 0, A_DIM, "(%s cycles the filter).",
-                  keys_label(&app->keys, ACT_FILTER, 0, "/", fk, sizeof fk));
+        /* wrapped: at 80x24 the lines were cut ("the mask is fixe>") */
+        char fk[32], txt[160];
+        snprintf(txt, sizeof txt, "filter %s: the mask is fixed.", ds_filter_name(run->cfg.filter));
+        int y = draw_wrap(in, 0, A_NORMAL, txt, in.h);
+        y += draw_wrap(in, y, A_DIM, "Mask refreshes happen with edsp", in.h);
+        snprintf(txt, sizeof txt, "(%s cycles the filter).", keys_label(&app->keys, ACT_FILTER, 0, "/", fk, sizeof fk));
+        draw_wrap(in, y, A_DIM, txt, in.h);
         return;
     }
     int seen = 0;

@@ -40,7 +40,11 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
                   "%-16s%6d %6d", ds_step_name((ds_step_kind)k), t.steps[k], l.steps[k]);
         any = 1;
     }
-    if (!any) draw_text(in, y++, 0, A_DIM, "no step yet");
+    char why[96];
+    if (!any && runinfo_noiter(app, run, why, sizeof why)) /* not "no step yet" under a run that has ended */
+        y += draw_wrap(in, y, term_attr(app, ROLE_WARN), why, 3);
+    else if (!any)
+        draw_text(in, y++, 0, A_DIM, "no step yet");
     draw_text(in, y++, 0, A_NORMAL, "%-16s%6ld %6ld", "halvings (all)", t.halvings, l.halvings);
     if (t.gmres_iters || t.aa_restarts)
         draw_text(in, y++, 0, A_NORMAL, "GMRES %ld | AA restarts %d", t.gmres_iters, t.aa_restarts);

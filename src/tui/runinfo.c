@@ -84,6 +84,15 @@ const char *runinfo_gap(const tui_run *r, char *buf, size_t n)
     return buf;
 }
 
+const char *runinfo_noiter(const tui_app *app, const tui_run *r, char *buf, size_t n)
+{
+    char vk[32];
+    if (!r->joined || r->n) return NULL;
+    snprintf(buf, n, "ended %s before its first iterate (%s: why)", runinfo_state(r),
+             keys_label(&app->keys, ACT_DETAILS, 0, "/", vk, sizeof vk));
+    return buf;
+}
+
 const char *runinfo_start(const tui_run *r, char *buf, size_t n)
 {
     if (r->warm && r->warm_from < 0) {

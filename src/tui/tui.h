@@ -224,6 +224,9 @@ void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* text wrapped at spaces onto at most max_lines lines of r from row; the
+ * lines used (a last line that does not fit ends in '>') */
+int draw_wrap(tui_rect r, int row, attr_t attr, const char *text, int max_lines);
 void draw_box(const tui_app *app, tui_rect r, const char *title);
 tui_rect draw_inner(tui_rect r);
 void draw_fill(tui_rect r, attr_t attr);
@@ -247,6 +250,9 @@ const char *runinfo_mu(const tui_run *r, char *buf, size_t n);   /* "n/a (...)" 
 const char *runinfo_disp(const ds_config *c, int width, char *buf, size_t n);
 const char *runinfo_threads(int threads, char *buf, size_t n);  /* 0 -> "all 16" */
 const char *runinfo_gap(const tui_run *r, char *buf, size_t n); /* last gap_rel or "n/a" */
+/* a finished run without an iterate (ill-posed, an error or a cancel in
+ * set-up): "ended ill-posed before its first iterate (v: why)", else NULL */
+const char *runinfo_noiter(const tui_app *app, const tui_run *r, char *buf, size_t n);
 /* Where a run started: "auto" (the start setting), "warm #3", "warm file F.csv". */
 const char *runinfo_start(const tui_run *r, char *buf, size_t n);
 /* Every setting of a config on one line (tau | filter | solver | ...). */
