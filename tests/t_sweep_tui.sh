@@ -145,11 +145,14 @@ wait_for '^finished \| .* session \| ETA \? \| [0-9]+/1 workers$' 5
 check sweep_tui_80_columns $((r1 + $?)) "the grid or progress line is cut at 80 columns"
 # the solvers' percentile lines are whole at 80 columns (the time line ran past the
 # edge, its p90 "0.0498 s" cut to "0"), and a failure's reason cut at the edge ends
-# in '>' (it ended mid-word, read as the whole reason)
+# in '>' (it ended mid-word, read as the whole reason); the list's title keeps
+# its keys whole (it lost "a: all")
 r1=0
 screen | grep '^  time ' | grep -Eqv ' s$|no cell converged\)$' && r1=1
 screen | awk '/^cell [0-9]+: / && length($0) >= 80 && substr($0, 80, 1) != ">" { bad = 1 } END { exit bad }'
-check sweep_tui_80_columns_whole $((r1 + $?)) "a percentile line or a failure's reason is cut at 80 columns without '>'"
+r2=$?
+screen | grep -Eq '^not converged or ill-posed: [0-9]+ \(.*a: all\)$'
+check sweep_tui_80_columns_whole $((r1 + r2 + $?)) "a percentile line, a failure's reason or the list's keys are cut at 80 columns"
 # a signal quits with 128 + its number, as the main TUI (the viewer said 0)
 pp=$($T display-message -p -t narrow '#{pane_pid}')
 pkill -TERM -P "$pp" dillsue

@@ -636,10 +636,18 @@ static void draw_body(view *v)
     for (int s = 0; s < v->g.n_solver && y + 3 < h - 3; s++, y += 4) draw_solver(v, y, s, w);
     attron(A_BOLD);
     /* (as the solver lines count them: ill-posed and not converged together here) */
-    put(y++, 0, "%s: %ld%s", v->show_all ? "all cells" : "not converged or ill-posed", v->n_fail,
-        v->n_fail ? (v->show_all ? " (newest first; Up/Down, Enter: details, r: run it, a: failed)"
-                                 : " (newest first; Up/Down, Enter: details, r: run it, a: all)")
-                  : "  (a: all cells)");
+    {
+        /* the keys whole where the long form is cut (80 columns lost "a: all") */
+        char head[200];
+        const char *what = v->show_all ? "all cells" : "not converged or ill-posed";
+        const char *other = v->show_all ? "a: failed" : "a: all";
+        snprintf(head, sizeof head, "%s: %ld (newest first; Up/Down, Enter: details, r: run it, %s)", what, v->n_fail,
+                 other);
+        if ((int)strlen(head) > w)
+            snprintf(head, sizeof head, "%s: %ld (Enter: details, r: run it, %s)", what, v->n_fail, other);
+        if (!v->n_fail) snprintf(head, sizeof head, "%s: 0  (a: all cells)", what);
+        put(y++, 0, "%s", head);
+    }
     attroff(A_BOLD);
     int rows = h - y - 1;
     int first = v->sel >= rows ? v->sel - rows + 1 : 0;
