@@ -159,6 +159,29 @@ pkill -TERM -P "$pp" dillsue
 wait_for 'EXIT=143' 5
 check sweep_tui_signal_status $? "SIGTERM did not quit the viewer with status 143"
 
+# at 80 columns a cell's command is whole and reproduces it, also with a network
+# path longer than a continuation line (it was cut: "SiouxFalls_net.tn>")
+# (a path of 72 characters: longer than the 62 of a continuation line, shorter than the screen)
+n=$((72 - ${#tmp} - 1 - 12))
+[ $n -lt 1 ] && n=1
+LP="$tmp/$(printf '%*s' $n '' | tr ' ' d)"
+mkdir -p "$LP" && cp "$SF" "$LP/SF_net.tntp" && cp "${SF%_net.tntp}_trips.tntp" "$LP/SF_trips.tntp"
+"$D" sweep --net "$LP/SF_net.tntp" --scenarios 1 --seed 3 --tau 10 --filter dsp --solver newton --out "$tmp/swlong" --quiet > /dev/null 2>&1
+viewer long 80x24 "$tmp/swlong" --ascii
+wait_for '^not converged or ill-posed: ' 10
+$T send-keys -t long a Enter
+wait_for 'reproduce:' 3
+cmd=$(screen | sed -n '/reproduce:/,$p' | sed 's/^.*reproduce: *//; s/^ *//' |
+    awk '{ if (sub(/ \\$/, "")) { printf "%s ", $0 } else { print; exit } }')
+it=$(awk -F, '$1 == 0 {print $(NF-12)}' "$tmp/swlong/cells.csv")
+case "$cmd" in "dillsue solve "*) ;; *) cmd="not shown" ;; esac
+rm -f "$tmp/H.csv"
+(cd "$tmp" && PATH="$(dirname "$PROG"):$PATH" sh -c "$cmd" > "$tmp/repro-long.out" 2> /dev/null)
+grep -q "| iterations $it |" "$tmp/repro-long.out" && [ -f "$tmp/H.csv" ]
+check sweep_tui_80_columns_command $? "at 80 columns the command '$cmd' did not reproduce the cell ($it iterations)"
+$T send-keys -t long q
+wait_for 'EXIT=0' 5
+
 # r on a cell: the main TUI takes over with that cell as run #1, on its
 # scenario's network, with the sweep's iterations and its flows bit for bit
 viewer cell 140x45 "$tmp/sw" --no-runlog --no-config --ascii

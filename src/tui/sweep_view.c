@@ -514,25 +514,36 @@ static void draw_replay(view *v, int y0)
     put(h - 1, 0, "r: open it as a run   Escape: back (cancels a replay still running)");
 }
 
-/* text from (y, x) in lines of at most COLS - x columns, broken between
- * shell words (not inside '...'), each line but the last ending in " \\" and
- * the next indented by `indent`: a command that stays one to copy. Returns
- * the lines drawn. */
+/* text from (y, x) in lines that end before the screen's edge, broken
+ * between shell words (not inside '...'), each line but the last ending in
+ * " \\" and the next indented by `indent`: a command that stays one to copy.
+ * A line whose word is longer than the room at its indent starts at column 0
+ * (the shell skips the blanks of a continuation line): at 80 columns a
+ * sweep's network path was cut ("SiouxFalls_net.tn>"), and continuation
+ * lines were as long as the first one, 2 columns further right, so their
+ * " \\" could fall off the edge. Returns the lines drawn. */
+static void command_line(int y, int at, const char *line, int cols, int more)
+{
+    if (cols + (more ? 2 : 0) > COLS - at) at = 0;
+    put(y, at, more ? "%s \\" : "%s", line);
+}
+
 static int put_command(int y, int x, int indent, const char *text)
 {
-    int width = COLS - x - 2, lines = 0, col = 0, quoted = 0;
+    int lines = 0, col = 0, quoted = 0;
     char line[2048];
     size_t k = 0;
     const char *w = text;
-    if (width < 20) width = 20;
     while (*w) {
         const char *e = w; /* one word: to the next space outside quotes */
         for (; *e && (quoted || *e != ' '); e++)
             if (*e == '\'') quoted = !quoted;
         int len = (int)(e - w);
+        int at = lines ? x + indent : x, width = COLS - at - 2;
+        if (width < 20) width = 20;
         if (col > 0 && col + 1 + len > width) {
             line[k] = 0;
-            put(y + lines, lines ? x + indent : x, "%s \\", line);
+            command_line(y + lines, at, line, col, 1);
             lines++;
             k = 0, col = 0;
         }
@@ -542,7 +553,7 @@ static int put_command(int y, int x, int indent, const char *text)
         w = *e ? e + 1 : e;
     }
     line[k] = 0;
-    put(y + lines, lines ? x + indent : x, "%s", line);
+    command_line(y + lines, lines ? x + indent : x, line, col, 0);
     return lines + 1;
 }
 
