@@ -98,7 +98,10 @@ if [ -r "$CHI" ]; then
     check tui_hints_illposed_panels $((r1 + r2 + r3 + $?)) "the side panels of an ill-posed run without an iterate do not say it ended"
     keys v
     wait_for chi 'what to do: the acyclic filters \(dsp, bfs, edsp: f\)' 5
-    check tui_hints_illposed_remedy $((r1 + $?)) "an ill-posed full-graph run's details do not say what to do"
+    r2=$?
+    # no steps line made of separators ("steps: | halvings 0 | evals 0 ..."; solve prints none)
+    wait_for chi 'steps: none \(the run ended before its first iterate\)' 3 && ! screen chi | grep -q 'steps: |'
+    check tui_hints_illposed_remedy $((r1 + r2 + $?)) "an ill-posed full-graph run's details do not say what to do, or list empty steps"
     keys q
 else
     skip tui_hints_illposed_remedy "$CHI missing"

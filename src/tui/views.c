@@ -154,8 +154,12 @@ static void build_details(tui_app *app, textbuf *t, tui_run *r)
         tt = r->totals;
     else
         ds_totals_compute(r->rec, r->n, &tt);
-    ds_totals_format(&tt, buf, sizeof buf);
-    tb_add(t, ROLE_NORMAL, 4, "%s", buf);
+    if (r->joined && !r->n_total) { /* it read "steps: | halvings 0 | evals 0 ...", and solve prints none */
+        tb_add(t, ROLE_DIM, 2, "steps: none (the run ended before its first iterate)");
+    } else {
+        ds_totals_format(&tt, buf, sizeof buf);
+        tb_add(t, ROLE_NORMAL, 4, "%s", buf);
+    }
     if (r->n) {
         const ds_iter_record *x = &r->rec[r->n - 1];
         tb_add(t, ROLE_NORMAL, 4, "last iterate: lost demand %s | node imbalance %.3g | inner passes %d (resid %.1e)",
