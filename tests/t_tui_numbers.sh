@@ -15,7 +15,8 @@
 # - the links panel said "no stall (2x better in 50 it)" for a converged run
 #   of 10 iterations, which never had the 50-iteration test;
 # - at 80x24 a run's time of 8 characters ("858.5 ms") stood out of its
-#   column, and a network name cut to the column had no '>'.
+#   column, and a network name cut to the column had no '>'; the timings
+#   panel's rows were all cut at 80x24.
 TESTNAME=tui_numbers
 . "$(dirname "$0")/tui_lib.sh"
 
@@ -61,6 +62,12 @@ re=$(printf '%s\n' "$row" | awk '{ if (match($0, /[0-9] (us|ms|min|s)/)) print R
 check tui_numbers_cols_time_aligned $? "the time ends at column $re, its header at $he"
 printf '%s\n' "$row" | grep -Eq '^.>  1 SiouxFallsDo> msa '
 check tui_numbers_cols_name_cut $? "the cut network name does not end in '>'"
+# the timings panel at 80x24 (30 columns): every row whole, with its share
+# (each was cut: "bellman 355.0 ms   2.1 ms >", the % column gone)
+keys Tab
+wait_for cols 'timings #1' 3 && wait_for cols 'bellman +[0-9.]+ [mu]?s +[0-9.]+ [mu]?s +[0-9]+%' 3 &&
+    wait_for cols 'phases +[0-9.]+ [mu]?s, run [0-9.]+ [mu]?s' 1 && ! screen cols | grep -q 'last it *>'
+check tui_numbers_cols_timings $? "the timings panel's rows are cut at 80x24"
 keys q
 wait_for cols 'EXIT=0' 5
 

@@ -68,26 +68,39 @@ void panel_timings_draw(tui_app *app, tui_rect r)
     snprintf(head[1], sizeof head[1], "gpu");
     if (twin)
         snprintf(head[be == DS_BACKEND_CPU ? 1 : 0], 16, "%s #%d", obe == DS_BACKEND_CPU ? "cpu" : "gpu", twin->id);
-    if (col[1]) {
+    /* 30 columns at 80x24: every row was cut ("last it >", no share); the
+     * narrow form fits them (and leaves out "last it" beside a twin) */
+    int narrow = in.w < 37;
+    if (col[1] && narrow)
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-7s%9s %9s", "phase", head[0], head[1]);
+    else if (col[1])
         draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s%9s %9s %9s", "phase", head[0], head[1], "last it");
-    } else {
+    else if (narrow)
+        draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-7s%9s %8s %4s", "phase", head[0], "last it", "%");
+    else
         draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "%-9s%9s %9s %5s", "phase", head[0], "last it", "%");
-    }
     for (int p = 0; p < DS_PHASE_N; p++) {
         double last = run->n ? run->rec[run->n - 1].t_phase[p] : 0;
         fmt_secs(col[0] ? col[0]->t[p] : 0, a, sizeof a);
         fmt_secs(last, c, sizeof c);
+        const char *ph = ds_phase_name((ds_phase)p);
         if (col[1]) {
             fmt_secs(col[1]->t[p], b, sizeof b);
-            draw_text(in, y++, 0, A_NORMAL, "%-9s%9s %9s %9s", ds_phase_name((ds_phase)p), col[0] ? a : "-", b, c);
+            if (narrow)
+                draw_text(in, y++, 0, A_NORMAL, "%-7s%9s %9s", ph, col[0] ? a : "-", b);
+            else
+                draw_text(in, y++, 0, A_NORMAL, "%-9s%9s %9s %9s", ph, col[0] ? a : "-", b, c);
         } else {
             double pct = mine.sum > 0 ? 100 * mine.t[p] / mine.sum : 0;
-            draw_text(in, y++, 0, A_NORMAL, "%-9s%9s %9s %4.0f%%", ds_phase_name((ds_phase)p), a, c, pct);
+            if (narrow)
+                draw_text(in, y++, 0, A_NORMAL, "%-7s%9s %8s %3.0f%%", ph, a, c, pct);
+            else
+                draw_text(in, y++, 0, A_NORMAL, "%-9s%9s %9s %4.0f%%", ph, a, c, pct);
         }
     }
     fmt_secs(mine.sum, a, sizeof a);
     fmt_secs(mine.t_run, b, sizeof b);
-    draw_text(in, y++, 0, A_NORMAL, "%-9s%9s  (run %s)", "phases", a, b);
+    draw_text(in, y++, 0, A_NORMAL, narrow ? "%-7s%9s, run %s" : "%-9s%9s  (run %s)", "phases", a, b);
     fmt_secs(mine.iters > 0 ? mine.t_run / mine.iters : 0, a, sizeof a);
     draw_text(in, y++, 0, term_attr(app, ROLE_LABEL), "per iteration %s over %d", a, mine.iters);
     if (twin && y < in.h) {
