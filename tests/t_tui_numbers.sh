@@ -62,6 +62,10 @@ re=$(printf '%s\n' "$row" | awk '{ if (match($0, /[0-9] (us|ms|min|s)/)) print R
 check tui_numbers_cols_time_aligned $? "the time ends at column $re, its header at $he"
 printf '%s\n' "$row" | grep -Eq '^.>  1 SiouxFallsDo> msa '
 check tui_numbers_cols_name_cut $? "the cut network name does not end in '>'"
+# the safeguards panel's last step at 80x24: wrapped, its evaluations shown
+# (it was cut: "last: msa a=0.000333 inner 1/>")
+wait_for cols 'last: msa a=[0-9.e-]+ inner 1/1' 3 && wait_for cols '(│|x)evals 3001 ' 1
+check tui_numbers_cols_last_step $? "the safeguards panel's last step is cut at 80x24"
 # the timings panel at 80x24 (30 columns): every row whole, with its share
 # (each was cut: "bellman 355.0 ms   2.1 ms >", the % column gone)
 keys Tab

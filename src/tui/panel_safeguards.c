@@ -52,7 +52,9 @@ void panel_safeguards_draw(tui_app *app, tui_rect r)
         draw_text(in, y++, 0, A_NORMAL, "%-16s%6d %6d", "ptc-regularised", t.ptc_steps, l.ptc_steps);
     if (run->n && y < in.h) {
         const ds_iter_record *x = &run->rec[run->n - 1];
-        draw_text(in, y++, 0, A_DIM, "last: %s a=%.3g inner %d/%d evals %d", ds_step_name(x->kind), x->step,
-                  x->inner_passes, x->absorb_passes, x->evals);
+        char last[128];
+        snprintf(last, sizeof last, "last: %s a=%.3g inner %d/%d evals %d", ds_step_name(x->kind), x->step,
+                 x->inner_passes, x->absorb_passes, x->evals);
+        y += draw_wrap(in, y, A_DIM, last, 2); /* (cut before its evaluations at 80x24: "inner 1/>") */
     }
 }
