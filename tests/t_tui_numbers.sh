@@ -48,7 +48,7 @@ wait_for tol 'EXIT=0' 5
 # and of "time"; a network name was cut to 13 characters with nothing to say
 # so: "SiouxFalls~k2" for the scenario ~k2/1)
 LONG="$TMP/SiouxFallsDowntownAndSuburbs"
-cp "$NET" "${LONG}_net.tntp" && cp "${NET%_net.tntp}_trips.tntp" "${LONG}_trips.tntp"
+cp "$NET" "${LONG}_net.tntp" && cp "${NET%_net.tntp}_trips.tntp" "${LONG}_trips.tntp" && cp "$FLOWREF" "${LONG}_flow.tntp"
 start cols 80x24 --net "'${LONG}_net.tntp'" --solver msa --ascii --no-runlog --no-config
 typed i 3000
 keys r
@@ -72,6 +72,16 @@ keys Tab
 wait_for cols 'timings #1' 3 && wait_for cols 'bellman +[0-9.]+ [mu]?s +[0-9.]+ [mu]?s +[0-9]+%' 3 &&
     wait_for cols 'phases +[0-9.]+ [mu]?s, run [0-9.]+ [mu]?s' 1 && ! screen cols | grep -q 'last it *>'
 check tui_numbers_cols_timings $? "the timings panel's rows are cut at 80x24"
+# F's view at 80 columns: the reference's path whole on a line (the view's text
+# was wrapped at half a line, splitting the path: ".../SiouxFallsDownt" / "ownAndSuburbs_flow.tntp")
+if [ ${#LONG} -lt 60 ]; then
+    keys F
+    wait_for cols 'reference flows' 3
+    keys Enter
+    wait_for cols 'flows against a reference' 5 && screen cols | grep -qF "${LONG}_flow.tntp"
+    check tui_numbers_cols_reference_path $? "the F view splits the path ${LONG}_flow.tntp"
+    keys Escape
+fi
 keys q
 wait_for cols 'EXIT=0' 5
 

@@ -44,8 +44,12 @@ void tb_add(textbuf *t, tui_role role, int indent, const char *fmt, ...)
         int pad = first ? 0 : indent, room = t->width - pad, len = (int)strlen(p), take = len;
         if (t->n >= VIEW_MAX_LINES) return;
         if (take > room) {
+            /* at the last space that fits: a word is split only where it is
+             * longer than a line (a path after a short start was split at
+             * half a line: "SiouxFalls_f" / "low.tntp", and so was the
+             * command the F view names, which then did not copy as one) */
             take = room;
-            for (int k = room; k > room / 2; k--)
+            for (int k = room; k > 0; k--)
                 if (p[k] == ' ') {
                     take = k;
                     break;
