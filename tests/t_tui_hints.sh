@@ -70,6 +70,10 @@ if [ -r "$BRN" ]; then
     r2=$?
     screen hdr | head -n 1 | grep -q '^dillsue SiouxFalls: 24 nodes.*next runs: Braess'
     check tui_hints_header_run_network $((r1 + r2 + $?)) "after n, line 1 does not name run #1's network and the next runs': $(screen hdr | head -n 2)"
+    # at 80 columns too (the end of the line, where it was, is cut off there)
+    $T resize-window -t hdr -x 80 -y 24
+    wait_for hdr '^dillsue SiouxFalls: 24 nodes.*next runs: Braess' 3
+    check tui_hints_header_next_80 $? "at 80x24 line 1 does not name the next runs' network: $(screen hdr | head -n 1)"
     keys q
     wait_for hdr 'EXIT=0' 5
 else

@@ -54,12 +54,32 @@ void panel_header_draw(tui_app *app, tui_rect r)
 
     draw_fill(r, A_NORMAL);
     draw_text(r, 0, 0, term_attr(app, ROLE_TITLE), "dillsue");
-    if (net)
-        draw_text(r, 0, 8, A_NORMAL, "%s: %d nodes %d links %d zones %d OD | %s thr %s | %s%s%s", net->name,
-                  net->n_nodes, net->n_links, net->n_zones, net->n_od, ds_backend_name(c->backend),
-                  runinfo_threads(c->threads, thr, sizeof thr), gpu_label(),
-                  app->s.net && net != app->s.net ? " | next runs: " : "",
-                  app->s.net && net != app->s.net ? app->s.net->name : "");
+    if (net) {
+        char line[512], next[160] = "", counts[96];
+        if (app->s.net && net != app->s.net) snprintf(next, sizeof next, " | next runs: %s", app->s.net->name);
+        runinfo_threads(c->threads, thr, sizeof thr);
+        /* where the line is cut, the next runs' network goes before the GPU,
+         * then the counts shorten: at 80 columns it was cut off, and nothing
+         * else on screen names it */
+        for (int form = 0; form < 4; form++) {
+            if (form < 2)
+                snprintf(counts, sizeof counts, ": %d nodes %d links %d zones %d OD", net->n_nodes, net->n_links,
+                         net->n_zones, net->n_od);
+            else if (form == 2)
+                snprintf(counts, sizeof counts, ": %d nodes %d links", net->n_nodes, net->n_links);
+            else
+                counts[0] = 0;
+            if (form == 0)
+                snprintf(line, sizeof line, "%s%s | %s thr %s | %s%s", net->name, counts, ds_backend_name(c->backend),
+                         thr, gpu_label(), next);
+            else
+                snprintf(line, sizeof line, "%s%s | %s thr %s%s | %s", net->name, counts, ds_backend_name(c->backend),
+                         thr, next, gpu_label());
+            /* (beside the next runs' network the GPU may be cut: b and info say it) */
+            if (!next[0] || draw_cols(line) - (form ? 3 + draw_cols(gpu_label()) : 0) <= r.w - 8) break;
+        }
+        draw_text(r, 0, 8, A_NORMAL, "%s", line);
+    }
     if (!run) {
         char start[32];
         draw_text(r, 1, 0, A_NORMAL, "no run yet | next: %s | %s | %s | press %s to start",
