@@ -279,6 +279,14 @@ static void test_quirks(void)
                                  "<NUMBER OF LINKS> 1\n<END OF METADATA>\n1 2 100 1 1 0.15 4 0 0 1 ; ~ \xe9\n";
         static const char l1_bad[] = "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 2\xe9\n<NUMBER OF LINKS> 1\n"
                                      "<END OF METADATA>\n1 2 100 1 1 0.15 4 0 0 1 ;\n";
+        static const char net2[] = "<NUMBER OF ZONES> 2\n<NUMBER OF NODES> 2\n<NUMBER OF LINKS> 2\n<END OF METADATA>\n"
+                                   "1 2 100 1 1 0.15 4 0 0 1 ;\n2 1 100 1 1 0.15 4 0 0 1 ;\n";
+        static const char colon[] = "<NUMBER OF ZONES> 2\n<END OF METADATA>\nOrigin: 1\n 2 : 5;\norigin:2\n1 : 7;\n";
+        tc_begin("tntp 'Origin: 1' reads as 'Origin 1'");
+        n = ds_network_parse(net2, sizeof net2 - 1, "c.net.tntp", colon, sizeof colon - 1, "c.trips.tntp", &e);
+        TC_CHECK(n && n->n_od == 2 && n->total_demand == 12, "Origin: k refused: %s", n ? "" : e.msg);
+        ds_network_free(n);
+        tc_end();
         tc_begin("tntp a byte that is not UTF-8 is accepted in a comment only");
         n = ds_network_parse(l1, sizeof l1 - 1, "l1.net.tntp", NULL, 0, NULL, &e);
         TC_CHECK(n && n->n_links == 1, "Latin-1 in comments refused: %s", n ? "" : e.msg);

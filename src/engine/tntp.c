@@ -1002,6 +1002,8 @@ static int scan_zones(const char *data, size_t len, const char *name, zone_scan 
         if (is_origin_word(s)) {
             char *num = s + 6, *rest;
             while (is_ws((unsigned char)*num)) num++;
+            if (*num == ':') /* (is_origin_word) */
+                for (num++; is_ws((unsigned char)*num);) num++;
             for (rest = num; *rest && !is_ws((unsigned char)*rest); rest++) {}
             if (*rest) *rest++ = '\0';
             if (zone_scan_add(z, num)) goto oom;
@@ -1285,7 +1287,9 @@ static int is_origin_word(const char *s)
     int i;
     for (i = 0; w[i]; i++)
         if ((s[i] | 0x20) != w[i]) return 0;
-    return s[i] == '\0' || is_ws((unsigned char)s[i]);
+    /* "Origin: 1" as some exports write it (it read as a demand entry whose
+     * destination was 'Origin') */
+    return s[i] == '\0' || s[i] == ':' || is_ws((unsigned char)s[i]);
 }
 
 static int trips_lines(text *t, const ds_network *net, trips_state *st, ds_error *err)
@@ -1299,6 +1303,8 @@ static int trips_lines(text *t, const ds_network *net, trips_state *st, ds_error
             long o;
             int oi;
             while (is_ws((unsigned char)*num)) num++;
+            if (*num == ':') /* (is_origin_word) */
+                for (num++; is_ws((unsigned char)*num);) num++;
             rest = num;
             while (*rest && !is_ws((unsigned char)*rest)) rest++;
             if (*rest) *rest++ = '\0';
