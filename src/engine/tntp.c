@@ -1851,9 +1851,12 @@ ds_network *ds_network_load(const char *net_path, const char *trips_path, const 
                             ds_error *err)
 {
     char sib[1024], in_dir[4096];
+    /* a directory's net file, once, for the reader and for its siblings */
+    int dir = net_path ? ds_tntp_net_in_dir(net_path, in_dir, sizeof in_dir, err) : 0;
+    if (dir < 0) return NULL;
+    if (dir) net_path = in_dir;
     ds_network *net = ds_network_load_net_trips(net_path, trips_path, err);
     if (!net) return NULL;
-    if (ds_tntp_net_in_dir(net_path, in_dir, sizeof in_dir, err) == 1) net_path = in_dir; /* its siblings */
     if (node_path) {
         if (load_optional(net, node_path, "node file", 1, parse_nodes, err)) goto fail;
     } else if (ds_tntp_sibling(net_path, "node", sib, sizeof sib)) {

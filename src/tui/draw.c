@@ -26,7 +26,7 @@ const char *draw_skip_cols(const char *s, int n)
 
 void draw_text(tui_rect r, int row, int col, attr_t attr, const char *fmt, ...)
 {
-    char buf[1024];
+    char buf[2048]; /* (the sweep viewer's reproduce command is one line) */
     va_list ap;
     int room;
     if (row < 0 || row >= r.h || col < 0 || col >= r.w) return;

@@ -282,19 +282,11 @@ static void put(int y, int x, const char *fmt, ...)
 {
     char buf[2048];
     va_list ap;
-    if (y < 0 || y >= LINES || x >= COLS) return;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    int room = COLS - x;
-    if (draw_cols(buf) > room && room >= 2) {
-        buf[draw_skip_cols(buf, room - 1) - buf] = '\0';
-        mvaddstr(y, x, buf);
-        addch('>');
-    } else if (draw_cols(buf) <= room)
-        mvaddstr(y, x, buf);
-    else
-        mvaddnstr(y, x, buf, room);
+    tui_rect screen = {0, 0, LINES, COLS};
+    draw_text(screen, y, x, 0, "%s", buf); /* (its cut, its '>') */
 }
 
 #define NBINS 12 /* two per decade: iterations 1..1e6, time 1e-4..1e2 s */
